@@ -1,0 +1,1 @@
+"""Deploy an OpenStack overcloud with an ephemeral Heat."""

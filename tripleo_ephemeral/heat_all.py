@@ -1,0 +1,206 @@
+"""tripleo-heat-all: the Heat engine and the Heat API in one process.
+
+Heat 25 removed ``heat-all``; an ephemeral Heat still wants one small process
+that it can start, wait for and stop. This runner:
+
+* binds the API socket first, so a port in use fails at once (exit 98);
+* optionally runs the database migrations in-process (``--db-sync``);
+* starts the engine service in-process (``transport_url = fake://`` is an
+  in-memory bus, so the API and the engine must share the process);
+* serves the ``heat-api`` paste pipeline on a threaded WSGI server;
+* stops cleanly on SIGTERM or SIGINT (exit 0).
+
+Its own options live in the ``[ephemeral_heat]`` group of heat.conf.
+"""
+
+import logging as std_logging
+import os
+import signal
+import socketserver
+import sqlite3
+import sys
+import threading
+import time
+import types
+from wsgiref import simple_server
+
+from oslo_service import backend
+
+backend.init_backend(backend.BackendType.THREADING)
+
+from oslo_config import cfg  # noqa: E402
+from oslo_log import log as logging  # noqa: E402
+
+EXIT_PORT_IN_USE = 98
+
+CONF = cfg.CONF
+LOG = logging.getLogger('tripleo-heat-all')
+
+OPTS = [
+    cfg.HostAddressOpt('bind_host', default='127.0.0.1',
+                       help='Address the API listens on.'),
+    cfg.PortOpt('bind_port', default=8006, help='Port the API listens on.'),
+    cfg.FloatOpt('leaf_trigger_delay', default=1.0, min=0.0,
+                 help='Seconds the convergence engine sleeps between '
+                      'triggering two leaf resources (Heat hard-codes 1).'),
+    cfg.BoolOpt('sqlite_begin_immediate', default=True,
+                help='Start every SQLite transaction with BEGIN IMMEDIATE '
+                     'so concurrent engine threads queue instead of failing '
+                     'with "database is locked".'),
+    cfg.StrOpt('sqlite_journal_mode', default='WAL',
+               help='PRAGMA journal_mode for SQLite databases.'),
+    cfg.StrOpt('sqlite_synchronous', default='NORMAL',
+               help='PRAGMA synchronous for SQLite databases.'),
+    cfg.IntOpt('sqlite_busy_timeout_ms', default=60000, min=0,
+               help='How long a SQLite writer waits for the lock.'),
+]
+CONF.register_opts(OPTS, group='ephemeral_heat')
+
+
+class _ThreadingWSGIServer(socketserver.ThreadingMixIn,
+                           simple_server.WSGIServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class _RequestHandler(simple_server.WSGIRequestHandler):
+    def log_message(self, fmt, *args):
+        LOG.debug('%s - %s', self.address_string(), fmt % args)
+
+
+def bind_api(host, port):
+    """Bind the API socket before anything slow happens."""
+    try:
+        httpd = simple_server.make_server(
+            host, port, lambda env, start: [],
+            server_class=_ThreadingWSGIServer,
+            handler_class=_RequestHandler)
+    except OSError as exc:
+        sys.stderr.write('tripleo-heat-all: cannot listen on %s:%s: %s\n'
+                         % (host, port, exc.strerror or exc))
+        sys.exit(EXIT_PORT_IN_USE)
+    return httpd
+
+
+def install_sqlite_tuning(conf):
+    """Make SQLite usable from many engine threads at once."""
+    from sqlalchemy import engine as sa_engine
+    from sqlalchemy import event
+
+    @event.listens_for(sa_engine.Engine, 'connect')
+    def _on_connect(dbapi_conn, _record):
+        if not isinstance(dbapi_conn, sqlite3.Connection):
+            return
+        if conf.sqlite_begin_immediate:
+            # Let SQLAlchemy's "begin" event issue BEGIN, not pysqlite.
+            dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute('PRAGMA busy_timeout = %d' % conf.sqlite_busy_timeout_ms)
+        cur.execute('PRAGMA journal_mode = %s' % conf.sqlite_journal_mode)
+        cur.execute('PRAGMA synchronous = %s' % conf.sqlite_synchronous)
+        cur.close()
+
+    @event.listens_for(sa_engine.Engine, 'begin')
+    def _on_begin(conn):
+        # oslo.db emits a plain BEGIN unless a transaction is marked open;
+        # class-level listeners run before its per-engine one.
+        if (conn.dialect.name == 'sqlite' and conf.sqlite_begin_immediate
+                and 'in_transaction' not in conn.info):
+            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            conn.info['in_transaction'] = True
+
+
+def install_leaf_trigger_delay(delay):
+    """Replace the hard-coded 1 s sleep between convergence leaf triggers."""
+    from heat.engine import stack as heat_stack
+
+    if delay == 1.0:
+        return
+    real_time = time
+
+    def sleep(seconds):
+        real_time.sleep(delay if seconds == 1 else seconds)
+
+    shim = types.ModuleType('time')
+    shim.__dict__.update(real_time.__dict__)
+    shim.sleep = sleep
+    heat_stack.time = shim
+
+
+def _configure(argv):
+    from heat.common import config as heat_config
+    from heat import version
+
+    logging.register_options(CONF)
+    CONF(argv, project='heat', prog='heat-api',
+         version=version.version_info.version_string())
+    logging.setup(CONF, 'heat-all')
+    heat_config.set_config_defaults()
+
+
+def _start_engine():
+    from heat.common import messaging
+    from heat.engine import service as engine_service
+    from heat.rpc import api as rpc_api
+
+    messaging.setup()
+    srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
+    srv.start()
+    return srv
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    own = [a for a in argv if a == '--db-sync']
+    argv = [a for a in argv if a != '--db-sync']
+    _configure(argv)
+    opts = CONF.ephemeral_heat
+    httpd = bind_api(opts.bind_host, opts.bind_port)
+
+    stopping = threading.Event()
+
+    def _stop(signum, _frame):
+        if stopping.is_set():
+            return
+        stopping.set()
+        LOG.info('Signal %d received, stopping', signum)
+        threading.Thread(target=httpd.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+
+    if own:
+        # Alembic nests connections: run it before BEGIN IMMEDIATE is on.
+        from heat.db import api as db_api
+        from heat.db import migration
+        LOG.info('Running database migrations')
+        migration.db_sync()
+        db_api.get_engine().dispose()
+    install_sqlite_tuning(opts)
+    install_leaf_trigger_delay(opts.leaf_trigger_delay)
+    if stopping.is_set():
+        return 0
+
+    from heat.common import config as heat_config
+    srv = _start_engine()
+    httpd.set_app(heat_config.load_paste_app('heat-api'))
+    LOG.info('Heat API listening on http://%s:%s', *httpd.server_address[:2])
+    try:
+        if not stopping.is_set():
+            httpd.serve_forever(poll_interval=0.2)
+    finally:
+        httpd.server_close()
+        LOG.info('Stopping the engine')
+        srv.stop()
+        LOG.info('Stopped')
+    # The engine has finished its work and the database is consistent, but
+    # oslo.messaging and oslo.service leave non-daemon threads that would
+    # hold the process for seconds more.
+    std_logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == '__main__':
+    main()

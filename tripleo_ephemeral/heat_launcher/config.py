@@ -1,0 +1,78 @@
+"""Render the files an ephemeral Heat reads: pure functions, values in, text out."""
+
+import datetime
+import uuid
+
+import jinja2
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader('tripleo_ephemeral.heat_launcher', 'templates'),
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+#: How long the fake Keystone token stays valid (a deploy must fit in it).
+TOKEN_LIFETIME = datetime.timedelta(days=2)
+
+
+def render(name, **values):
+    """Render ``templates/<name>.j2`` with ``values``."""
+    return _ENV.get_template(name + '.j2').render(**values)
+
+
+def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,
+              transport_url, log_dir, token_file, paste_file, policy_file,
+              auth_encryption_key, engine_workers=1,
+              executor_thread_pool_size=256, leaf_trigger_delay=1.0,
+              debug=False, overrides=None):
+    return render('heat.conf', heat_type=heat_type, api_url=api_url,
+                  bind_host=bind_host, api_port=api_port,
+                  database_url=database_url, transport_url=transport_url,
+                  log_dir=log_dir, token_file=token_file,
+                  paste_file=paste_file, policy_file=policy_file,
+                  auth_encryption_key=auth_encryption_key,
+                  engine_workers=engine_workers,
+                  executor_thread_pool_size=executor_thread_pool_size,
+                  leaf_trigger_delay=leaf_trigger_delay, debug=debug,
+                  overrides=overrides or {})
+
+
+def token_file(api_url, now=None):
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    fmt = '%Y-%m-%dT%H:%M:%S.000000Z'
+    return render('token_file.json', api_url=api_url,
+                  issued_at=now.strftime(fmt),
+                  expires_at=(now + TOKEN_LIFETIME).strftime(fmt),
+                  role_id=uuid.uuid4().hex, user_id=uuid.uuid4().hex,
+                  audit_id=uuid.uuid4().hex[:22],
+                  service_id=uuid.uuid4().hex, endpoint_id=uuid.uuid4().hex)
+
+
+def api_paste_ini():
+    return render('api-paste.ini')
+
+
+def policy_yaml():
+    return render('policy.yaml')
+
+
+def clouds_yaml(api_url, cloud_name='heat'):
+    return render('clouds.yaml', api_url=api_url, cloud_name=cloud_name)
+
+
+def heatrc(api_url, heat_dir):
+    return render('heatrc', api_url=api_url, heat_dir=heat_dir)
+
+
+def parse_overrides(items):
+    """Turn ``SECTION.KEY=VALUE`` strings into ``{section: {key: value}}``."""
+    result = {}
+    for item in items or ():
+        key, sep, value = item.partition('=')
+        section, dot, option = key.rpartition('.')
+        if not sep or not dot or not section or not option:
+            raise ValueError(item)
+        result.setdefault(section, {})[option] = value
+    return result

@@ -192,6 +192,8 @@ def main(argv=None):
         httpd.server_close()
         LOG.info('Stopping the engine')
         srv.stop()
+        from heat.db import api as db_api
+        db_api.get_engine().dispose()  # checkpoints SQLite's WAL
         LOG.info('Stopped')
     # The engine has finished its work and the database is consistent, but
     # oslo.messaging and oslo.service leave non-daemon threads that would

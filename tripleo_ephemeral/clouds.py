@@ -1,0 +1,36 @@
+"""The user's clouds.yaml: add or update one entry, leave the rest alone."""
+
+import os
+
+import yaml
+
+from tripleo_ephemeral import fileutil
+
+
+def user_clouds_file():
+    """Where openstacksdk reads the user's clouds (OS_CLIENT_CONFIG_FILE wins)."""
+    explicit = os.environ.get('OS_CLIENT_CONFIG_FILE')
+    if explicit:
+        return explicit
+    return os.path.join(os.path.expanduser('~'), '.config', 'openstack',
+                        'clouds.yaml')
+
+
+def set_cloud(name, endpoint, path=None):
+    """Make ``clouds.<name>`` a no-auth cloud pointing at ``endpoint``."""
+    path = path or user_clouds_file()
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f) or {}
+    except FileNotFoundError:
+        data = {}
+    if not isinstance(data, dict):
+        raise ValueError('%s is not a clouds.yaml mapping' % path)
+    clouds = data.setdefault('clouds', {}) or {}
+    data['clouds'] = clouds
+    clouds[name] = {'auth_type': 'none', 'auth': {'endpoint': endpoint}}
+    os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700,
+                exist_ok=True)
+    fileutil.write_atomic(path, yaml.safe_dump(data, default_flow_style=False,
+                                               sort_keys=False))
+    return path

@@ -1,0 +1,55 @@
+"""Options shared by the commands that launch Heat."""
+
+import argparse
+import os
+
+from osc_lib.cli import parseractions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import base
+
+
+def port_number(value):
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _('%s is not a port number (1-65535)') % value)
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            _('%s is not a port number (1-65535)') % value)
+    return port
+
+
+def add_heat_launcher_options(parser, default_type=None):
+    """The ``--heat-*`` options, one group for every command."""
+    group = parser.add_argument_group(_('Ephemeral Heat'))
+    group.add_argument(
+        '--heat-type',
+        choices=heat_launcher.heat_types(),
+        default=default_type,
+        help=_('How to run Heat: %(types)s (default: %(default)s)') % {
+            'types': ', '.join(heat_launcher.heat_types()),
+            'default': default_type or _('from the last launch, else native')})
+    group.add_argument(
+        '--heat-api-port', metavar='<port>', type=port_number, default=None,
+        help=_('Port the Heat API listens on, on 127.0.0.1 (default: from '
+               'the last launch, else %d)') % base.DEFAULT_API_PORT)
+    group.add_argument(
+        '--heat-config-override', metavar='<section.option=value>',
+        action='append', default=[],
+        help=_('Set an option in the rendered heat.conf, e.g. '
+               'DEFAULT.executor_thread_pool_size=128 or '
+               'ephemeral_heat.leaf_trigger_delay=0.1 (repeatable)'))
+    group.add_argument(
+        '--heat-startup-timeout', metavar='<seconds>', type=int,
+        action=parseractions.NonNegativeAction,
+        default=base.DEFAULT_STARTUP_TIMEOUT,
+        help=_('Seconds to wait for Heat to become ready (default: %d)') %
+        base.DEFAULT_STARTUP_TIMEOUT)
+    return group
+
+
+def heat_dir_path(value):
+    return os.path.abspath(os.path.expanduser(value))

@@ -1,0 +1,105 @@
+"""Native Heat: the project's heat-all runner as a local process."""
+
+import logging
+import sys
+
+import psutil
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import logtail
+from tripleo_ephemeral.heat_launcher import state as launcher_state
+
+LOG = logging.getLogger(__name__)
+
+#: The runner's exit code when its port is taken (EADDRINUSE).
+EXIT_PORT_IN_USE = 98
+
+
+class NativeHeatLauncher(base.HeatLauncher):
+    """One ``tripleo-heat-all`` process, SQLite in the heat dir."""
+
+    heat_type = 'native'
+
+    def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, **kwargs):
+        super().__init__(heat_dir, api_port, **kwargs)
+        self._database = database.SqliteDatabase(self.path('heat.sqlite'))
+        self._child = None
+
+    @property
+    def database(self):
+        return self._database
+
+    @property
+    def runner_log(self):
+        return self.path('log', 'heat-all.out')
+
+    def runner_argv(self):
+        return [sys.executable, '-m', 'tripleo_ephemeral.heat_all',
+                '--config-file', self.config_file, '--db-sync']
+
+    def _launch(self):
+        self._child = self.runner.spawn(self.runner_argv(),
+                                        log_path=self.runner_log)
+        pid = self._child.pid
+        try:
+            create_time = launcher_state.process_identity(pid)
+        except psutil.NoSuchProcess:
+            create_time = None
+        return {'pid': pid, 'pid_create_time': create_time}
+
+    def _process(self, saved):
+        if self._child is not None:
+            self._child.poll()  # reap it if it died, so it is not a zombie
+        return launcher_state.find_process(
+            saved.get('pid'), saved.get('pid_create_time'), self.config_file)
+
+    def _is_alive(self, saved):
+        return self._process(saved) is not None
+
+    def _check_exited(self, saved):
+        if self._is_alive(saved):
+            return
+        code = self._child.poll() if self._child is not None else None
+        if code == EXIT_PORT_IN_USE:
+            raise exceptions.PortInUseError(
+                'Port %d on %s is already in use; choose another with '
+                '--heat-api-port or stop what listens there' %
+                (self.api_port, self.bind_host))
+        raise exceptions.ProcessExitedError(
+            'Heat exited while starting (exit code %s): %s' %
+            (code, self._failure_hint()))
+
+    def _failure_hint(self):
+        last = logtail.last_error(self.runner_log,
+                                  self.path('log', 'heat.log'))
+        return '%s; full log in %s' % (last, self.log_dir)
+
+    def _terminate(self, saved, timeout):
+        proc = self._process(saved)
+        if proc is None:
+            return
+        proc.terminate()
+        try:
+            self._wait(proc, timeout)
+        except psutil.TimeoutExpired:
+            LOG.warning('Heat (pid %d) did not stop within %ds; killing it',
+                        proc.pid, timeout)
+            proc.kill()
+            self._wait(proc, 10)
+
+    def _force_kill(self, saved):
+        proc = self._process(saved)
+        if proc is not None:
+            proc.kill()
+            self._wait(proc, 10)
+
+    def _wait(self, proc, timeout):
+        if self._child is not None and self._child.pid == proc.pid:
+            try:
+                self._child.wait(timeout)
+            except Exception as exc:  # subprocess.TimeoutExpired
+                raise psutil.TimeoutExpired(timeout, proc.pid) from exc
+        else:
+            proc.wait(timeout)

@@ -1,0 +1,64 @@
+"""Advisory locks on a heat dir or work dir, naming who holds them."""
+
+import fcntl
+import json
+import os
+import sys
+import time
+
+from tripleo_ephemeral import exceptions
+
+LOCK_NAME = '.tripleo-ephemeral.lock'
+
+
+class DirLock:
+    """An exclusive, non-blocking lock on a directory.
+
+    The kernel drops it when the holder exits, so a crash never leaves a
+    stale lock behind. The file records who holds it for the error message.
+    """
+
+    def __init__(self, directory, purpose=None):
+        self.path = os.path.join(directory, LOCK_NAME)
+        self.purpose = purpose or ' '.join(os.path.basename(a)
+                                           for a in sys.argv[:4])
+        self._fd = None
+
+    def acquire(self):
+        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise exceptions.LockedError(
+                '%s is in use by pid %s (%s); wait for it to finish or '
+                'stop it' % (os.path.dirname(self.path),
+                             holder.get('pid', '?'),
+                             holder.get('purpose', 'another command')))
+        os.ftruncate(fd, 0)
+        os.write(fd, json.dumps({'pid': os.getpid(), 'purpose': self.purpose,
+                                 'since': time.time()}).encode())
+        self._fd = fd
+        return self
+
+    def release(self):
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    __enter__ = acquire
+
+    def __exit__(self, *exc):
+        self.release()
+
+
+def _read_holder(fd):
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        return json.loads(os.read(fd, 4096).decode() or '{}')
+    except (OSError, ValueError):
+        return {}

@@ -1,0 +1,79 @@
+"""Fixtures that run the real CLI and the real Heat, and clean up after."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import state as launcher_state
+
+BIN = os.path.dirname(sys.executable)
+TEMPLATES = os.path.join(os.path.dirname(__file__), 'templates')
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+class Cli:
+    """Runs ``openstack`` as a user would, with a private HOME."""
+
+    def __init__(self, home):
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith('OS_')}
+        self.env['HOME'] = home
+        self.env['PATH'] = BIN + os.pathsep + self.env.get('PATH', '')
+
+    def run(self, *args, check=True, env=None, timeout=600):
+        proc = subprocess.run(
+            [os.path.join(BIN, 'openstack')] + list(args),
+            env=dict(self.env, **(env or {})), capture_output=True,
+            text=True, timeout=timeout)
+        if check and proc.returncode != 0:
+            raise AssertionError('openstack %s failed (%d):\n%s\n%s' % (
+                ' '.join(args), proc.returncode, proc.stdout, proc.stderr))
+        return proc
+
+    def json(self, *args, **kwargs):
+        return json.loads(self.run(*(args + ('-f', 'json')), **kwargs).stdout)
+
+
+@pytest.fixture
+def cli(tmp_path):
+    home = tmp_path / 'home'
+    home.mkdir()
+    return Cli(str(home))
+
+
+def stop_heat_in(heat_dir):
+    """Stop whatever a test left running in ``heat_dir``, by its pid."""
+    saved = launcher_state.LauncherState(str(heat_dir)).load()
+    if saved.get('heat_type'):
+        heat_launcher.get_launcher(saved['heat_type'], str(heat_dir),
+                                   api_port=saved.get('api_port', 1)).kill()
+
+
+@pytest.fixture
+def heat_dir(tmp_path):
+    path = tmp_path / 'heat-launcher'
+    yield path
+    stop_heat_in(path)
+
+
+@pytest.fixture
+def port():
+    return free_port()
+
+
+@pytest.fixture
+def demo_templates(tmp_path):
+    dest = tmp_path / 'templates'
+    shutil.copytree(TEMPLATES, dest)
+    return dest

@@ -1,0 +1,74 @@
+import configparser
+import datetime
+import json
+
+import pytest
+
+from tripleo_ephemeral.heat_launcher import config
+
+
+def _conf(**kw):
+    values = dict(heat_type='native', api_url='http://127.0.0.1:8006',
+                  bind_host='127.0.0.1', api_port=8006,
+                  database_url='sqlite:////d/heat.sqlite',
+                  transport_url='fake://', log_dir='/d/log',
+                  token_file='/d/token_file.json',
+                  paste_file='/d/api-paste.ini',
+                  policy_file='/d/policy.yaml',
+                  auth_encryption_key='k' * 32)
+    values.update(kw)
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.read_string(config.heat_conf(**values))
+    return parser
+
+
+def test_heat_conf_binds_loopback_and_uses_noauth():
+    conf = _conf()
+    assert conf['ephemeral_heat']['bind_host'] == '127.0.0.1'
+    assert conf['ephemeral_heat']['bind_port'] == '8006'
+    assert conf['paste_deploy']['flavor'] == 'noauth'
+    assert conf['oslo_policy']['enforce_new_defaults'] == 'false'
+    assert conf['database']['connection'] == 'sqlite:////d/heat.sqlite'
+    assert conf['DEFAULT']['transport_url'] == 'fake://'
+
+
+def test_heat_conf_tuning_and_overrides():
+    conf = _conf(leaf_trigger_delay=0.05, executor_thread_pool_size=128,
+                 overrides={'yaql': {'limit_iterators': '1'},
+                            'extra': {'a': 'b'}})
+    assert conf['ephemeral_heat']['leaf_trigger_delay'] == '0.05'
+    assert conf['DEFAULT']['executor_thread_pool_size'] == '128'
+    assert conf['extra']['a'] == 'b'
+    # The override comes last, so oslo.config takes it.
+    text = config.heat_conf(**{k: v for k, v in dict(
+        heat_type='native', api_url='u', bind_host='h', api_port=1,
+        database_url='d', transport_url='t', log_dir='l', token_file='t',
+        paste_file='p', policy_file='p', auth_encryption_key='k',
+        overrides={'yaql': {'limit_iterators': '1'}}).items()})
+    assert text.rindex('limit_iterators = 1') > text.index(
+        'limit_iterators = 9000')
+
+
+def test_token_file_expires_later_and_points_at_the_api():
+    now = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
+    token = json.loads(config.token_file('http://127.0.0.1:9', now=now))
+    assert token['token']['expires_at'].startswith('2030-01-03')
+    urls = {e['url'] for e in token['token']['catalog'][0]['endpoints']}
+    assert urls == {'http://127.0.0.1:9/v1/admin'}
+
+
+def test_clouds_yaml_and_heatrc():
+    assert 'endpoint: http://x:1/v1/admin' in config.clouds_yaml('http://x:1')
+    assert 'OS_ENDPOINT=http://x:1/v1/admin' in config.heatrc('http://x:1',
+                                                               '/d')
+
+
+@pytest.mark.parametrize('item', ['novalue', 'nosection=1', '.x=1', 'a.=1'])
+def test_parse_overrides_rejects(item):
+    with pytest.raises(ValueError):
+        config.parse_overrides([item])
+
+
+def test_parse_overrides():
+    assert config.parse_overrides(['DEFAULT.debug=true', 'a.b.c=x=y']) == {
+        'DEFAULT': {'debug': 'true'}, 'a.b': {'c': 'x=y'}}

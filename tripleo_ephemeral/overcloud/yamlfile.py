@@ -1,0 +1,62 @@
+"""Reading and atomically writing the YAML files of a deployment."""
+
+import logging
+import os
+import tempfile
+
+import yaml
+
+from tripleo_ephemeral.overcloud import errors
+
+LOG = logging.getLogger(__name__)
+
+
+def load(path, what='file', error=errors.InputFileError):
+    """Return the parsed YAML at ``path``; raise ``error`` naming ``what``."""
+    try:
+        with open(path) as f:
+            return yaml.safe_load(f)
+    except FileNotFoundError:
+        raise error('%s %s not found: check the path' % (what, path))
+    except OSError as e:
+        raise error('%s %s could not be read: %s' % (what, path, e.strerror))
+    except yaml.YAMLError as e:
+        mark = getattr(e, 'problem_mark', None)
+        where = (' line %d column %d' % (mark.line + 1, mark.column + 1)
+                 if mark else '')
+        problem = getattr(e, 'problem', None) or 'invalid YAML'
+        raise error('%s %s is not valid YAML (%s%s): fix the syntax'
+                    % (what, path, problem, where))
+
+
+def write_text(path, text, mode=0o600):
+    """Write ``text`` to ``path`` atomically, with permissions ``mode``."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory,
+                               prefix='.%s.' % os.path.basename(path))
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    LOG.debug('Wrote %s', path)
+    return path
+
+
+def dump(data):
+    """Return ``data`` as block-style YAML text."""
+    return yaml.safe_dump(data, default_flow_style=False, sort_keys=True)
+
+
+def write(path, data, mode=0o600):
+    """Dump ``data`` as YAML to ``path`` atomically."""
+    return write_text(path, dump(data), mode=mode)

@@ -1,0 +1,249 @@
+"""Rendering a template set and building the request that creates the stack.
+
+The template set is copied into ``<work-dir>/tripleo-heat-templates`` and
+its Jinja2 templates are rendered the way tripleo-heat-templates'
+``tools/process-templates.py`` renders them:
+
+* ``*.role.j2.yaml`` once per role, as ``<role lower>-<name>.yaml``, with
+  ``role`` and ``networks``;
+* ``*.network.j2.yaml`` once per network, with ``network``;
+* any other ``*.j2.yaml`` once, as ``*.yaml``, with ``roles`` and
+  ``networks``.
+
+Environments are sent as ``environment_files`` plus their contents in
+``files``, so Heat merges them server-side (heatclient's template_utils
+does the reading and URL resolution).
+"""
+
+import glob
+import logging
+import os
+import shutil
+from urllib import error as url_error
+
+from heatclient.common import template_utils
+from heatclient import exc as heat_exc
+import jinja2
+
+from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral.overcloud import yamlfile
+
+LOG = logging.getLogger(__name__)
+
+TEMPLATES_DIR_NAME = 'tripleo-heat-templates'
+ROOT_TEMPLATE = 'overcloud.yaml'
+RESOURCE_REGISTRY = 'overcloud-resource-registry.yaml'
+DEFAULT_TIMEOUT_MINS = 240
+
+_ROLE_SUFFIX = '.role.j2.yaml'
+_NETWORK_SUFFIX = '.network.j2.yaml'
+_J2_SUFFIX = '.j2.yaml'
+
+
+def bundled_templates_dir():
+    """Return the path of the template set shipped with this package."""
+    return os.path.join(os.path.dirname(os.path.dirname(__file__)),
+                        'templates')
+
+
+def copy_templates(source_dir, work_dir):
+    """Copy ``source_dir`` to ``<work_dir>/tripleo-heat-templates``.
+
+    A previous copy is replaced. Returns the destination.
+    """
+    if not os.path.isdir(source_dir):
+        raise errors.TemplateError(
+            'Templates directory %s not found: pass --templates with an '
+            'existing directory' % source_dir)
+    dest = os.path.join(work_dir, TEMPLATES_DIR_NAME)
+    if os.path.abspath(source_dir) == os.path.abspath(dest):
+        return dest
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    shutil.copytree(source_dir, dest, symlinks=False,
+                    ignore=shutil.ignore_patterns('*.pyc', '__pycache__'))
+    LOG.debug('Copied templates %s to %s', source_dir, dest)
+    return dest
+
+
+def _role_output_name(filename, role):
+    return '%s-%s' % (role['name'].lower(),
+                      filename[:-len(_ROLE_SUFFIX)] + '.yaml')
+
+
+def _network_output_name(directory, filename, network):
+    out = filename[:-len(_NETWORK_SUFFIX)] + '.yaml'
+    word = 'port' if os.path.basename(directory) == 'ports' else 'network'
+    return out.replace(word, network['name_lower'])
+
+
+def _render(env, root, path, context, out_path):
+    rel = os.path.relpath(path, root)
+    try:
+        # Loader names always use '/', whatever the OS.
+        template = env.get_template(rel.replace(os.sep, '/'))
+        text = template.render(**context)
+    except jinja2.TemplateSyntaxError as e:
+        raise errors.TemplateError(
+            'Template %s has a Jinja2 syntax error at line %s: %s'
+            % (path, e.lineno, e.message))
+    except jinja2.TemplateError as e:
+        raise errors.TemplateError(
+            'Template %s could not be rendered: %s' % (path, e))
+    yamlfile.write_text(out_path, text, mode=0o644)
+    LOG.debug('Rendered %s to %s', path, out_path)
+    return out_path
+
+
+def render_templates(templates_dir, roles, networks):
+    """Render every ``*.j2.yaml`` under ``templates_dir`` in place.
+
+    ``roles`` and ``networks`` are the loaded data (see
+    :mod:`tripleo_ephemeral.overcloud.roles`). Returns the list of files
+    written.
+    """
+    # Default (lenient) undefined handling as in process-templates.py: THT
+    # templates test optional role keys such as role.deprecated_param_*.
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
+                             keep_trailing_newline=True)
+    written = []
+    for directory, dirnames, filenames in os.walk(templates_dir):
+        dirnames.sort()
+        for filename in sorted(filenames):
+            path = os.path.join(directory, filename)
+            if filename.endswith(_ROLE_SUFFIX):
+                for role in roles:
+                    out = os.path.join(directory,
+                                       _role_output_name(filename, role))
+                    written.append(_render(
+                        env, templates_dir, path,
+                        {'role': role, 'networks': networks}, out))
+            elif filename.endswith(_NETWORK_SUFFIX):
+                for network in networks:
+                    out = os.path.join(directory, _network_output_name(
+                        directory, filename, network))
+                    written.append(_render(
+                        env, templates_dir, path,
+                        {'network': network, 'networks': networks,
+                         'roles': roles}, out))
+            elif filename.endswith(_J2_SUFFIX):
+                out = os.path.join(directory,
+                                   filename[:-len(_J2_SUFFIX)] + '.yaml')
+                written.append(_render(
+                    env, templates_dir, path,
+                    {'roles': roles, 'networks': networks}, out))
+    LOG.info('Rendered %d templates in %s', len(written), templates_dir)
+    return written
+
+
+def prepare_templates(source_dir, work_dir, roles, networks):
+    """Copy ``source_dir`` into the work dir and render it; return the copy."""
+    dest = copy_templates(source_dir, work_dir)
+    render_templates(dest, roles, networks)
+    return dest
+
+
+def environment_directory_files(directory):
+    """Return the sorted ``*.yaml``/``*.yml`` files of ``directory``."""
+    if not os.path.isdir(directory):
+        raise errors.EnvironmentFileError(
+            'Environment directory %s not found: check '
+            '--environment-directory' % directory)
+    found = []
+    for pattern in ('*.yaml', '*.yml'):
+        found.extend(glob.glob(os.path.join(directory, pattern)))
+    return sorted(path for path in found if os.path.isfile(path))
+
+
+def _check_environment(path):
+    env = yamlfile.load(path, 'Environment file',
+                        errors.EnvironmentFileError)
+    if env is None:
+        return
+    if not isinstance(env, dict):
+        raise errors.EnvironmentFileError(
+            'Environment file %s must be a mapping with sections such as '
+            'parameter_defaults or resource_registry' % path)
+    registry = env.get('resource_registry') or {}
+    if not isinstance(registry, dict):
+        raise errors.EnvironmentFileError(
+            'Environment file %s: resource_registry must be a mapping'
+            % path)
+    base = os.path.dirname(os.path.abspath(path))
+    for name, target in registry.items():
+        if name in ('base_url', 'resources') or not isinstance(target, str):
+            continue
+        if '::' in target or '://' in target:
+            continue
+        target_path = os.path.normpath(os.path.join(base, target))
+        if not os.path.isfile(target_path):
+            raise errors.EnvironmentFileError(
+                'Environment file %s maps %s to %s, which does not exist '
+                '(looked for %s): fix the path or render the templates first'
+                % (path, name, target, target_path))
+
+
+def _heat_error_text(e):
+    text = getattr(e, 'message', None) or str(e)
+    return ' '.join(str(text).split())
+
+
+def stack_create_args(stack_name, templates_dir, environment_files=(),
+                      template_name=ROOT_TEMPLATE, parameters=None,
+                      timeout_mins=DEFAULT_TIMEOUT_MINS,
+                      disable_rollback=True, include_registry=True):
+    """Return the keyword arguments of ``heatclient.stacks.create()``.
+
+    ``environment_files`` are applied in order, after the template set's
+    resource registry (when ``include_registry`` and it exists).
+    """
+    template_path = os.path.join(templates_dir, template_name)
+    if not os.path.isfile(template_path):
+        raise errors.TemplateError(
+            'Root template %s not found: render the templates first or '
+            'check --templates' % template_path)
+    env_paths = []
+    registry = os.path.join(templates_dir, RESOURCE_REGISTRY)
+    if include_registry and os.path.isfile(registry):
+        env_paths.append(registry)
+    env_paths.extend(os.path.abspath(p) for p in environment_files)
+    for path in env_paths:
+        _check_environment(path)
+
+    try:
+        tpl_files, template = template_utils.get_template_contents(
+            template_file=template_path)
+    except (heat_exc.CommandError, url_error.URLError, ValueError) as e:
+        raise errors.TemplateError(
+            'Template %s or a file it refers to could not be read: %s'
+            % (template_path, _heat_error_text(e)))
+
+    env_urls = []
+    files = dict(tpl_files)
+    for path in env_paths:
+        tracker = []
+        try:
+            env_files, _env = (
+                template_utils.process_multiple_environments_and_files(
+                    env_paths=[path], env_list_tracker=tracker))
+        except (heat_exc.CommandError, url_error.URLError,
+                ValueError) as e:
+            raise errors.EnvironmentFileError(
+                'Environment file %s or a file it refers to could not be '
+                'read: %s' % (path, _heat_error_text(e)))
+        files.update(env_files)
+        env_urls.extend(tracker)
+
+    args = {
+        'stack_name': stack_name,
+        'template': template,
+        'files': files,
+        'environment_files': env_urls,
+        'timeout_mins': timeout_mins,
+        'disable_rollback': disable_rollback,
+    }
+    if parameters:
+        args['parameters'] = dict(parameters)
+    LOG.debug('Stack %s: %d files, %d environment files', stack_name,
+              len(files), len(env_urls))
+    return args

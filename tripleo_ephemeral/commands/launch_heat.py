@@ -8,6 +8,7 @@ from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import clouds
+from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
@@ -58,9 +59,6 @@ class LaunchHeat(command.ShowOne):
             '--cloud-name', metavar='<name>', default='heat',
             help=_('Name of the clouds.yaml entry to add or update, for '
                    'OS_CLOUD (default: heat)'))
-        parser.add_argument(
-            '--heat-debug', action='store_true',
-            help=_('Log Heat at debug level'))
         action = parser.add_mutually_exclusive_group()
         action.add_argument(
             '--restore-db', action='store_true',
@@ -74,7 +72,8 @@ class LaunchHeat(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         try:
-            with locking.DirLock(parsed_args.heat_dir):
+            with interrupts.stop_in_order(_('Heat')), \
+                    locking.DirLock(parsed_args.heat_dir):
                 launcher = build_launcher(parsed_args, parsed_args.heat_dir)
                 if parsed_args.kill:
                     return self._kill(launcher)

@@ -22,15 +22,16 @@ def port_number(value):
     return port
 
 
-def add_heat_launcher_options(parser, default_type=None):
+def add_heat_launcher_options(parser, default_type=None, types=None):
     """The ``--heat-*`` options, one group for every command."""
-    group = parser.add_argument_group(_('Ephemeral Heat'))
+    types = types or heat_launcher.heat_types(ephemeral_only=True)
+    group = parser.add_argument_group(_('Heat'))
     group.add_argument(
         '--heat-type',
-        choices=heat_launcher.heat_types(),
+        choices=types,
         default=default_type,
         help=_('How to run Heat: %(types)s (default: %(default)s)') % {
-            'types': ', '.join(heat_launcher.heat_types()),
+            'types': ', '.join(types),
             'default': default_type or _('from the last launch, else native')})
     group.add_argument(
         '--heat-api-port', metavar='<port>', type=port_number, default=None,
@@ -48,6 +49,9 @@ def add_heat_launcher_options(parser, default_type=None):
         default=base.DEFAULT_STARTUP_TIMEOUT,
         help=_('Seconds to wait for Heat to become ready (default: %d)') %
         base.DEFAULT_STARTUP_TIMEOUT)
+    group.add_argument(
+        '--heat-debug', action='store_true',
+        help=_('Log Heat at debug level'))
     return group
 
 

@@ -4,12 +4,19 @@ from tripleo_ephemeral.heat_launcher.base import HeatLauncher  # noqa: F401
 from tripleo_ephemeral.heat_launcher.base import Tuning  # noqa: F401
 
 _LAUNCHERS = {
+    'installed':
+        'tripleo_ephemeral.heat_launcher.installed:InstalledHeatLauncher',
     'native': 'tripleo_ephemeral.heat_launcher.native:NativeHeatLauncher',
 }
 
 
-def heat_types():
-    return sorted(_LAUNCHERS)
+#: Types that start and stop Heat themselves.
+_EPHEMERAL = ('container', 'native', 'pod')
+
+
+def heat_types(ephemeral_only=False):
+    return sorted(t for t in _LAUNCHERS
+                  if not ephemeral_only or t in _EPHEMERAL)
 
 
 def get_launcher(heat_type, heat_dir, **kwargs):

@@ -279,6 +279,13 @@ class HeatLauncher(abc.ABC):
     def __exit__(self, exc_type, exc, tb):
         self.stop(dump=True)
 
+    def session(self):
+        """A keystoneauth session for clients of this Heat."""
+        from keystoneauth1 import noauth
+        from keystoneauth1 import session
+
+        return session.Session(auth=noauth.NoAuth(endpoint=self.endpoint))
+
     def describe(self):
         """What a command shows the user about this Heat."""
         saved = self.state.load()

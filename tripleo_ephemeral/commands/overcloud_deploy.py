@@ -1,0 +1,140 @@
+"""openstack overcloud deploy"""
+
+import logging
+import os
+
+from osc_lib.cli import parseractions
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import launch_heat
+from tripleo_ephemeral.commands import interrupts
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.deploy import overcloud
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import heat_launcher
+
+LOG = logging.getLogger(__name__)
+
+BUNDLED = object()
+
+
+class DeployOvercloud(command.Command):
+    """Deploy an overcloud with an ephemeral Heat, then render config-download
+
+    Heat is launched, the stack is created fresh from the templates and
+    environments, its outputs are rendered into an Ansible project, the
+    Heat database is dumped and Heat is stopped. Everything that must
+    survive lives in the work dir.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        stack = parser.add_argument_group(_('Stack'))
+        stack.add_argument(
+            '--stack', metavar='<stack>', default='overcloud',
+            help=_('Name of the stack (default: overcloud)'))
+        stack.add_argument(
+            '--work-dir', metavar='<work-dir>', type=options.heat_dir_path,
+            help=_('Directory for everything this deployment keeps '
+                   '(default: ~/overcloud-deploy/<stack>)'))
+        stack.add_argument(
+            '--templates', metavar='<templates-dir>', nargs='?',
+            const=BUNDLED, default=BUNDLED, type=options.heat_dir_path,
+            help=_('The template set; without a value (or without the '
+                   'option), the bundled templates'))
+        stack.add_argument(
+            '-e', '--environment-file', metavar='<file>', action='append',
+            dest='environment_files', default=[],
+            type=options.heat_dir_path,
+            help=_('Environment file, applied in the order given '
+                   '(repeatable)'))
+        stack.add_argument(
+            '--environment-directory', metavar='<dir>', action='append',
+            dest='environment_directories', default=[],
+            type=options.heat_dir_path,
+            help=_('Directory of environment files, applied in name order '
+                   'before the -e files (repeatable)'))
+        stack.add_argument(
+            '-r', '--roles-file', metavar='<file>',
+            type=options.heat_dir_path,
+            help=_('Roles data (default: roles_data.yaml of the templates)'))
+        stack.add_argument(
+            '-n', '--networks-file', metavar='<file>',
+            type=options.heat_dir_path,
+            help=_('Networks data (default: network_data.yaml of the '
+                   'templates)'))
+        stack.add_argument(
+            '--deployed-servers', metavar='<file>',
+            type=options.heat_dir_path,
+            help=_('YAML of role -> hosts (hostname, ctlplane_ip) of the '
+                   'already deployed servers'))
+        stack.add_argument(
+            '--timeout', metavar='<minutes>', type=int, default=240,
+            action=parseractions.NonNegativeAction,
+            help=_('Stack create timeout in minutes (default: 240)'))
+        stack.add_argument(
+            '--disable-validations', action='store_true',
+            help=_('Skip the checks against the last deployment\'s saved '
+                   'state'))
+        stack.add_argument(
+            '--verbose-events', action='store_true',
+            help=_('Print the events of nested stacks too'))
+
+        mode = parser.add_argument_group(_('What to run'))
+        only = mode.add_mutually_exclusive_group()
+        only.add_argument(
+            '--stack-only', action='store_true',
+            help=_('Create the stack and render config-download, but do not '
+                   'run Ansible'))
+        only.add_argument(
+            '--config-download-only', action='store_true',
+            help=_('Re-render config-download from the saved stack outputs, '
+                   'without Heat'))
+        mode.add_argument(
+            '--keep-running', action='store_true',
+            help=_('Leave Heat running after the deploy, for debugging; stop '
+                   'it with "openstack tripleo launch heat --heat-dir '
+                   '<work-dir>/heat-launcher --kill"'))
+
+        options.add_heat_launcher_options(parser, default_type='native',
+                                          types=heat_launcher.heat_types())
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        work_dir = parsed_args.work_dir or options.heat_dir_path(
+            os.path.join('~', 'overcloud-deploy', parsed_args.stack))
+        templates = (None if parsed_args.templates is BUNDLED
+                     else parsed_args.templates)
+        deployment = overcloud.Deployment(
+            stack=parsed_args.stack, work_dir=work_dir, templates=templates,
+            environment_files=parsed_args.environment_files,
+            environment_directories=parsed_args.environment_directories,
+            roles_file=parsed_args.roles_file,
+            networks_file=parsed_args.networks_file,
+            deployed_servers=parsed_args.deployed_servers,
+            timeout=parsed_args.timeout,
+            verbose_events=parsed_args.verbose_events,
+            out=self.app.stdout)
+        try:
+            with interrupts.stop_in_order(_('the deployment')):
+                if parsed_args.config_download_only:
+                    result = deployment.render_saved()
+                else:
+                    launcher = launch_heat.build_launcher(
+                        parsed_args, deployment.workdir.heat_dir)
+                    result = deployment.run(
+                        launcher, keep_running=parsed_args.keep_running,
+                        run_ansible=not parsed_args.stack_only)
+        except exceptions.TripleoEphemeralError as exc:
+            raise osc_exceptions.CommandError(str(exc))
+        except PermissionError as exc:
+            raise osc_exceptions.CommandError(
+                _('Cannot write %(path)s: %(error)s; choose a writable '
+                  '--work-dir') % {'path': exc.filename,
+                                   'error': exc.strerror})
+        self.app.stdout.write(result.summary() + '\n')

@@ -1,0 +1,1 @@
+"""Driving a stack deployment: Heat client, progress, work dir bookkeeping."""

@@ -1,0 +1,123 @@
+"""Watch a stack operation: live events, resources complete over total.
+
+Quiet enough for CI logs: top-level events and every failure are printed
+as they come; a progress line is printed when the counts change, at most
+once per ``report_every`` seconds. Nested events show with ``verbose``.
+"""
+
+import logging
+import time
+
+from heatclient.common import event_utils
+from heatclient.common import utils as heat_utils
+
+LOG = logging.getLogger(__name__)
+
+#: How deep nested stacks are counted and watched.
+NESTED_DEPTH = 10
+
+
+class Counts:
+    def __init__(self, resources, action):
+        self.total = len(resources)
+        statuses = [getattr(r, 'resource_status', '') for r in resources]
+        self.complete = sum(1 for s in statuses if s == action + '_COMPLETE')
+        self.in_progress = sum(1 for s in statuses if s.endswith('_PROGRESS'))
+        self.failed = sum(1 for s in statuses if s.endswith('_FAILED'))
+
+    def key(self):
+        return (self.total, self.complete, self.in_progress, self.failed)
+
+    def __str__(self):
+        pct = 100 * self.complete // self.total if self.total else 0
+        text = '%d/%d resources complete (%d%%), %d in progress' % (
+            self.complete, self.total, pct, self.in_progress)
+        if self.failed:
+            text += ', %d failed' % self.failed
+        return text
+
+
+class StackWatcher:
+    """Poll one stack until its action ends; report as it goes."""
+
+    def __init__(self, client, stack_id, action='CREATE', out=print,
+                 poll=2.0, report_every=10.0, verbose=False,
+                 clock=time.monotonic, sleep=time.sleep):
+        self.client = client
+        self.stack_id = stack_id
+        self.action = action
+        self.out = out
+        self.poll = poll
+        self.report_every = report_every
+        self.verbose = verbose
+        self._clock = clock
+        self._sleep = sleep
+        self._marker = None
+        self._context = heat_utils.EventLogContext()
+        self._last_counts = None
+        self._last_report = None
+        self.started = clock()
+
+    def wait(self):
+        """Return the final stack status (e.g. CREATE_COMPLETE)."""
+        while True:
+            stack = self.client.stacks.get(self.stack_id, resolve_outputs=False)
+            self._print_events()
+            status = stack.stack_status
+            if not status.endswith('_IN_PROGRESS'):
+                self._report(force=True)
+                return status
+            self._report()
+            self._sleep(self.poll)
+
+    def counts(self):
+        resources = self.client.resources.list(self.stack_id,
+                                               nested_depth=NESTED_DEPTH)
+        return Counts(resources, self.action)
+
+    def _report(self, force=False):
+        now = self._clock()
+        if (not force and self._last_report is not None and
+                now - self._last_report < self.report_every):
+            return
+        counts = self.counts()
+        if counts.key() != self._last_counts or force:
+            self.out('[%4ds] %s' % (now - self.started, counts))
+            self._last_counts = counts.key()
+        self._last_report = now
+
+    def _print_events(self):
+        events = event_utils.get_events(
+            self.client, self.stack_id,
+            event_args={'sort_dir': 'asc'}, nested_depth=NESTED_DEPTH,
+            marker=self._marker)
+        if self._marker is not None and events and \
+                events[0].id == self._marker:
+            events = events[1:]
+        if not events:
+            return
+        self._marker = events[-1].id
+        shown = [e for e in events if self.verbose or _is_top(e) or
+                 getattr(e, 'resource_status', '').endswith('FAILED')]
+        for line in heat_utils.event_log_formatter(shown, self._context):
+            self.out(line)
+
+
+def _is_top(event):
+    links = getattr(event, 'links', [])
+    stacks = [link['href'] for link in links if link.get('rel') == 'stack']
+    roots = [link['href'] for link in links if link.get('rel') == 'root_stack']
+    return not roots or stacks == roots
+
+
+def failures(client, stack_id):
+    """(resource path, type, status reason) of every failed resource."""
+    failed = []
+    for res in client.resources.list(stack_id, nested_depth=NESTED_DEPTH):
+        if not getattr(res, 'resource_status', '').endswith('FAILED'):
+            continue
+        reason = getattr(res, 'resource_status_reason', '') or ''
+        failed.append(('%s.%s' % (getattr(res, 'stack_name', ''),
+                                  res.resource_name),
+                       res.resource_type, reason))
+    return failed

@@ -1,0 +1,306 @@
+"""Rendering stack outputs into the Ansible project tripleo-ansible runs.
+
+The layout under ``<work-dir>/config-download/<stack>/`` follows what
+tripleo-common's ``Config`` wrote:
+
+* ``<Role>/`` for every role of ``RoleData``: one ``<key>.yaml`` per
+  RoleData key, plus ``<key>_step<N>.yaml`` for the per-step task lists;
+* one file per ``RoleConfig`` key at the top (``deploy_steps_playbook.yaml``
+  ...), plus ``<key>_step<N>.yaml`` for the external task lists;
+* ``<Role>/<host>/<deployment name>`` for every software deployment;
+* ``group_vars/<Role>``, ``host_vars/<host>``, ``deployments.yaml`` and
+  ``tripleo-ansible-inventory.yaml``.
+
+Input is plain data (stack outputs and deployments); nothing here talks to
+Heat.
+"""
+
+import json
+import logging
+import os
+import re
+
+from tripleo_ephemeral.overcloud import deployment_tasks
+from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral.overcloud import inventory as inventory_mod
+from tripleo_ephemeral.overcloud import yamlfile
+
+LOG = logging.getLogger(__name__)
+
+CONFIG_DOWNLOAD_DIR = 'config-download'
+DEFAULT_STEPS_MAX = 6
+EXTERNAL_TASKS = ('external_deploy_tasks', 'external_deploy_steps_tasks')
+# RoleData task lists split per step: key -> number of steps (0..N-1).
+PER_STEP_TASKS = {
+    'upgrade_tasks': DEFAULT_STEPS_MAX,
+    'deploy_steps_tasks': DEFAULT_STEPS_MAX,
+    'update_tasks': DEFAULT_STEPS_MAX,
+    'post_update_tasks': 4,
+}
+RUNNER_DIRS = ('artifacts', 'env', 'inventory', 'profiling_data', 'project',
+               'roles')
+
+_STEP_RE = re.compile(r'\(?step(?:\|int)?\)?==(\d+)')
+
+
+def config_dir(work_dir, stack_name):
+    """Return ``<work_dir>/config-download/<stack_name>``."""
+    return os.path.join(work_dir, CONFIG_DOWNLOAD_DIR, stack_name)
+
+
+def task_steps(task):
+    """Return the steps a task's ``when`` names, or None if it names none.
+
+    ``when: step|int == 2`` (with optional spaces, ``|int`` and brackets,
+    as a string or in a list) names step 2.
+    """
+    when = task.get('when') if isinstance(task, dict) else None
+    if when is None:
+        return None
+    if not isinstance(when, list):
+        when = [when]
+    text = ''.join(re.sub(r'\s+', '', w) for w in when if isinstance(w, str))
+    found = _STEP_RE.findall(text)
+    return {int(s) for s in found} if found else None
+
+
+def tasks_for_step(tasks, step):
+    """Return the tasks of ``tasks`` that run at ``step``.
+
+    Tasks naming no step run at every step.
+    """
+    selected = []
+    for task in tasks or []:
+        steps = task_steps(task)
+        if steps is None or step in steps:
+            selected.append(task)
+    return selected
+
+
+def output_file_name(name):
+    """Return the file name of a RoleConfig key.
+
+    Only the key's own basename decides: ``.yaml`` is appended when it has
+    no extension (``deploy_steps_playbook`` -> ``deploy_steps_playbook.yaml``,
+    ``container_puppet_script.sh`` unchanged, ``a.b/c`` -> ``c.yaml``).
+    """
+    base = os.path.basename(name.replace('\\', '/'))
+    if not base or base in ('.', '..'):
+        raise errors.StackOutputsError(
+            'RoleConfig key %r is not a usable file name: rename it in the '
+            'templates' % name)
+    if not os.path.splitext(base)[1]:
+        base += '.yaml'
+    return base
+
+
+class _Writer:
+    """Writes files under one root and counts them."""
+
+    def __init__(self, root):
+        self.root = root
+        self.count = 0
+
+    def path(self, *parts):
+        return os.path.join(self.root, *parts)
+
+    def mkdir(self, *parts):
+        path = self.path(*parts)
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        return path
+
+    def text(self, text, *parts):
+        self.count += 1
+        return yamlfile.write_text(self.path(*parts), text, mode=0o600)
+
+    def data(self, data, *parts):
+        self.count += 1
+        return yamlfile.write(self.path(*parts), data, mode=0o600)
+
+
+def _write_role_data(writer, role_data):
+    for role, data in role_data.items():
+        writer.mkdir(role)
+        for key, value in (data or {}).items():
+            if key in EXTERNAL_TASKS:
+                continue  # collected globally through RoleConfig
+            if key == 'step_config':
+                writer.text(value or '', role, 'step_config.pp')
+            elif key == 'param_config':
+                writer.text(json.dumps(value), role, 'param_config.json')
+            else:
+                for step in range(PER_STEP_TASKS.get(key, 0)):
+                    writer.data(tasks_for_step(value, step), role,
+                                '%s_step%d.yaml' % (key, step))
+                writer.data(value, role, '%s.yaml' % key)
+
+
+def _write_role_config(writer, role_config):
+    for name, value in (role_config or {}).items():
+        if name in EXTERNAL_TASKS:
+            for step in range(DEFAULT_STEPS_MAX):
+                writer.data(tasks_for_step(value, step),
+                            '%s_step%d.yaml' % (name, step))
+        filename = output_file_name(name)
+        if isinstance(value, (list, dict)):
+            writer.data(value, filename)
+        else:
+            writer.text('' if value is None else str(value), filename)
+
+
+def server_names(outputs, host_network=inventory_mod.HOST_NETWORK):
+    """Return ``(server id -> host, server id -> role)`` from the outputs."""
+    ids = (outputs.get('ServerIdData') or {}).get('server_ids') or {}
+    names, roles = {}, {}
+    for role, nets in (outputs.get('RoleNetHostnameMap') or {}).items():
+        fqdns = (nets or {}).get(host_network) or []
+        for index, fqdn in enumerate(fqdns):
+            role_ids = ids.get(role) or []
+            if index < len(role_ids) and role_ids[index]:
+                names[role_ids[index]] = inventory_mod.short_name(
+                    fqdn, host_network)
+                roles[role_ids[index]] = role
+    return names, roles
+
+
+def _input_value(config, name):
+    for item in config.get('inputs') or []:
+        if item.get('name') == name:
+            return item.get('value')
+    return None
+
+
+def deployment_kind(deployment):
+    """Return pre_network, pre_deployments or post_deployments."""
+    config = deployment.get('config') or {}
+    where = ' '.join(str(x) for x in (
+        config.get('name'), _input_value(config, 'deploy_stack_id'),
+        _input_value(config, 'deploy_resource_name')) if x)
+    if 'ExtraConfigPost' in where or 'PostConfig' in where:
+        return 'post_deployments'
+    if 'PreNetworkConfig' in where:
+        return 'pre_network'
+    return 'pre_deployments'
+
+
+def deployment_document(deployment, server_id):
+    """Return ``(name, {name: data})`` for one deployment's file."""
+    config = dict(deployment.get('config') or {})
+    name = (config.get('name') or
+            _input_value(config, 'deploy_resource_name'))
+    if not name:
+        raise errors.StackOutputsError(
+            'Deployment %s has no name: set the name property of the '
+            'deployment resource in the templates' % deployment.get('id'))
+    body = config.get('config')
+    if config.get('group') == 'hiera':
+        if isinstance(body, str):
+            try:
+                body = json.loads(body)
+            except ValueError:
+                pass
+    elif not isinstance(body, str):
+        body = json.dumps(body, indent=2)
+    inputs = []
+    for item in config.get('inputs') or []:
+        item = dict(item)
+        if item.get('name') == 'deploy_server_id':
+            item['value'] = server_id
+        inputs.append(item)
+    data = {
+        'id': deployment.get('id'),
+        'deployment_name': name,
+        'name': config.get('name'),
+        'group': config.get('group'),
+        'config': body,
+        'inputs': inputs,
+        'outputs': config.get('outputs') or [],
+        'options': config.get('options') or {},
+        'creation_time': deployment.get('creation_time'),
+    }
+    return name, {name: data}
+
+
+def _write_deployments(writer, deployments, names, roles):
+    per_host = {}
+    for deployment in deployments or []:
+        server_id = deployment.get('server_id')
+        if server_id not in names:
+            LOG.debug('Skipping deployment %s of unknown server %s',
+                      deployment.get('id'), server_id)
+            continue
+        host, role = names[server_id], roles[server_id]
+        name, document = deployment_document(deployment, server_id)
+        if name != os.path.basename(name) or name in ('.', '..'):
+            raise errors.StackOutputsError(
+                'Deployment name %r is not a usable file name: rename it in '
+                'the templates' % name)
+        writer.mkdir(role, host)
+        writer.data(document, role, host, name)
+        kinds = per_host.setdefault(host, {
+            'pre_network': [], 'pre_deployments': [],
+            'post_deployments': []})
+        bucket = kinds[deployment_kind(deployment)]
+        if name not in bucket:
+            bucket.append(name)
+    return per_host
+
+
+def render(outputs, dest, stack_name, deployments=None,
+           ssh_user=inventory_mod.DEFAULT_SSH_USER, host_ssh_users=None,
+           ansible_python_interpreter=None):
+    """Render ``outputs`` (and ``deployments``) into the directory ``dest``.
+
+    ``outputs`` is ``{output_key: value}`` and ``deployments`` the list
+    :func:`tripleo_ephemeral.overcloud.outputs.fetch_deployments` returns.
+    Returns the number of files written.
+    """
+    if not isinstance(outputs, dict) or 'RoleData' not in outputs:
+        raise errors.StackOutputsError(
+            'Stack %s has no RoleData output: the templates are not an '
+            'overcloud template set' % stack_name)
+    os.makedirs(dest, mode=0o700, exist_ok=True)
+    for sub in RUNNER_DIRS:
+        os.makedirs(os.path.join(dest, sub), mode=0o700, exist_ok=True)
+    writer = _Writer(dest)
+
+    _write_role_data(writer, outputs.get('RoleData') or {})
+    _write_role_config(writer, outputs.get('RoleConfig') or {})
+
+    names, roles = server_names(outputs)
+    per_host = _write_deployments(writer, deployments, names, roles)
+
+    writer.mkdir('group_vars')
+    group_vars = outputs.get('RoleGroupVars') or {}
+    for role in sorted(set(roles.values())):
+        writer.data(group_vars.get(role) or {}, 'group_vars', role)
+
+    writer.mkdir('host_vars')
+    host_vars_map = outputs.get('AnsibleHostVarsMap') or {}
+    for server_id, host in sorted(names.items(), key=lambda i: i[1]):
+        role = roles[server_id]
+        kinds = per_host.get(host, {})
+        host_vars = {
+            'pre_network_%s' % role: kinds.get('pre_network', []),
+            'pre_deployments_%s' % role: kinds.get('pre_deployments', []),
+            'post_deployments_%s' % role: kinds.get('post_deployments', []),
+        }
+        host_vars.update((host_vars_map.get(role) or {}).get(host) or {})
+        writer.data(host_vars, 'host_vars', host)
+
+    writer.data(deployment_tasks.tasks(), 'deployments.yaml')
+    writer.data(inventory_mod.build(
+        outputs, stack_name, ssh_user=ssh_user, host_ssh_users=host_ssh_users,
+        ansible_python_interpreter=ansible_python_interpreter),
+        inventory_mod.INVENTORY_FILE)
+    LOG.info('Rendered %d config-download files into %s', writer.count,
+             dest)
+    return writer.count
+
+
+def render_to_work_dir(outputs, work_dir, stack_name, deployments=None,
+                       **kwargs):
+    """Render into ``<work_dir>/config-download/<stack_name>``; return it."""
+    dest = config_dir(work_dir, stack_name)
+    render(outputs, dest, stack_name, deployments=deployments, **kwargs)
+    return dest

@@ -1,0 +1,121 @@
+"""Fetching a stack's outputs and deployments, and saving them to disk.
+
+Saved under ``<work-dir>/outputs/`` they let ``--config-download-only``
+re-render the Ansible project without a running Heat.
+"""
+
+import logging
+import os
+
+from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral.overcloud import yamlfile
+
+LOG = logging.getLogger(__name__)
+
+OUTPUTS_DIR = 'outputs'
+
+
+def fetch_outputs(client, stack_id):
+    """Return the outputs of ``stack_id`` as ``{output_key: value}``.
+
+    ``client`` is a heatclient v1 client. An output Heat could not resolve
+    raises :class:`StackOutputsError` naming it.
+    """
+    stack = client.stacks.get(stack_id)
+    outputs = {}
+    for output in stack.outputs or []:
+        key = output['output_key']
+        if output.get('output_error'):
+            raise errors.StackOutputsError(
+                'Stack %s output %s failed: %s' % (
+                    stack_id, key, output['output_error']))
+        outputs[key] = output.get('output_value')
+    LOG.debug('Fetched %d outputs of stack %s', len(outputs), stack_id)
+    return outputs
+
+
+def server_ids(outputs):
+    """Return the set of server ids listed in the ServerIdData output."""
+    ids = set()
+    data = (outputs.get('ServerIdData') or {}).get('server_ids') or {}
+    for role_ids in data.values():
+        ids.update(i for i in role_ids or [] if i)
+    return ids
+
+
+def fetch_deployments(client, outputs):
+    """Return the software deployments of the stack's servers as dicts.
+
+    Each dict has the deployment's ``id``, ``server_id``, ``action``,
+    ``status``, ``creation_time``, ``input_values`` and its derived
+    ``config`` (``name``, ``group``, ``config``, ``inputs``, ``outputs``,
+    ``options``, ``id``, ``creation_time``). Only deployments targeting a
+    server in ``outputs['ServerIdData']`` are returned, oldest first.
+    """
+    wanted = server_ids(outputs)
+    found = []
+    for deployment in client.software_deployments.list():
+        data = deployment.to_dict()
+        if data.get('server_id') not in wanted:
+            continue
+        data['config'] = client.software_configs.get(
+            data['config_id']).to_dict()
+        found.append(data)
+    found.sort(key=lambda d: (d.get('creation_time') or '',
+                              d['config'].get('name') or ''))
+    LOG.debug('Fetched %d deployments for %d servers', len(found),
+              len(wanted))
+    return found
+
+
+def outputs_dir(work_dir):
+    """Return ``<work_dir>/outputs``."""
+    return os.path.join(work_dir, OUTPUTS_DIR)
+
+
+def _paths(work_dir, stack_name):
+    base = outputs_dir(work_dir)
+    return (os.path.join(base, '%s-outputs.yaml' % stack_name),
+            os.path.join(base, '%s-deployments.yaml' % stack_name))
+
+
+def save(work_dir, stack_name, outputs, deployments=()):
+    """Save outputs and deployments (mode 0600: they hold secrets).
+
+    Returns the path of the outputs file.
+    """
+    outputs_path, deployments_path = _paths(work_dir, stack_name)
+    yamlfile.write(outputs_path, outputs, mode=0o600)
+    yamlfile.write(deployments_path, list(deployments), mode=0o600)
+    LOG.info('Saved the outputs of stack %s to %s', stack_name,
+             outputs_path)
+    return outputs_path
+
+
+def load(work_dir, stack_name):
+    """Return ``(outputs, deployments)`` saved by :func:`save`."""
+    outputs_path, deployments_path = _paths(work_dir, stack_name)
+    if not os.path.exists(outputs_path):
+        raise errors.StackOutputsError(
+            'No saved outputs for stack %s in %s: deploy once without '
+            '--config-download-only' % (stack_name, outputs_path))
+    outputs = yamlfile.load(outputs_path, 'Saved outputs file',
+                            errors.StackOutputsError)
+    if not isinstance(outputs, dict):
+        raise errors.StackOutputsError(
+            'Saved outputs file %s must be a mapping: deploy again to '
+            'rewrite it' % outputs_path)
+    deployments = []
+    if os.path.exists(deployments_path):
+        deployments = yamlfile.load(deployments_path,
+                                    'Saved deployments file',
+                                    errors.StackOutputsError) or []
+    return outputs, deployments
+
+
+def fetch_and_save(client, stack_id, work_dir, stack_name):
+    """Fetch outputs and deployments, save them; return both."""
+    outputs = fetch_outputs(client, stack_id)
+    deployments = fetch_deployments(client, outputs)
+    save(work_dir, stack_name, outputs, deployments)
+    return outputs, deployments

@@ -1,0 +1,118 @@
+"""Create the bundled templates' stack on a real Heat and render it."""
+
+import os
+import socket
+import time
+
+from heatclient import client as heat_client
+import pytest
+import yaml
+
+from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.overcloud import config_download
+from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import outputs
+from tripleo_ephemeral.overcloud import passwords
+from tripleo_ephemeral.overcloud import roles
+from tripleo_ephemeral.overcloud import template_processing
+
+STACK = 'overcloud'
+SERVERS = {
+    'Controller': [{'hostname': 'oc-controller-0',
+                    'ctlplane_ip': '192.168.24.10',
+                    'ssh_user': 'cloud-admin'}],
+    'Compute': [{'hostname': 'oc-compute-0',
+                 'ctlplane_ip': '192.168.24.20'}],
+}
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def heat(tmp_path):
+    launcher = heat_launcher.get_launcher(
+        'native', str(tmp_path / 'heat'), api_port=_free_port(),
+        tuning=heat_launcher.Tuning(leaf_trigger_delay=0.05))
+    launcher.start()
+    try:
+        yield heat_client.Client('1', endpoint=launcher.endpoint, token='x')
+    finally:
+        launcher.kill()
+
+
+def _wait(client, stack_id, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stack = client.stacks.get(stack_id, resolve_outputs=False)
+        if not stack.stack_status.endswith('IN_PROGRESS'):
+            return stack
+        time.sleep(0.5)
+    raise AssertionError('stack %s still in progress' % stack_id)
+
+
+def test_bundled_overcloud(heat, tmp_path):
+    work = str(tmp_path / 'work')
+    source = template_processing.bundled_templates_dir()
+    role_data = roles.load_roles(os.path.join(source, 'roles_data.yaml'))
+    networks = roles.load_networks(os.path.join(source, 'network_data.yaml'))
+    templates = template_processing.prepare_templates(
+        source, work, role_data, networks)
+    servers_file = tmp_path / 'servers.yaml'
+    servers_file.write_text(yaml.safe_dump(SERVERS))
+    servers_env, servers = deployed_servers.prepare_environment(
+        str(servers_file), role_data, STACK, work)
+    passwords_file, _ = passwords.ensure_passwords(work, STACK)
+    envs = os.path.join(templates, 'environments')
+    args = template_processing.stack_create_args(
+        STACK, templates,
+        [os.path.join(envs, 'deployed-server-environment.yaml'),
+         os.path.join(envs, 'deployed-server-bootstrap-environment.yaml'),
+         passwords_file, servers_env],
+        timeout_mins=5)
+
+    created = heat.stacks.create(**args)
+    stack = _wait(heat, created['stack']['id'])
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+
+    stack_outputs, deployments = outputs.fetch_and_save(
+        heat, stack.id, work, STACK)
+    assert stack_outputs['RoleNetIpMap'] == {
+        'Controller': {'ctlplane': ['192.168.24.10']},
+        'Compute': {'ctlplane': ['192.168.24.20']}}
+    # Bootstrap, role hieradata and all-nodes hieradata on both servers.
+    assert len(deployments) == 6
+
+    # Render from the saved copy, as --config-download-only would.
+    saved_outputs, saved_deployments = outputs.load(work, STACK)
+    dest = config_download.render_to_work_dir(
+        saved_outputs, work, STACK, saved_deployments,
+        host_ssh_users=deployed_servers.ssh_users(servers))
+
+    def read(*parts):
+        with open(os.path.join(dest, *parts)) as f:
+            return yaml.safe_load(f)
+
+    inventory = read('tripleo-ansible-inventory.yaml')
+    controller = inventory['Controller']['hosts']['oc-controller-0']
+    assert controller['ansible_host'] == '192.168.24.10'
+    assert controller['ansible_ssh_user'] == 'cloud-admin'
+    assert inventory[STACK]['children'] == {'Controller': {}, 'Compute': {}}
+    assert inventory['heartbeat']['children'] == {'Controller': {}}
+    playbook = read('deploy_steps_playbook.yaml')
+    assert playbook[0]['hosts'] == STACK
+    step3 = read('Controller', 'deploy_steps_tasks_step3.yaml')
+    assert 'Start the heartbeat process' in [t['name'] for t in step3]
+    host_vars = read('host_vars', 'oc-compute-0')
+    assert host_vars['pre_network_Compute'] == ['DeployedServerBootstrap']
+    assert host_vars['pre_deployments_Compute'] == [
+        'ComputeDeployment', 'ComputeAllNodesDeployment']
+    hiera = read('Compute', 'oc-compute-0', 'ComputeDeployment')
+    assert hiera['ComputeDeployment']['group'] == 'hiera'
+    assert (hiera['ComputeDeployment']['config']['datafiles']
+            ['service_configs']['tripleo::role_name'] == 'Compute')
+    assert read('group_vars', 'Controller')['tripleo_role_name'] == (
+        'Controller')

@@ -1,0 +1,43 @@
+import pytest
+
+from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral.overcloud import outputs
+from tripleo_ephemeral.tests.unit.overcloud import fakes
+
+
+def _client():
+    deps = [fakes.deployment('d2', 's-c0', 'B',
+                             creation_time='2024-01-01T00:00:02Z'),
+            fakes.deployment('d1', 's-c0', 'A'),
+            fakes.deployment('d3', 's-gone', 'C')]
+    listed = [{k: v for k, v in d.items() if k != 'config'} for d in deps]
+    configs = {d['config_id']: d['config'] for d in deps}
+    return fakes.FakeHeat(fakes.outputs(), listed, configs)
+
+
+def test_fetch_outputs_and_deployments():
+    client = _client()
+    outs = outputs.fetch_outputs(client, 'oc')
+    assert outs['VipMap']['ctlplane'] == '192.0.2.5'
+    deps = outputs.fetch_deployments(client, outs)
+    assert [d['id'] for d in deps] == ['d1', 'd2']
+    assert deps[0]['config']['name'] == 'A'
+
+
+def test_output_error_is_reported():
+    client = fakes.FakeHeat()
+    client.stacks.get = lambda i: type('S', (), {'outputs': [
+        {'output_key': 'RoleData', 'output_error': 'boom'}]})()
+    with pytest.raises(errors.StackOutputsError, match='RoleData.*boom'):
+        outputs.fetch_outputs(client, 'oc')
+
+
+def test_save_and_load(tmp_path):
+    outs, deps = outputs.fetch_and_save(_client(), 'oc', str(tmp_path), 'oc')
+    loaded = outputs.load(str(tmp_path), 'oc')
+    assert loaded == (outs, deps)
+
+
+def test_load_missing(tmp_path):
+    with pytest.raises(errors.StackOutputsError, match='config-download-only'):
+        outputs.load(str(tmp_path), 'oc')

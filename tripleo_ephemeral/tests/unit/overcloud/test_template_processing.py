@@ -1,0 +1,112 @@
+import os
+
+import pytest
+
+from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral.overcloud import roles
+from tripleo_ephemeral.overcloud import template_processing as tp
+
+ROLES = [{'name': 'Controller', 'tags': ['primary']}, {'name': 'Compute'}]
+NETS = roles.validate_networks([{'name': 'InternalApi'}])
+
+
+def _tree(root, files):
+    for rel, text in files.items():
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+
+
+def test_render_role_network_and_plain(tmp_path):
+    src = tmp_path / 'src'
+    _tree(str(src), {
+        'top.j2.yaml': '{% for r in roles %}{{r.name}} {% endfor %}\n',
+        'puppet/role.role.j2.yaml': 'role: {{role.name}}\n',
+        'network/ports/port.network.j2.yaml': 'net: {{network.name}}\n',
+        'static.yaml': 'a: 1\n',
+    })
+    dest = tp.prepare_templates(str(src), str(tmp_path / 'work'), ROLES, NETS)
+    assert dest == str(tmp_path / 'work' / tp.TEMPLATES_DIR_NAME)
+
+    def read(rel):
+        with open(os.path.join(dest, rel)) as f:
+            return f.read()
+    assert read('top.yaml') == 'Controller Compute \n'
+    assert read('puppet/controller-role.yaml') == 'role: Controller\n'
+    assert read('puppet/compute-role.yaml') == 'role: Compute\n'
+    assert read('network/ports/internalapi.yaml') == 'net: InternalApi\n'
+    assert read('static.yaml') == 'a: 1\n'
+
+
+def test_copy_replaces_previous_copy(tmp_path):
+    src = tmp_path / 'src'
+    _tree(str(src), {'a.yaml': 'x: 1\n'})
+    dest = tp.copy_templates(str(src), str(tmp_path))
+    _tree(dest, {'stale.yaml': 'y: 1\n'})
+    tp.copy_templates(str(src), str(tmp_path))
+    assert not os.path.exists(os.path.join(dest, 'stale.yaml'))
+
+
+def test_jinja_syntax_error_names_file(tmp_path):
+    _tree(str(tmp_path), {'bad.j2.yaml': '{% for %}\n'})
+    with pytest.raises(errors.TemplateError, match='bad.j2.yaml'):
+        tp.render_templates(str(tmp_path), ROLES, NETS)
+
+
+def test_environment_directory_sorted(tmp_path):
+    _tree(str(tmp_path), {'b.yaml': '', 'a.yml': '', 'c.txt': ''})
+    assert [os.path.basename(p) for p in
+            tp.environment_directory_files(str(tmp_path))] == ['a.yml',
+                                                               'b.yaml']
+    with pytest.raises(errors.EnvironmentFileError, match='nope'):
+        tp.environment_directory_files(str(tmp_path / 'nope'))
+
+
+@pytest.fixture
+def rendered(tmp_path):
+    src = tp.bundled_templates_dir()
+    data = roles.load_roles(os.path.join(src, 'roles_data.yaml'))
+    return tp.prepare_templates(src, str(tmp_path / 'w'), data, [])
+
+
+def test_stack_create_args(rendered, tmp_path):
+    env = tmp_path / 'env.yaml'
+    env.write_text('parameter_defaults: {ControllerCount: 2}\n')
+    args = tp.stack_create_args('oc', rendered, [str(env)], timeout_mins=7)
+    assert args['stack_name'] == 'oc'
+    assert args['timeout_mins'] == 7 and args['disable_rollback'] is True
+    assert args['environment_files'][0].endswith(tp.RESOURCE_REGISTRY)
+    assert args['environment_files'][-1] == 'file://%s' % env
+    for url in args['environment_files']:
+        assert url in args['files']
+    assert any(k.endswith('role/controller-role.yaml') for k in args['files'])
+    assert any(k.endswith('common/services.yaml') for k in args['files'])
+    assert 'Controller' in args['template']['resources']
+    assert 'parameters' not in args
+
+
+def test_missing_environment(rendered, tmp_path):
+    with pytest.raises(errors.EnvironmentFileError) as e:
+        tp.stack_create_args('oc', rendered, [str(tmp_path / 'x.yaml')])
+    assert 'x.yaml' in str(e.value) and 'not found' in str(e.value)
+
+
+def test_malformed_environment(rendered, tmp_path):
+    env = tmp_path / 'bad.yaml'
+    env.write_text('parameter_defaults: [\n')
+    with pytest.raises(errors.EnvironmentFileError, match='bad.yaml'):
+        tp.stack_create_args('oc', rendered, [str(env)])
+
+
+def test_environment_refers_to_missing_file(rendered, tmp_path):
+    env = tmp_path / 'env.yaml'
+    env.write_text('resource_registry:\n  OS::X::Y: missing.yaml\n')
+    with pytest.raises(errors.EnvironmentFileError) as e:
+        tp.stack_create_args('oc', rendered, [str(env)])
+    assert 'missing.yaml' in str(e.value) and 'env.yaml' in str(e.value)
+
+
+def test_missing_root_template(tmp_path):
+    with pytest.raises(errors.TemplateError, match='overcloud.yaml'):
+        tp.stack_create_args('oc', str(tmp_path))

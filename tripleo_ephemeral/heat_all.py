@@ -10,9 +10,14 @@ that it can start, wait for and stop. This runner:
 * serves the ``heat-api`` paste pipeline on a threaded WSGI server;
 * stops cleanly on SIGTERM or SIGINT (exit 0).
 
+``--mode api`` serves only the API and ``--mode engine --workers N`` runs
+only N engines (oslo.service forks them), for a pod with a real message
+bus; both keep the same tuning shims.
+
 Its own options live in the ``[ephemeral_heat]`` group of heat.conf.
 """
 
+import argparse
 import logging as std_logging
 import os
 import signal
@@ -32,6 +37,9 @@ from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 
 EXIT_PORT_IN_USE = 98
+#: all: API and engine in one process; api: the API only, RPC to engines
+#: over the bus; engine: ``--workers`` engine processes, no API.
+MODES = ('all', 'api', 'engine')
 
 CONF = cfg.CONF
 LOG = logging.getLogger('tripleo-heat-all')
@@ -149,12 +157,51 @@ def _start_engine():
     return srv
 
 
+def _own_options(argv):
+    """Split this runner's own flags from oslo.config's."""
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    parser.add_argument('--db-sync', action='store_true')
+    parser.add_argument('--mode', choices=MODES, default='all')
+    parser.add_argument('--workers', type=int, default=1)
+    return parser.parse_known_args(argv)
+
+
+def _db_sync():
+    # Alembic nests connections: run it before BEGIN IMMEDIATE is on.
+    from heat.db import api as db_api
+    from heat.db import migration
+    LOG.info('Running database migrations')
+    migration.db_sync()
+    db_api.get_engine().dispose()
+
+
+def _run_engines(own, opts):
+    """Engine mode: ``workers`` engine processes behind oslo.service."""
+    from heat.common import messaging
+    from heat.engine import service as engine_service
+    from heat.rpc import api as rpc_api
+    from oslo_service import service
+
+    if own.db_sync:
+        _db_sync()
+    install_sqlite_tuning(opts)
+    install_leaf_trigger_delay(opts.leaf_trigger_delay)
+    messaging.setup()
+    srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
+    LOG.info('Starting %d engine worker(s)', own.workers)
+    launcher = service.launch(CONF, srv, workers=max(1, own.workers),
+                              restart_method='mutate')
+    launcher.wait()
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    own = [a for a in argv if a == '--db-sync']
-    argv = [a for a in argv if a != '--db-sync']
+    own, argv = _own_options(argv)
     _configure(argv)
     opts = CONF.ephemeral_heat
+    if own.mode == 'engine':
+        return _run_engines(own, opts)
     httpd = bind_api(opts.bind_host, opts.bind_port)
 
     stopping = threading.Event()
@@ -169,20 +216,20 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
 
-    if own:
-        # Alembic nests connections: run it before BEGIN IMMEDIATE is on.
-        from heat.db import api as db_api
-        from heat.db import migration
-        LOG.info('Running database migrations')
-        migration.db_sync()
-        db_api.get_engine().dispose()
+    if own.db_sync:
+        _db_sync()
     install_sqlite_tuning(opts)
     install_leaf_trigger_delay(opts.leaf_trigger_delay)
     if stopping.is_set():
         return 0
 
     from heat.common import config as heat_config
-    srv = _start_engine()
+    if own.mode == 'all':
+        srv = _start_engine()
+    else:  # api: the engines are reached over the message bus
+        from heat.common import messaging
+        messaging.setup()
+        srv = None
     httpd.set_app(heat_config.load_paste_app('heat-api'))
     LOG.info('Heat API listening on http://%s:%s', *httpd.server_address[:2])
     try:
@@ -190,8 +237,9 @@ def main(argv=None):
             httpd.serve_forever(poll_interval=0.2)
     finally:
         httpd.server_close()
-        LOG.info('Stopping the engine')
-        srv.stop()
+        if srv is not None:
+            LOG.info('Stopping the engine')
+            srv.stop()
         from heat.db import api as db_api
         db_api.get_engine().dispose()  # checkpoints SQLite's WAL
         LOG.info('Stopped')
@@ -202,7 +250,6 @@ def main(argv=None):
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
-
 
 if __name__ == '__main__':
     main()

@@ -1,5 +1,46 @@
 #!/usr/bin/env bash
-# System parts the tests use, installed and started here so a clean
-# machine (and CI) needs nothing by hand. Safe to run again.
+# System parts the tests use (podman, MariaDB, RabbitMQ, debootstrap),
+# installed here so that a clean machine and CI need nothing by hand.
+# Safe to run again. Facts behind it: shared/notes/podman.md.
 set -euo pipefail
-echo "[setup-system] nothing to install yet for the native tests"
+
+need=()
+command -v podman >/dev/null || need+=(podman)
+command -v runc >/dev/null || need+=(runc)
+command -v debootstrap >/dev/null || need+=(debootstrap)
+command -v mariadbd >/dev/null || need+=(mariadb-server)
+[ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
+command -v ip >/dev/null || need+=(iproute2)
+command -v sshd >/dev/null || [ -x /usr/sbin/sshd ] || need+=(openssh-server)
+
+if [ "$(id -u)" != 0 ]; then
+  [ ${#need[@]} -eq 0 ] || echo "[setup-system] not root; missing: ${need[*]}"
+  exit 0
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "[setup-system] installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null
+  apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# This sandbox: crun refuses the hybrid cgroup layout and root lacks
+# CAP_SYS_RESOURCE for podman's default ulimits. A CI-only drop-in; the
+# product itself does not depend on it.
+conf=/etc/containers/containers.conf
+if [ ! -e "$conf" ] || ! grep -q tripleo-ephemeral "$conf"; then
+  hard=$(ulimit -Hn)
+  mkdir -p /etc/containers
+  cat > "$conf" <<CONF
+# written by tripleo-ephemeral tools/ci/setup-system.sh
+[containers]
+default_ulimits = ["nofile=${hard}:${hard}", "nproc=32768:32768"]
+
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+CONF
+fi
+echo "[setup-system] podman $(podman --version 2>/dev/null | awk '{print $3}'), ready"

@@ -180,8 +180,8 @@ class Deployment:
                 launcher.session(),
                 launcher.endpoint if launcher.ephemeral else None)
             details.update(self._create(client, request))
-            details['_outputs'] = stack_outputs.save_outputs(
-                client, details['stack_id'], self.workdir.path)
+            details['_outputs'] = stack_outputs.fetch_and_save(
+                client, details['stack_id'], self.workdir.path, self.stack)
         finally:
             if keep_running and launcher.ephemeral:
                 self.say('Heat left running: export OS_CLOUD=heat or source '
@@ -223,10 +223,12 @@ class Deployment:
                 'stack_seconds': round(elapsed, 1),
                 'resources': counts.total}
 
-    def _render(self, outputs):
+    def _render(self, saved):
+        outputs, deployments = saved
         dest = self.workdir.config_download_dir
         started = time.monotonic()
-        config_download.render(outputs, dest, stack_name=self.stack)
+        config_download.render(outputs, dest, self.stack,
+                               deployments=deployments)
         self.say('config-download rendered into %s in %.1fs' % (
             dest, time.monotonic() - started))
         return dest
@@ -234,8 +236,8 @@ class Deployment:
     def render_saved(self):
         """--config-download-only: render from the outputs saved last time."""
         with locking.DirLock(self.workdir.path):
-            outputs = stack_outputs.load_outputs(self.workdir.path)
-            dest = self._render(outputs)
+            dest = self._render(stack_outputs.load(self.workdir.path,
+                                                   self.stack))
         return Result(self.stack, 'CONFIG_DOWNLOAD_RENDERED',
                       config_download=dest)
 

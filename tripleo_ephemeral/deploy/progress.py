@@ -99,8 +99,8 @@ class StackWatcher:
         self._marker = events[-1].id
         shown = [e for e in events if self.verbose or _is_top(e) or
                  getattr(e, 'resource_status', '').endswith('FAILED')]
-        for line in heat_utils.event_log_formatter(shown, self._context):
-            self.out(line)
+        if shown:
+            self.out(heat_utils.event_log_formatter(shown, self._context))
 
 
 def _is_top(event):

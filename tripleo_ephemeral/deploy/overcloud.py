@@ -30,6 +30,15 @@ from tripleo_ephemeral.overcloud import template_processing
 
 LOG = logging.getLogger(__name__)
 
+#: Used with the bundled templates when no --deployed-servers is given.
+SAMPLE_SERVERS = 'deployed-servers-sample.yaml'
+#: Environments of a template set that turn roles into deployed servers;
+#: included (when the set has them) whenever --deployed-servers is used.
+DEPLOYED_SERVER_ENVIRONMENTS = (
+    'environments/deployed-server-environment.yaml',
+    'environments/deployed-server-bootstrap-environment.yaml',
+)
+
 
 class DeployError(exceptions.TripleoEphemeralError):
     """The stack or config-download failed."""
@@ -64,6 +73,8 @@ class Deployment:
                                                      'roles_data.yaml')
         self.networks_file = networks_file or os.path.join(
             self.templates, 'network_data.yaml')
+        if deployed_servers is None and templates is None:
+            deployed_servers = os.path.join(self.templates, SAMPLE_SERVERS)
         self.deployed_servers = deployed_servers
         self.timeout = timeout
         self.verbose_events = verbose_events
@@ -95,6 +106,11 @@ class Deployment:
         env_files.extend(self.environment_files)
         generated = []
         if self.deployed_servers:
+            given = {os.path.basename(p) for p in env_files}
+            generated.extend(
+                os.path.join(tdir, rel) for rel in DEPLOYED_SERVER_ENVIRONMENTS
+                if os.path.exists(os.path.join(tdir, rel)) and
+                os.path.basename(rel) not in given)
             path, _servers = deployed_servers.prepare_environment(
                 self.deployed_servers, roles, self.stack, work,
                 roles_file=self.roles_file)

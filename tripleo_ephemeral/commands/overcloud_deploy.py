@@ -11,6 +11,7 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import launch_heat
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import overcloud
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
@@ -21,7 +22,7 @@ BUNDLED = object()
 
 
 class DeployOvercloud(command.Command):
-    """Deploy an overcloud with an ephemeral Heat, then render config-download
+    """Deploy an overcloud with an ephemeral Heat, then run config-download.
 
     Heat is launched, the stack is created fresh from the templates and
     environments, its outputs are rendered into an Ansible project, the
@@ -100,6 +101,30 @@ class DeployOvercloud(command.Command):
                    'it with "openstack tripleo launch heat --heat-dir '
                    '<work-dir>/heat-launcher --kill"'))
 
+        ansible = parser.add_argument_group(_('Ansible (config-download)'))
+        ansible.add_argument(
+            '--overcloud-ssh-user', metavar='<user>', default=None,
+            help=_('User Ansible logs in as on the servers (default: the '
+                   'ssh_user of each host in --deployed-servers, else '
+                   'tripleo-admin)'))
+        ansible.add_argument(
+            '--overcloud-ssh-key', metavar='<key-file>',
+            type=options.heat_dir_path,
+            help=_('Private key for the servers (default: ssh\'s own)'))
+        ansible.add_argument(
+            '--limit', metavar='<hosts>',
+            help=_('Run Ansible only on these hosts or groups'))
+        ansible.add_argument(
+            '--tags', metavar='<tags>', help=_('Run only tasks with these '
+                                                'tags'))
+        ansible.add_argument(
+            '--skip-tags', metavar='<tags>',
+            help=_('Skip tasks with these tags'))
+        ansible.add_argument(
+            '--ansible-forks', metavar='<n>', type=int,
+            action=parseractions.NonNegativeAction,
+            help=_('Parallel Ansible processes'))
+
         options.add_heat_launcher_options(parser, default_type='native',
                                           types=heat_launcher.heat_types())
         return parser
@@ -129,7 +154,8 @@ class DeployOvercloud(command.Command):
                         parsed_args, deployment.workdir.heat_dir)
                     result = deployment.run(
                         launcher, keep_running=parsed_args.keep_running,
-                        run_ansible=not parsed_args.stack_only)
+                        ansible=None if parsed_args.stack_only else
+                        _ansible_options(parsed_args))
         except exceptions.TripleoEphemeralError as exc:
             raise osc_exceptions.CommandError(str(exc))
         except PermissionError as exc:
@@ -138,3 +164,11 @@ class DeployOvercloud(command.Command):
                   '--work-dir') % {'path': exc.filename,
                                    'error': exc.strerror})
         self.app.stdout.write(result.summary() + '\n')
+
+
+def _ansible_options(parsed_args):
+    return ansible_run.AnsibleOptions(
+        ssh_user=parsed_args.overcloud_ssh_user,
+        ssh_key=parsed_args.overcloud_ssh_key, limit=parsed_args.limit,
+        tags=parsed_args.tags, skip_tags=parsed_args.skip_tags,
+        forks=parsed_args.ansible_forks)

@@ -15,6 +15,7 @@ import uuid
 from heatclient import exc as heat_exc
 import yaml
 
+from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import progress
 from tripleo_ephemeral.deploy import workdir as workdir_mod
@@ -157,7 +158,8 @@ class Deployment:
 
     # -- the run -----------------------------------------------------------
 
-    def run(self, launcher, keep_running=False, run_ansible=True):
+    def run(self, launcher, keep_running=False, ansible=None):
+        """Deploy; ``ansible`` (AnsibleOptions) runs the playbooks too."""
         self.workdir.create()
         with locking.DirLock(self.workdir.path), \
                 locking.DirLock(launcher.heat_dir):
@@ -169,10 +171,13 @@ class Deployment:
                 details.update(self._stack(launcher, request, keep_running))
                 details['config_download'] = self._render(details.pop(
                     '_outputs'))
-                if run_ansible:
-                    self.say('Ansible run not implemented yet: use '
-                             '--stack-only; the playbooks are in %s' %
+                if ansible is not None:
+                    self.say('Running config-download in %s' %
                              details['config_download'])
+                    details['ansible_seconds'] = round(
+                        ansible_run.run_config_download(
+                            details['config_download'], ansible, self.say),
+                        1)
                 status = workdir_mod.DEPLOY_SUCCESS
             finally:
                 self.workdir.set_status(status)

@@ -1,0 +1,68 @@
+"""openstack tripleo heat image build"""
+
+import logging
+
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import podman
+from tripleo_ephemeral.heat_launcher import process
+from tripleo_ephemeral import images
+from tripleo_ephemeral.images import builder
+from tripleo_ephemeral.images import rootfs
+
+LOG = logging.getLogger(__name__)
+
+
+class BuildHeatImage(command.ShowOne):
+    """Build the container image of the container and pod Heat types"""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--image', metavar='<image>',
+            help=_('Name and tag of the image to build (default: '
+                   '%s:<fingerprint of the code>)') % images.NAME)
+        parser.add_argument(
+            '--base-image', metavar='<image>',
+            help=_('Debian-based image to build on (pulled by podman if '
+                   'remote); without it, a base is debootstrapped from '
+                   '--mirror, which needs no registry'))
+        parser.add_argument(
+            '--mirror', metavar='<url>', default=rootfs.DEFAULT_MIRROR,
+            help=_('Debian mirror for debootstrap (default: %s)') %
+            rootfs.DEFAULT_MIRROR)
+        parser.add_argument(
+            '--suite', metavar='<suite>', default=rootfs.DEFAULT_SUITE,
+            help=_('Debian suite for debootstrap (default: %s)') %
+            rootfs.DEFAULT_SUITE)
+        parser.add_argument(
+            '--source-dir', metavar='<dir>', type=options.heat_dir_path,
+            help=_('tripleo-ephemeral source to install in the image '
+                   '(default: the checkout this command runs from)'))
+        parser.add_argument(
+            '--force', action='store_true',
+            help=_('Build even when the image already exists'))
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        runner = process.ProcessRunner()
+        build = builder.ImageBuilder(
+            podman.Podman(runner), runner, source_dir=parsed_args.source_dir,
+            suite=parsed_args.suite, mirror=parsed_args.mirror)
+        try:
+            result = build.build(image=parsed_args.image,
+                                 base_image=parsed_args.base_image,
+                                 force=parsed_args.force)
+        except exceptions.TripleoEphemeralError as exc:
+            raise osc_exceptions.CommandError(
+                _('Building the Heat image failed: %s') % exc)
+        columns = ('image', 'base_image', 'cached', 'seconds')
+        return columns, (result.image, result.base_image, result.cached,
+                         round(result.seconds, 1))

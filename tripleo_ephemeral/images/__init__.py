@@ -1,0 +1,58 @@
+"""The container image the container and pod launchers run.
+
+One image serves every container of a pod (heat-api, heat-engine, MariaDB,
+RabbitMQ). It is built here, never pulled: see :mod:`.builder`. Its tag is a
+fingerprint of what goes into it, so a build is skipped while the image for
+the installed code already exists.
+"""
+
+import hashlib
+import importlib.metadata
+import importlib.resources
+import os
+
+NAME = 'localhost/tripleo-ephemeral-heat'
+DISTRIBUTION = 'tripleo-ephemeral'
+CONTAINERFILE = 'Containerfile'
+#: Where the image's virtualenv lives (its bin/ is on the image's PATH).
+VENV = '/opt/tripleo-ephemeral'
+#: Debian packages the image needs besides what the Containerfile adds.
+PACKAGES = ('python3', 'python3-venv', 'ca-certificates', 'mariadb-server',
+            'mariadb-client', 'rabbitmq-server')
+
+
+def _package_file(*parts):
+    return importlib.resources.files('tripleo_ephemeral').joinpath(*parts)
+
+
+def fingerprint():
+    """A short hash of the code, dependencies and recipe of the image.
+
+    The containers run only the ``tripleo-heat-all`` runner, so its source,
+    the project's version and requirements and the Containerfile decide
+    what the image holds.
+    """
+    h = hashlib.sha256()
+    try:
+        dist = importlib.metadata.distribution(DISTRIBUTION)
+        h.update(dist.version.encode())
+        for req in sorted(dist.requires or ()):
+            h.update(req.encode())
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    h.update(' '.join(PACKAGES).encode())
+    for parts in (('heat_all.py',), ('images', CONTAINERFILE)):
+        h.update(_package_file(*parts).read_bytes())
+    return h.hexdigest()[:12]
+
+
+def default_image():
+    """``localhost/tripleo-ephemeral-heat:<fingerprint>``."""
+    return '%s:%s' % (NAME, fingerprint())
+
+
+def cache_dir():
+    """Where builds keep their root filesystems and wheels."""
+    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
+        os.path.expanduser('~'), '.cache')
+    return os.path.join(base, 'tripleo-ephemeral', 'images')

@@ -1,0 +1,64 @@
+"""Build the Heat image locally with podman."""
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+
+from tripleo_ephemeral import images
+from tripleo_ephemeral.images import rootfs
+from tripleo_ephemeral.images import wheelhouse
+
+LOG = logging.getLogger(__name__)
+
+
+class BuildResult:
+    def __init__(self, image, base_image, seconds, cached):
+        self.image = image
+        self.base_image = base_image
+        self.seconds = seconds
+        self.cached = cached
+
+
+class ImageBuilder:
+    """Build ``localhost/tripleo-ephemeral-heat:<fingerprint>``.
+
+    With ``base_image`` the Containerfile builds on it (adding the Debian
+    packages when it lacks them); without, the base is debootstrapped from
+    a Debian mirror, so no registry is needed.
+    """
+
+    def __init__(self, podman, runner, cache_dir=None, source_dir=None,
+                 suite=rootfs.DEFAULT_SUITE, mirror=rootfs.DEFAULT_MIRROR):
+        self.podman = podman
+        self.runner = runner
+        self.cache_dir = cache_dir or images.cache_dir()
+        self.source_dir = source_dir
+        self.suite = suite
+        self.mirror = mirror
+
+    def build(self, image=None, base_image=None, force=False):
+        image = image or images.default_image()
+        started = time.monotonic()
+        if not force and self.podman.image_exists(image):
+            LOG.info('%s exists; nothing to build', image)
+            return BuildResult(image, base_image, time.monotonic() - started,
+                               cached=True)
+        base = base_image or rootfs.build_base(
+            self.podman, self.runner, self.cache_dir, self.suite, self.mirror)
+        os.makedirs(self.cache_dir, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=self.cache_dir,
+                                         prefix='context.') as context:
+            wheelhouse.build(self.runner, os.path.join(context, 'wheels'),
+                             self.source_dir)
+            containerfile = os.path.join(context, images.CONTAINERFILE)
+            with images._package_file('images', images.CONTAINERFILE).open(
+                    'rb') as src, open(containerfile, 'wb') as dst:
+                shutil.copyfileobj(src, dst)
+            LOG.info('Building %s on %s', image, base)
+            self.podman.build(context, image, containerfile,
+                              build_args={'BASE_IMAGE': base})
+        seconds = time.monotonic() - started
+        LOG.info('Built %s in %.1fs', image, seconds)
+        return BuildResult(image, base, seconds, cached=False)

@@ -7,6 +7,8 @@ set -euo pipefail
 need=()
 command -v podman >/dev/null || need+=(podman)
 command -v runc >/dev/null || need+=(runc)
+# podman run --init and pod infra images need catatonit.
+[ -x /usr/libexec/podman/catatonit ] || command -v catatonit >/dev/null || need+=(catatonit)
 command -v debootstrap >/dev/null || need+=(debootstrap)
 command -v mariadbd >/dev/null || need+=(mariadb-server)
 [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)

@@ -38,7 +38,8 @@ def build_launcher(parsed_args, heat_dir):
                   base.DEFAULT_API_PORT),
         tuning=base.Tuning(overrides=overrides),
         startup_timeout=parsed_args.heat_startup_timeout,
-        debug=parsed_args.heat_debug)
+        debug=parsed_args.heat_debug,
+        **options.container_kwargs(parsed_args))
 
 
 class LaunchHeat(command.ShowOne):
@@ -49,6 +50,7 @@ class LaunchHeat(command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         options.add_heat_launcher_options(parser)
+        options.add_container_options(parser)
         parser.add_argument(
             '--heat-dir', metavar='<heat-dir>',
             type=options.heat_dir_path,

@@ -57,3 +57,42 @@ def add_heat_launcher_options(parser, default_type=None, types=None):
 
 def heat_dir_path(value):
     return os.path.abspath(os.path.expanduser(value))
+
+
+def add_container_options(parser):
+    """The options of the container and pod Heat types."""
+    group = parser.add_argument_group(_('Heat containers (container, pod)'))
+    group.add_argument(
+        '--heat-container-image', metavar='<image>',
+        help=_('Image of every Heat container (default: the image '
+               '"openstack tripleo heat image build" makes for this code)'))
+    for part, what in (('api', _('the heat-api container')),
+                       ('engine', _('the heat-engine container')),
+                       ('db', _('the MariaDB container of a pod')),
+                       ('bus', _('the RabbitMQ container of a pod'))):
+        group.add_argument(
+            '--heat-container-%s-image' % part, metavar='<image>',
+            help=_('Image of %s (default: --heat-container-image)') % what)
+    group.add_argument(
+        '--heat-engine-workers', metavar='<count>', type=int, default=None,
+        action=parseractions.NonNegativeAction,
+        help=_('Engine processes of a pod (default: half the cores, at '
+               'least 2)'))
+    group.add_argument(
+        '--skip-heat-pull', action='store_true',
+        help=_('Do not pull remote images; use the local ones'))
+    return group
+
+
+def container_kwargs(parsed_args):
+    """Launcher keyword arguments from add_container_options' options."""
+    from tripleo_ephemeral.heat_launcher import container
+
+    images = container.ContainerImages(
+        default=parsed_args.heat_container_image,
+        api=parsed_args.heat_container_api_image,
+        engine=parsed_args.heat_container_engine_image,
+        db=parsed_args.heat_container_db_image,
+        bus=parsed_args.heat_container_bus_image)
+    return {'images': images, 'pull': not parsed_args.skip_heat_pull,
+            'engine_workers': parsed_args.heat_engine_workers}

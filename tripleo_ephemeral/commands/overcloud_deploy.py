@@ -127,6 +127,7 @@ class DeployOvercloud(command.Command):
 
         options.add_heat_launcher_options(parser, default_type='native',
                                           types=heat_launcher.heat_types())
+        options.add_container_options(parser)
         return parser
 
     def take_action(self, parsed_args):

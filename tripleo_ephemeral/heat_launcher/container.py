@@ -1,0 +1,132 @@
+"""Container Heat: the heat-all runner in one podman container.
+
+The heat dir is mounted at the same path, so heat.conf's paths hold inside
+the container too, and the database is the same SQLite file as native's:
+dumps and restores are identical.
+"""
+
+import hashlib
+import logging
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import logtail
+from tripleo_ephemeral.heat_launcher import podman as podman_cli
+
+LOG = logging.getLogger(__name__)
+
+#: The runner's exit code when its port is taken (EADDRINUSE).
+EXIT_PORT_IN_USE = 98
+#: Label put on everything the launchers create in podman.
+LABEL = 'tripleo-ephemeral.heat-dir'
+
+
+class ContainerImages:
+    """Which image each container runs; unset ones use ``default``."""
+
+    def __init__(self, default=None, api=None, engine=None, db=None,
+                 bus=None):
+        self.default = default
+        self.parts = {'api': api, 'engine': engine, 'db': db, 'bus': bus}
+
+    def image(self, part=None):
+        """The image of ``part`` (api, engine, db, bus), or the default."""
+        chosen = self.parts.get(part) or self.default
+        if chosen:
+            return chosen
+        from tripleo_ephemeral import images
+        return images.default_image()
+
+    def all(self):
+        return sorted({self.image(part) for part in self.parts})
+
+
+def podman_name(prefix, heat_dir):
+    """A stable podman name for the heat dir: a crash leaves it findable."""
+    return '%s-%s' % (prefix, hashlib.sha256(heat_dir.encode()).hexdigest()[:8])
+
+
+class ContainerHeatLauncher(base.HeatLauncher):
+    """``podman run --init --net host`` of tripleo-heat-all."""
+
+    heat_type = 'container'
+
+    def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, *,
+                 images=None, pull=True, podman=None, **kwargs):
+        super().__init__(heat_dir, api_port, **kwargs)
+        self.images = images or ContainerImages()
+        self.pull = pull
+        self.podman = podman or podman_cli.Podman(self.runner)
+        self._database = database.SqliteDatabase(self.path('heat.sqlite'))
+
+    @property
+    def database(self):
+        return self._database
+
+    @property
+    def container_name(self):
+        return podman_name('tripleo-heat', self.heat_dir)
+
+    def runner_command(self):
+        return ['tripleo-heat-all', '--config-file', self.config_file,
+                '--db-sync']
+
+    def _launch(self):
+        image = self.images.image('api')
+        self.podman.ensure_image(image, pull=self.pull)
+        name = self.container_name
+        if self.podman.container_exists(name):
+            LOG.info('Removing the container %s a previous run left', name)
+            self.podman.remove(name)
+        self.podman.container_run(name, image, self.runner_command(), options=[
+            '--init', '--net', 'host',
+            '--label', '%s=%s' % (LABEL, self.heat_dir),
+            '-v', '%s:%s' % (self.heat_dir, self.heat_dir)])
+        return {'container': name, 'image': image}
+
+    def _is_alive(self, saved):
+        state = self.podman.container_state(
+            saved.get('container') or self.container_name)
+        return state is not None and state[0] == 'running'
+
+    def _check_exited(self, saved):
+        name = saved.get('container') or self.container_name
+        state = self.podman.container_state(name)
+        if state is not None and state[0] in ('running', 'created',
+                                               'configured'):
+            return
+        code = state[1] if state else None
+        if code == EXIT_PORT_IN_USE:
+            raise exceptions.PortInUseError(
+                'Port %d on %s is already in use; choose another with '
+                '--heat-api-port or stop what listens there' %
+                (self.api_port, self.bind_host))
+        raise exceptions.ProcessExitedError(
+            'Heat container %s exited while starting (exit code %s): %s' %
+            (name, code, self._failure_hint()))
+
+    def _failure_hint(self):
+        tail = self.podman.logs_tail(self.container_name, lines=5)
+        last = logtail.last_error(self.path('log', 'heat.log'))
+        return '%s\n%s\nfull log in %s' % (tail, last, self.log_dir)
+
+    def _terminate(self, saved, timeout):
+        self.podman.stop(saved.get('container') or self.container_name,
+                         timeout=timeout)
+
+    def _force_kill(self, saved):
+        self.podman.remove(saved.get('container') or self.container_name)
+
+    def _remove(self):
+        self.podman.remove(self.container_name)
+
+    def stop(self, dump=True):
+        try:
+            return super().stop(dump=dump)
+        finally:
+            self._remove()
+
+    def kill(self):
+        super().kill()
+        self._remove()

@@ -82,11 +82,11 @@ class LaunchHeat(command.ShowOne):
                 return self._launch(launcher, parsed_args)
         except exceptions.TripleoEphemeralError as exc:
             raise osc_exceptions.CommandError(str(exc))
-        except PermissionError as exc:
+        except OSError as exc:
             raise osc_exceptions.CommandError(
                 _('Cannot write %(path)s: %(error)s; choose a writable '
-                  '--heat-dir') % {'path': exc.filename,
-                                   'error': exc.strerror})
+                  '--heat-dir or free space there') % {
+                    'path': exc.filename or '', 'error': exc.strerror or exc})
 
     def _launch(self, launcher, parsed_args):
         launcher.start(restore_db=parsed_args.restore_db)

@@ -159,11 +159,11 @@ class DeployOvercloud(command.Command):
                         _ansible_options(parsed_args))
         except exceptions.TripleoEphemeralError as exc:
             raise osc_exceptions.CommandError(str(exc))
-        except PermissionError as exc:
+        except OSError as exc:
             raise osc_exceptions.CommandError(
                 _('Cannot write %(path)s: %(error)s; choose a writable '
-                  '--work-dir') % {'path': exc.filename,
-                                   'error': exc.strerror})
+                  '--work-dir or free space there') % {
+                    'path': exc.filename or '', 'error': exc.strerror or exc})
         self.app.stdout.write(result.summary() + '\n')
 
 

@@ -197,6 +197,7 @@ def _run_engines(own, opts):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    os.umask(0o077)  # the database and logs hold secrets
     own, argv = _own_options(argv)
     _configure(argv)
     opts = CONF.ephemeral_heat

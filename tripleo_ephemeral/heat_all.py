@@ -20,6 +20,7 @@ Its own options live in the ``[ephemeral_heat]`` group of heat.conf.
 import argparse
 import logging as std_logging
 import os
+import shutil
 import signal
 import socketserver
 import sqlite3
@@ -161,18 +162,40 @@ def _own_options(argv):
     """Split this runner's own flags from oslo.config's."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument('--db-sync', action='store_true')
+    parser.add_argument('--schema-cache', metavar='PATH',
+                        help='SQLite only: start a new database as a copy '
+                             'of this freshly migrated one, and make it on '
+                             'the first run')
     parser.add_argument('--mode', choices=MODES, default='all')
     parser.add_argument('--workers', type=int, default=1)
     return parser.parse_known_args(argv)
 
 
-def _db_sync():
+def _sqlite_path():
+    url = CONF.database.connection or ''
+    return url[len('sqlite:///'):] if url.startswith('sqlite:///') else None
+
+
+def _db_sync(schema_cache=None):
     # Alembic nests connections: run it before BEGIN IMMEDIATE is on.
     from heat.db import api as db_api
     from heat.db import migration
+
+    db_path = _sqlite_path() if schema_cache else None
+    fresh = db_path is not None and not os.path.exists(db_path)
+    if fresh and os.path.exists(schema_cache):
+        LOG.info('New database from the schema cache %s', schema_cache)
+        shutil.copyfile(schema_cache, db_path)
+        return
     LOG.info('Running database migrations')
     migration.db_sync()
     db_api.get_engine().dispose()
+    if fresh:
+        os.makedirs(os.path.dirname(schema_cache), exist_ok=True)
+        tmp = '%s.%d.tmp' % (schema_cache, os.getpid())
+        shutil.copyfile(db_path, tmp)
+        os.replace(tmp, schema_cache)
+        LOG.info('Saved the empty schema to %s', schema_cache)
 
 
 def _run_engines(own, opts):
@@ -183,7 +206,7 @@ def _run_engines(own, opts):
     from oslo_service import service
 
     if own.db_sync:
-        _db_sync()
+        _db_sync(own.schema_cache)
     install_sqlite_tuning(opts)
     install_leaf_trigger_delay(opts.leaf_trigger_delay)
     messaging.setup()
@@ -218,7 +241,7 @@ def main(argv=None):
     signal.signal(signal.SIGINT, _stop)
 
     if own.db_sync:
-        _db_sync()
+        _db_sync(own.schema_cache)
     install_sqlite_tuning(opts)
     install_leaf_trigger_delay(opts.leaf_trigger_delay)
     if stopping.is_set():

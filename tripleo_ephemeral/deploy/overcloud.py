@@ -28,6 +28,7 @@ from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import roles as roles_mod
 from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral.overcloud import tht_parameters
 
 LOG = logging.getLogger(__name__)
 
@@ -119,6 +120,12 @@ class Deployment:
         pw_path, _pw = passwords.ensure_passwords(work, self.stack)
         generated.append(pw_path)
         generated.append(self._write_deploy_parameters())
+        # <Role>Services and container images, as tripleoclient computed
+        # them; read from every environment, before the user's win.
+        generated.append(tht_parameters.prepare_environment(
+            tdir, roles, work, self.stack,
+            template_processing.resource_registry(tdir) + generated +
+            env_files))
         # Generated environments first: the user's -e files win.
         request = template_processing.stack_create_args(
             self.stack, tdir, generated + env_files,

@@ -33,6 +33,9 @@ LOG = logging.getLogger(__name__)
 TEMPLATES_DIR_NAME = 'tripleo-heat-templates'
 ROOT_TEMPLATE = 'overcloud.yaml'
 RESOURCE_REGISTRY = 'overcloud-resource-registry.yaml'
+# tripleo-heat-templates names its registry after the puppet era; used when
+# a template set has no RESOURCE_REGISTRY (tripleoclient's default).
+THT_RESOURCE_REGISTRY = 'overcloud-resource-registry-puppet.yaml'
 DEFAULT_TIMEOUT_MINS = 240
 
 _ROLE_SUFFIX = '.role.j2.yaml'
@@ -77,6 +80,19 @@ def _network_output_name(directory, filename, network):
     return out.replace(word, network['name_lower'])
 
 
+def _environment(directory, root):
+    """A Jinja2 environment finding includes next to the template first.
+
+    As in process-templates.py: ``{% include 'deploy-steps.j2' %}`` in
+    ``common/post.j2.yaml`` names ``common/deploy-steps.j2``. Default
+    (lenient) undefined handling: THT templates test optional role keys
+    such as role.deprecated_param_*.
+    """
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader([directory, root]),
+        keep_trailing_newline=True)
+
+
 def _render(env, root, path, context, out_path):
     rel = os.path.relpath(path, root)
     try:
@@ -102,14 +118,18 @@ def render_templates(templates_dir, roles, networks):
     :mod:`tripleo_ephemeral.overcloud.roles`). Returns the list of files
     written.
     """
-    # Default (lenient) undefined handling as in process-templates.py: THT
-    # templates test optional role keys such as role.deprecated_param_*.
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
-                             keep_trailing_newline=True)
+    # Networks are numbered as process-templates.py numbers them (THT tags
+    # network resources with tripleo_net_idx); disabled ones get no
+    # per-network templates.
+    networks = [dict(network, idx=index)
+                for index, network in enumerate(networks)]
+    enabled = [n for n in networks if n.get('enabled') is not False]
     written = []
     for directory, dirnames, filenames in os.walk(templates_dir):
-        dirnames.sort()
-        for filename in sorted(filenames):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith('.'))
+        env = _environment(directory, templates_dir)
+        for filename in sorted(f for f in filenames
+                               if not f.startswith('.')):
             path = os.path.join(directory, filename)
             if filename.endswith(_ROLE_SUFFIX):
                 for role in roles:
@@ -119,7 +139,7 @@ def render_templates(templates_dir, roles, networks):
                         env, templates_dir, path,
                         {'role': role, 'networks': networks}, out))
             elif filename.endswith(_NETWORK_SUFFIX):
-                for network in networks:
+                for network in enabled:
                     out = os.path.join(directory, _network_output_name(
                         directory, filename, network))
                     written.append(_render(
@@ -183,6 +203,15 @@ def _check_environment(path):
                 % (path, name, target, target_path))
 
 
+def resource_registry(templates_dir):
+    """Return ``[path]`` of the template set's registry, or []."""
+    for name in (RESOURCE_REGISTRY, THT_RESOURCE_REGISTRY):
+        path = os.path.join(templates_dir, name)
+        if os.path.isfile(path):
+            return [path]
+    return []
+
+
 def _heat_error_text(e):
     text = getattr(e, 'message', None) or str(e)
     return ' '.join(str(text).split())
@@ -203,9 +232,8 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
             'Root template %s not found: render the templates first or '
             'check --templates' % template_path)
     env_paths = []
-    registry = os.path.join(templates_dir, RESOURCE_REGISTRY)
-    if include_registry and os.path.isfile(registry):
-        env_paths.append(registry)
+    if include_registry:
+        env_paths.extend(resource_registry(templates_dir))
     env_paths.extend(os.path.abspath(p) for p in environment_files)
     for path in env_paths:
         _check_environment(path)

@@ -110,3 +110,32 @@ def test_environment_refers_to_missing_file(rendered, tmp_path):
 def test_missing_root_template(tmp_path):
     with pytest.raises(errors.TemplateError, match='overcloud.yaml'):
         tp.stack_create_args('oc', str(tmp_path))
+
+
+def test_render_like_process_templates(tmp_path):
+    """Includes next to the template, network idx, disabled networks."""
+    src = tmp_path / 'src'
+    _tree(str(src), {
+        'common/post.j2.yaml': "{% include 'steps.j2' %}\n",
+        'common/steps.j2': 'steps of {{roles | length}} roles',
+        'network/network.network.j2.yaml': '{{network.name}} {{network.idx}}\n',
+        '.hidden/x.j2.yaml': '{{ undefined.boom() }}\n',
+    })
+    nets = roles.validate_networks([{'name': 'Off', 'enabled': False},
+                                    {'name': 'Tenant'}])
+    dest = tp.prepare_templates(str(src), str(tmp_path / 'work'), ROLES,
+                                nets)
+    with open(os.path.join(dest, 'common/post.yaml')) as f:
+        assert f.read() == 'steps of 2 roles\n'
+    with open(os.path.join(dest, 'network/tenant.yaml')) as f:
+        assert f.read() == 'Tenant 1\n'
+    assert not os.path.exists(os.path.join(dest, 'network/off.yaml'))
+
+
+def test_tht_resource_registry_is_used(tmp_path):
+    _tree(str(tmp_path), {
+        tp.ROOT_TEMPLATE: 'heat_template_version: wallaby\n',
+        tp.THT_RESOURCE_REGISTRY: 'resource_registry: {}\n',
+    })
+    args = tp.stack_create_args('s', str(tmp_path))
+    assert args['environment_files'][0].endswith(tp.THT_RESOURCE_REGISTRY)

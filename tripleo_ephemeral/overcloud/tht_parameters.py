@@ -47,7 +47,7 @@ _WORD = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+')
 
 
 def merged_environment(paths):
-    """Return the ``parameter_defaults`` and ``resource_registry`` of ``paths``.
+    """Return the merged parameter_defaults and resource_registry.
 
     A shallow client-side merge (later files win), enough to read counts,
     services and registry mappings; Heat still merges the real thing.

@@ -52,6 +52,10 @@ OPTS = [
     cfg.FloatOpt('leaf_trigger_delay', default=1.0, min=0.0,
                  help='Seconds the convergence engine sleeps between '
                       'triggering two leaf resources (Heat hard-codes 1).'),
+    cfg.FloatOpt('task_poll_interval', default=1.0, min=0.01,
+                 help='Seconds between two checks of a resource in progress '
+                      '(Heat hard-codes 1; a parent checks its nested stack '
+                      'this often).'),
     cfg.BoolOpt('sqlite_begin_immediate', default=True,
                 help='Start every SQLite transaction with BEGIN IMMEDIATE '
                      'so concurrent engine threads queue instead of failing '
@@ -136,6 +140,20 @@ def install_leaf_trigger_delay(delay):
     heat_stack.time = shim
 
 
+def install_task_poll_interval(interval):
+    """Replace the 1 s TaskRunner sleep between progress checks."""
+    from heat.engine import scheduler
+
+    if interval == 1.0:
+        return
+    stock_sleep = scheduler.TaskRunner._sleep
+
+    def _sleep(self, wait_time):
+        stock_sleep(self, interval if wait_time == 1 else wait_time)
+
+    scheduler.TaskRunner._sleep = _sleep
+
+
 def _configure(argv):
     from heat.common import config as heat_config
     from heat import version
@@ -209,6 +227,7 @@ def _run_engines(own, opts):
         _db_sync(own.schema_cache)
     install_sqlite_tuning(opts)
     install_leaf_trigger_delay(opts.leaf_trigger_delay)
+    install_task_poll_interval(opts.task_poll_interval)
     messaging.setup()
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     LOG.info('Starting %d engine worker(s)', own.workers)
@@ -244,6 +263,7 @@ def main(argv=None):
         _db_sync(own.schema_cache)
     install_sqlite_tuning(opts)
     install_leaf_trigger_delay(opts.leaf_trigger_delay)
+    install_task_poll_interval(opts.task_poll_interval)
     if stopping.is_set():
         return 0
 

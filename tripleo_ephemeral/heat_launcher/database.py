@@ -180,6 +180,10 @@ class SqliteDatabase(Database):
         try:
             conn = sqlite3.connect(tmp)
             try:
+                # A scratch file renamed into place only when whole: no
+                # journal or fsync needed while loading it.
+                conn.execute('PRAGMA journal_mode = OFF')
+                conn.execute('PRAGMA synchronous = OFF')
                 conn.executescript(sql)
             finally:
                 conn.close()

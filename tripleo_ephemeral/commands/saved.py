@@ -1,0 +1,129 @@
+"""openstack tripleo saved {stack list, resource list, output show}
+
+Inspect a deployment between deploys, without starting Heat: stacks and
+resources come from the newest database dump, outputs from what the last
+deploy saved in the work dir.
+"""
+
+import os
+
+from cliff import lister
+from cliff import show
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.overcloud import outputs as stack_outputs
+from tripleo_ephemeral.saved import dump_reader
+
+DEFAULT_WORK_DIR = os.path.join('~', 'overcloud-deploy', 'overcloud')
+
+
+def _add_source_options(parser, dump=True):
+    group = parser.add_argument_group(_('Saved deployment'))
+    group.add_argument(
+        '--work-dir', metavar='<work-dir>', type=options.heat_dir_path,
+        default=options.heat_dir_path(DEFAULT_WORK_DIR),
+        help=_('Work dir of the deployment (default: %s)') % DEFAULT_WORK_DIR)
+    if not dump:
+        return
+    group.add_argument(
+        '--dump', metavar='<file>', type=options.heat_dir_path,
+        help=_('Read this dump instead of the newest one in '
+               '<work-dir>/heat-launcher'))
+
+
+def _open(parsed_args):
+    path = parsed_args.dump or os.path.join(
+        parsed_args.work_dir, 'heat-launcher', database.DUMP_NAME)
+    try:
+        return dump_reader.SavedDatabase.from_dump(path)
+    except exceptions.TripleoEphemeralError as exc:
+        raise osc_exceptions.CommandError(str(exc))
+
+
+class ListSavedStack(lister.Lister):
+    """List the stacks of a saved deployment, without Heat"""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        _add_source_options(parser)
+        parser.add_argument('--nested', action='store_true',
+                            help=_('Include nested stacks'))
+        return parser
+
+    def take_action(self, parsed_args):
+        columns = ('id', 'stack_name', 'stack_status', 'creation_time',
+                   'updated_time')
+        headings = ('ID', 'Stack Name', 'Stack Status', 'Creation Time',
+                    'Updated Time')
+        if parsed_args.nested:
+            columns += ('parent',)
+            headings += ('Parent',)
+        rows = _open(parsed_args).stacks(nested=parsed_args.nested)
+        return headings, [tuple(r[c] for c in columns) for r in rows]
+
+
+class ListSavedResource(lister.Lister):
+    """List the resources of a saved stack, without Heat"""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('stack', metavar='<stack>',
+                            help=_('Name or ID of the stack'))
+        parser.add_argument(
+            '-n', '--nested-depth', metavar='<depth>', type=int, default=0,
+            help=_('Depth of nested stacks to list resources of'))
+        _add_source_options(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        columns = ('resource_name', 'physical_resource_id', 'resource_type',
+                   'resource_status', 'stack_name')
+        try:
+            rows = _open(parsed_args).resources(
+                parsed_args.stack, nested_depth=parsed_args.nested_depth)
+        except exceptions.TripleoEphemeralError as exc:
+            raise osc_exceptions.CommandError(str(exc))
+        if not parsed_args.nested_depth:
+            columns = columns[:-1]
+        return columns, [tuple(r[c] for c in columns) for r in rows]
+
+
+class ShowSavedOutput(show.ShowOne):
+    """Show the outputs the last deploy saved, without Heat"""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('output', metavar='<output>', nargs='?',
+                            help=_('Show only this output'))
+        parser.add_argument('--stack', metavar='<stack>', default='overcloud',
+                            help=_('Stack name (default: overcloud)'))
+        _add_source_options(parser, dump=False)
+        return parser
+
+    def take_action(self, parsed_args):
+        try:
+            outputs, _deployments = stack_outputs.load(parsed_args.work_dir,
+                                                       parsed_args.stack)
+        except exceptions.TripleoEphemeralError as exc:
+            raise osc_exceptions.CommandError(str(exc))
+        if parsed_args.output:
+            if parsed_args.output not in outputs:
+                raise osc_exceptions.CommandError(
+                    _('Stack %(stack)s has no output %(name)s; it has: '
+                      '%(names)s') % {'stack': parsed_args.stack,
+                                      'name': parsed_args.output,
+                                      'names': ', '.join(sorted(outputs))})
+            return (('output_key', 'output_value'),
+                    (parsed_args.output, outputs[parsed_args.output]))
+        names = tuple(sorted(outputs))
+        return names, tuple(outputs[n] for n in names)

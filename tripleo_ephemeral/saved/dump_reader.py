@@ -1,0 +1,144 @@
+"""Read a saved Heat database dump without starting Heat.
+
+With an ephemeral Heat there is no stack to look at between deploys; the
+dump is the record. This module loads a dump into an in-memory SQLite
+database and answers what ``openstack stack list`` and ``openstack stack
+resource list`` would, from Heat's own tables.
+"""
+
+import json
+import logging
+import os
+import sqlite3
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import database
+
+LOG = logging.getLogger(__name__)
+
+
+class SavedStateError(exceptions.TripleoEphemeralError):
+    """A dump cannot be read for inspection."""
+
+
+class SavedDatabase:
+    """Heat's tables from one dump, queried in memory."""
+
+    def __init__(self, conn):
+        self._conn = conn
+        self._conn.row_factory = sqlite3.Row
+        self._templates = {}
+
+    @classmethod
+    def from_dump(cls, path):
+        if not os.path.exists(path):
+            raise SavedStateError('No database dump %s; deploy first, or '
+                                  'name one with --dump' % path)
+        sql = database.DumpStore(os.path.dirname(path)).read_verified(path)
+        if _is_mysql(sql):
+            sql = _mysql_to_sqlite(sql, path)
+        conn = sqlite3.connect(':memory:')
+        try:
+            conn.executescript(sql)
+        except sqlite3.Error as exc:
+            raise SavedStateError('Dump %s could not be loaded: %s' %
+                                  (path, exc))
+        return cls(conn)
+
+    def _live_stacks(self):
+        return self._conn.execute(
+            'SELECT * FROM stack WHERE deleted_at IS NULL '
+            'ORDER BY created_at, name').fetchall()
+
+    def stacks(self, nested=False):
+        """Stacks as (id, name, status, parent id, created, updated)."""
+        rows = []
+        for s in self._live_stacks():
+            if s['owner_id'] and not nested:
+                continue
+            rows.append({'id': s['id'], 'stack_name': s['name'],
+                         'stack_status': '%s_%s' % (s['action'], s['status']),
+                         'parent': s['owner_id'],
+                         'creation_time': _iso(s['created_at']),
+                         'updated_time': _iso(s['updated_at'])})
+        return rows
+
+    def find_stack(self, name_or_id):
+        row = self._conn.execute(
+            'SELECT * FROM stack WHERE deleted_at IS NULL AND '
+            '(id = ? OR name = ?) ORDER BY owner_id IS NOT NULL',
+            (name_or_id, name_or_id)).fetchone()
+        if row is None:
+            raise SavedStateError('No stack %s in the saved database' %
+                                  name_or_id)
+        return row
+
+    def resources(self, name_or_id, nested_depth=0):
+        """Resources of a stack and, to ``nested_depth``, of its children."""
+        top = self.find_stack(name_or_id)
+        result = []
+        frontier = [(top, 0)]
+        while frontier:
+            stack, depth = frontier.pop(0)
+            types = self._resource_types(stack['raw_template_id'])
+            rows = self._conn.execute(
+                'SELECT * FROM resource WHERE stack_id = ? ORDER BY name',
+                (stack['id'],)).fetchall()
+            for r in rows:
+                result.append({
+                    'resource_name': r['name'],
+                    'physical_resource_id': r['nova_instance'] or '',
+                    'resource_type': types.get(r['name'], ''),
+                    'resource_status': '%s_%s' % (r['action'], r['status']),
+                    'stack_name': stack['name'],
+                    'status_reason': r['status_reason'] or '',
+                })
+            if depth < nested_depth:
+                children = self._conn.execute(
+                    'SELECT * FROM stack WHERE owner_id = ? AND deleted_at '
+                    'IS NULL ORDER BY name', (stack['id'],)).fetchall()
+                frontier.extend((c, depth + 1) for c in children)
+        return result
+
+    def _resource_types(self, template_id):
+        if template_id not in self._templates:
+            row = self._conn.execute(
+                'SELECT template FROM raw_template WHERE id = ?',
+                (template_id,)).fetchone()
+            types = {}
+            if row is not None:
+                try:
+                    tmpl = json.loads(row['template'])
+                except (TypeError, ValueError):
+                    tmpl = {}
+                resources = tmpl.get('resources') or tmpl.get(
+                    'Resources') or {}
+                types = {name: (d.get('type') or d.get('Type') or '')
+                         for name, d in resources.items()
+                         if isinstance(d, dict)}
+            self._templates[template_id] = types
+        return self._templates[template_id]
+
+
+def _iso(value):
+    if value is None:
+        return None
+    # As Heat's API shows times: ISO 8601 to the second, UTC.
+    return str(value).replace(' ', 'T').split('.')[0] + 'Z'
+
+
+def _is_mysql(sql):
+    head = sql[:2000]
+    return 'MariaDB dump' in head or 'MySQL dump' in head
+
+
+def _mysql_to_sqlite(sql, path):
+    """A MariaDB dump, through the cross-database loader if present."""
+    try:
+        from tripleo_ephemeral.heat_launcher import crossdb
+        convert = getattr(crossdb, 'mysql_dump_to_sqlite_sql')
+    except (ImportError, AttributeError):
+        raise SavedStateError(
+            'Dump %s is a MariaDB dump; inspect it with "openstack tripleo '
+            'launch heat --heat-type pod --restore-db"' % path)
+    return convert(sql)

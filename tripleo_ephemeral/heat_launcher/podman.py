@@ -70,8 +70,14 @@ class Podman:
             args += ['--change', change]
         self.run(*(args + [tarball, tag]))
 
+    def image_tags(self, repository):
+        """``repository:tag`` of every local image of ``repository``."""
+        result = self.run('images', '--filter', 'reference=%s' % repository,
+                          '--format', '{{.Repository}}:{{.Tag}}', check=False)
+        return (result.stdout or b'').decode().split()
+
     def remove_image(self, image):
-        self.run('rmi', '-f', image, check=False)
+        self.run('rmi', image, check=False)
 
     # -- containers ------------------------------------------------------
 

@@ -61,4 +61,13 @@ class ImageBuilder:
                               build_args={'BASE_IMAGE': base})
         seconds = time.monotonic() - started
         LOG.info('Built %s in %.1fs', image, seconds)
+        self._prune(image)
         return BuildResult(image, base, seconds, cached=False)
+
+    def _prune(self, keep):
+        """Remove the older builds (podman keeps those a container uses)."""
+        repository = keep.rpartition(':')[0]
+        for old in self.podman.image_tags(repository):
+            if old != keep:
+                LOG.info('Removing the older image %s', old)
+                self.podman.remove_image(old)

@@ -1,0 +1,206 @@
+"""Container and pod launchers against a fake podman: the argv they run."""
+
+import json
+import os
+import stat
+import subprocess
+
+import yaml
+
+from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import container
+from tripleo_ephemeral.heat_launcher import crossdb
+from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import pod
+from tripleo_ephemeral.heat_launcher import podman
+
+IMAGE = 'localhost/tripleo-ephemeral-heat:test'
+
+
+class FakeRunner:
+    """Records every argv; answers from a table of (prefix, rc, stdout)."""
+
+    def __init__(self, answers=()):
+        self.calls = []
+        self.inputs = []
+        self.answers = list(answers)
+
+    def run(self, argv, *, check=True, timeout=None, input=None, env=None,
+            stdout=None):
+        self.calls.append(list(argv))
+        self.inputs.append(input)
+        for prefix, rc, out in self.answers:
+            if argv[:len(prefix)] == list(prefix):
+                return subprocess.CompletedProcess(argv, rc, out, b'')
+        return subprocess.CompletedProcess(argv, 0, b'', b'')
+
+    def spawn(self, argv, *, log_path, env=None):
+        raise AssertionError('podman launchers never spawn')
+
+    def find(self, *words):
+        return [c for c in self.calls if c[:len(words)] == list(words)]
+
+
+def test_container_launch_argv(tmp_path):
+    runner = FakeRunner()
+    launcher = container.ContainerHeatLauncher(
+        str(tmp_path / 'hd'), 18006, runner=runner,
+        images=container.ContainerImages(IMAGE))
+    launcher.prepare()
+    saved = launcher._launch()
+    name = launcher.container_name
+    assert saved == {'container': name, 'image': IMAGE}
+    assert name.startswith('tripleo-heat-') and len(name) == 21
+    [run] = runner.find('podman', 'run')
+    heat_dir = launcher.heat_dir
+    assert run[:5] == ['podman', 'run', '-d', '--name', name]
+    for opt in ('--init', '--net', 'host'):
+        assert opt in run
+    assert '%s:%s' % (heat_dir, heat_dir) in run
+    assert run[-5:] == [IMAGE, 'tripleo-heat-all', '--config-file',
+                        launcher.config_file, '--db-sync']
+    # A local image is never pulled.
+    assert not runner.find('podman', 'pull')
+
+
+def test_container_stop_is_sigterm_then_rm(tmp_path):
+    runner = FakeRunner([(('podman', 'container', 'inspect'), 0,
+                          b'running 0')])
+    launcher = container.ContainerHeatLauncher(str(tmp_path), runner=runner)
+    launcher.state.save(running=True, container=launcher.container_name)
+    launcher._database = database.SqliteDatabase(str(tmp_path / 'none'))
+    launcher.stop()
+    assert runner.find('podman', 'stop', '-t', '60',
+                       launcher.container_name)
+    assert runner.find('podman', 'rm', '--ignore', '-f',
+                       launcher.container_name)
+
+
+def test_remote_image_pulled_unless_skipped():
+    runner = FakeRunner([(('podman', 'image', 'exists'), 1, b'')])
+    podman.Podman(runner).ensure_image('quay.io/x/heat:1')
+    assert runner.find('podman', 'pull', 'quay.io/x/heat:1')
+    runner = FakeRunner([(('podman', 'image', 'exists'), 1, b'')])
+    for image, pull in (('quay.io/x/heat:1', False), (IMAGE, True)):
+        try:
+            podman.Podman(runner).ensure_image(image, pull=pull)
+        except Exception as exc:
+            assert 'image build' in str(exc)
+        else:
+            raise AssertionError('no error for a missing image')
+    assert not runner.find('podman', 'pull')
+
+
+def test_factory_drops_options_a_type_does_not_take(tmp_path):
+    images = container.ContainerImages(IMAGE)
+    native = heat_launcher.get_launcher('native', str(tmp_path),
+                                        images=images, pull=False,
+                                        engine_workers=3)
+    assert native.heat_type == 'native'
+    p = heat_launcher.get_launcher('pod', str(tmp_path), images=images,
+                                   engine_workers=3)
+    assert p.engine_workers == 3 and p.images is images
+
+
+def _pod(tmp_path, runner=None, **kwargs):
+    return pod.PodHeatLauncher(
+        str(tmp_path / 'hd'), 18106, runner=runner or FakeRunner(),
+        images=container.ContainerImages(IMAGE), **kwargs)
+
+
+def test_pod_yaml_and_private_files(tmp_path):
+    launcher = _pod(tmp_path, engine_workers=3)
+    launcher.prepare()
+    spec = yaml.safe_load(open(launcher.pod_file))
+    assert spec['metadata']['name'] == launcher.pod_name
+    assert spec['spec']['hostNetwork'] is True
+    ctrs = {c['name']: c for c in spec['spec']['containers']}
+    assert sorted(ctrs) == ['heat-api', 'heat-engine', 'mariadb', 'rabbitmq']
+    ports = launcher.ports()
+    assert '--workers' in ctrs['heat-engine']['command']
+    assert ctrs['heat-engine']['command'][-1] == '3'
+    assert '--mode' in ctrs['heat-api']['command']
+    mariadb = ' '.join(ctrs['mariadb']['command'])
+    assert '--bind-address=127.0.0.1' in mariadb
+    assert '--port=%d' % ports['mysql'] in mariadb
+    env = {e['name']: e['value'] for e in ctrs['rabbitmq']['env']}
+    assert env['ERL_EPMD_ADDRESS'] == '127.0.0.1'
+    assert env['ERL_EPMD_PORT'] == str(ports['epmd'])
+    assert env['RABBITMQ_DIST_PORT'] == str(ports['dist'])
+    assert '{127,0,0,1}' in env['RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS']
+    # Secrets: random, 0600, never in the pod spec or the database URL.
+    creds = json.load(open(launcher.path(pod.CREDENTIALS_FILE)))
+    text = open(launcher.pod_file).read()
+    for secret in (creds['mysql_password'], creds['rabbit_password']):
+        assert secret not in text
+        assert secret not in launcher.database.url
+        assert secret != 'heat'
+    for name in (pod.CREDENTIALS_FILE, 'mysql-client.cnf', 'rabbitmq.conf',
+                 'heat.conf'):
+        assert stat.S_IMODE(os.stat(launcher.path(name)).st_mode) == 0o600
+    conf = open(launcher.config_file).read()
+    assert 'rabbit://%s:%s@127.0.0.1:%d/' % (
+        creds['rabbit_user'], creds['rabbit_password'], ports['amqp']) in conf
+    assert 'read_default_file=%s' % launcher.path('mysql-client.cnf') in conf
+
+
+def test_two_heat_dirs_get_different_names_and_ports(tmp_path):
+    a = _pod(tmp_path / 'a')
+    b = _pod(tmp_path / 'b')
+    a.prepare()
+    b.prepare()
+    assert a.pod_name != b.pod_name
+    assert not set(a.ports().values()) & set(b.ports().values())
+    assert a.credentials() != b.credentials()
+    # Kept per heat dir.
+    assert _pod(tmp_path / 'a').ports() == a.ports()
+
+
+def test_pod_launch_and_kill_argv(tmp_path):
+    runner = FakeRunner()
+    launcher = _pod(tmp_path, runner=runner)
+    launcher.prepare()
+    launcher._launch()
+    assert runner.find('podman', 'play', 'kube', '--start=false',
+                       launcher.pod_file)
+    assert runner.find('podman', 'start', launcher.container_name('mariadb'),
+                       launcher.container_name('rabbitmq'))
+    launcher.kill()
+    assert runner.find('podman', 'pod', 'rm', '-f', '--ignore',
+                       launcher.pod_name)
+
+
+def test_mysql_sql_goes_through_stdin(tmp_path):
+    runner = FakeRunner()
+    db = database.MysqlDatabase(podman.Podman(runner), 'ctr', 3306,
+                                str(tmp_path / 'c.cnf'), str(tmp_path))
+    db.create('s3cret')
+    assert not any('s3cret' in ' '.join(c) for c in runner.calls)
+    assert any(i and b's3cret' in i for i in runner.inputs)
+    assert runner.calls[-1][:4] == ['podman', 'exec', '-i', 'ctr']
+
+
+def test_dump_dialect():
+    assert crossdb.dump_dialect('BEGIN TRANSACTION;\nCREATE TABLE') == \
+        crossdb.SQLITE
+    assert crossdb.dump_dialect('/*M!999999\\- enable the sandbox mode */\n'
+                                '-- MariaDB dump 10.19\n/*!40101 SET */') == \
+        crossdb.MYSQL
+
+
+def test_copy_rows_between_sqlite_files(tmp_path):
+    import sqlite3
+    src, dst = tmp_path / 'src.db', tmp_path / 'dst.db'
+    for path in (src, dst):
+        conn = sqlite3.connect(path)
+        conn.execute('CREATE TABLE stack (id TEXT PRIMARY KEY, name TEXT)')
+        conn.execute('CREATE TABLE alembic_version (v TEXT)')
+        conn.commit()
+        conn.close()
+    conn = sqlite3.connect(src)
+    conn.execute("INSERT INTO stack VALUES ('1', 'demo')")
+    conn.commit()
+    conn.close()
+    assert crossdb.copy_rows('sqlite:///%s' % src, 'sqlite:///%s' % dst) == 1
+    conn = sqlite3.connect(dst)
+    assert conn.execute('SELECT name FROM stack').fetchall() == [('demo',)]

@@ -160,14 +160,36 @@ def timed(results, key, fn, *args):
     return value
 
 
+#: --variant NAME=section.option:value,...: a heat type with overrides.
+VARIANTS = {}
+
+
 def make_launcher(config, heat_dir):
     port = free_port()
     if config == 'baseline':
         return BaselineLauncher(heat_dir, port)
+    if config in VARIANTS:
+        heat_type, overrides = VARIANTS[config]
+        return heat_launcher.get_launcher(
+            heat_type, heat_dir, api_port=port,
+            tuning=base.Tuning(overrides=overrides))
     return heat_launcher.get_launcher(config, heat_dir, api_port=port)
 
 
-def bench_config(config, sizes, update, workdir):
+def parse_variant(text):
+    """``name=type:section.option=value,...`` -> registered config name."""
+    name, _, rest = text.partition('=')
+    heat_type, _, settings = rest.partition(':')
+    overrides = {}
+    for item in filter(None, settings.split(',')):
+        key, _, value = item.partition('=')
+        section, _, option = key.rpartition('.')
+        overrides.setdefault(section, {})[option] = value
+    VARIANTS[name] = (heat_type, overrides)
+    return name
+
+
+def bench_config(config, sizes, update, workdir, skip=()):
     print('== %s' % config, flush=True)
     results = {}
     heat_dir = os.path.join(workdir, config)
@@ -203,6 +225,8 @@ def bench_config(config, sizes, update, workdir):
         launcher.stop(dump=False)
 
     db = launcher.database
+    if 'dump' in skip:
+        return results
     if config == 'baseline':
         dump_dir = tempfile.mkdtemp(dir=heat_dir)
         archive = timed(results, 'dump', baseline_dump, db.path, dump_dir)
@@ -216,6 +240,8 @@ def bench_config(config, sizes, update, workdir):
         results['dump+restore'] = round(results['dump'] +
                                         results['restore'], 2)
 
+    if 'relaunch' in skip:
+        return results
     largest = max(sizes)
     relaunch = make_launcher(config, heat_dir)
     if config == 'baseline':
@@ -299,6 +325,13 @@ def main():
     parser.add_argument('--update', default='50:60',
                         help='grow the group of this size to that size')
     parser.add_argument('--no-baseline', action='store_true')
+    parser.add_argument(
+        '--variant', action='append', default=[],
+        metavar='NAME=TYPE:SECTION.OPTION=VALUE,...',
+        help='also run TYPE with these heat.conf overrides, e.g. '
+             'nodelay=native:ephemeral_heat.leaf_trigger_delay=0')
+    parser.add_argument('--skip-cases', default='',
+                        help='comma list: update,dump,relaunch')
     parser.add_argument('--out', default='bench-results',
                         help='directory for the JSON results')
     args = parser.parse_args()
@@ -306,14 +339,16 @@ def main():
     update = tuple(int(x) for x in args.update.split(':')) \
         if args.update else None
     configs = ([] if args.no_baseline else ['baseline']) + available_types(
-        args.types.split(','))
+        [t for t in args.types.split(',') if t]) + [
+        parse_variant(v) for v in args.variant]
     workdir = tempfile.mkdtemp(prefix='tripleo-ephemeral-bench-')
     all_results = {}
     try:
         for config in configs:
             try:
-                all_results[config] = bench_config(config, sizes, update,
-                                                   workdir)
+                all_results[config] = bench_config(
+                    config, sizes, update, workdir,
+                    skip=set(args.skip_cases.split(',')))
             except Exception as exc:  # report and go on with the others
                 print('!! %s failed: %s' % (config, exc), flush=True)
                 all_results.setdefault(config, {})['error'] = str(exc)

@@ -7,8 +7,7 @@ deploy saved in the work dir.
 
 import os
 
-from cliff import lister
-from cliff import show
+from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
@@ -44,7 +43,7 @@ def _open(parsed_args):
         raise osc_exceptions.CommandError(str(exc))
 
 
-class ListSavedStack(lister.Lister):
+class ListSavedStack(command.Lister):
     """List the stacks of a saved deployment, without Heat"""
 
     auth_required = False
@@ -68,7 +67,7 @@ class ListSavedStack(lister.Lister):
         return headings, [tuple(r[c] for c in columns) for r in rows]
 
 
-class ListSavedResource(lister.Lister):
+class ListSavedResource(command.Lister):
     """List the resources of a saved stack, without Heat"""
 
     auth_required = False
@@ -96,7 +95,7 @@ class ListSavedResource(lister.Lister):
         return columns, [tuple(r[c] for c in columns) for r in rows]
 
 
-class ShowSavedOutput(show.ShowOne):
+class ShowSavedOutput(command.ShowOne):
     """Show the outputs the last deploy saved, without Heat"""
 
     auth_required = False

@@ -82,6 +82,11 @@ class DeployOvercloud(command.Command):
             help=_('Skip the checks against the last deployment\'s saved '
                    'state'))
         stack.add_argument(
+            '--skip-check', metavar='<check-id>', action='append',
+            dest='skip_checks', default=[],
+            help=_('Skip one pre-deploy check by its id (repeatable); see '
+                   'tripleo_ephemeral/deploy/check_rules.yaml'))
+        stack.add_argument(
             '--verbose-events', action='store_true',
             help=_('Print the events of nested stacks too'))
 
@@ -145,6 +150,8 @@ class DeployOvercloud(command.Command):
             deployed_servers=parsed_args.deployed_servers,
             timeout=parsed_args.timeout,
             verbose_events=parsed_args.verbose_events,
+            disable_validations=parsed_args.disable_validations,
+            skip_checks=parsed_args.skip_checks,
             out=self.app.stdout)
         try:
             with interrupts.stop_in_order(_('the deployment')):

@@ -16,6 +16,7 @@ from heatclient import exc as heat_exc
 import yaml
 
 from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import progress
 from tripleo_ephemeral.deploy import workdir as workdir_mod
@@ -65,7 +66,8 @@ class Deployment:
     def __init__(self, stack, work_dir, templates=None, environment_files=(),
                  environment_directories=(), roles_file=None,
                  networks_file=None, deployed_servers=None, timeout=240,
-                 verbose_events=False, out=None):
+                 verbose_events=False, out=None, disable_validations=False,
+                 skip_checks=()):
         self.stack = stack
         self.workdir = workdir_mod.WorkDir(work_dir, stack)
         self.templates = templates or template_processing.bundled_templates_dir()
@@ -81,6 +83,10 @@ class Deployment:
         self.timeout = timeout
         self.verbose_events = verbose_events
         self._out = out
+        self.disable_validations = disable_validations
+        self.skip_checks = set(skip_checks)
+        self._snapshot = None
+        self._servers = None
 
     def say(self, text):
         if self._out is not None:
@@ -113,7 +119,7 @@ class Deployment:
                 os.path.join(tdir, rel) for rel in DEPLOYED_SERVER_ENVIRONMENTS
                 if os.path.exists(os.path.join(tdir, rel)) and
                 os.path.basename(rel) not in given)
-            path, _servers = deployed_servers.prepare_environment(
+            path, self._servers = deployed_servers.prepare_environment(
                 self.deployed_servers, roles, self.stack, work,
                 roles_file=self.roles_file)
             generated.append(path)
@@ -130,8 +136,24 @@ class Deployment:
         request = template_processing.stack_create_args(
             self.stack, tdir, generated + env_files,
             timeout_mins=self.timeout)
+        self._check_against_last_success(generated + env_files, roles)
         self._save_inputs(roles, networks, generated + env_files)
         return request
+
+    def _check_against_last_success(self, env_files, roles):
+        """Stop before Heat on a change that would break the overcloud."""
+        self._snapshot = checks.snapshot(env_files, roles, self._servers)
+        previous = checks.load_last_success(self.workdir.path, self.stack)
+        summary, violations = checks.compare(previous, self._snapshot,
+                                             skip=self.skip_checks)
+        for line in summary:
+            self.say(line)
+        if self.disable_validations:
+            for rule_id, message in violations:
+                self.say('Check %s skipped (--disable-validations): %s' %
+                         (rule_id, message))
+        else:
+            checks.enforce(violations)
 
     def _write_deploy_parameters(self):
         path = self.workdir.join('%s-deploy-parameters.yaml' % self.stack)
@@ -186,6 +208,8 @@ class Deployment:
                             details['config_download'], ansible, self.say),
                         1)
                 status = workdir_mod.DEPLOY_SUCCESS
+                checks.save_last_success(self.workdir.path, self.stack,
+                                         self._snapshot)
             finally:
                 self.workdir.set_status(status)
                 try:

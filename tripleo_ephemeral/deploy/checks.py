@@ -1,0 +1,140 @@
+"""Pre-deploy checks against what the last successful deploy saved.
+
+Every deploy creates the stack afresh from the inputs it is given, so an
+input that silently changed or went missing changes the overcloud. Before
+Heat is launched, the new inputs are compared with the snapshot the last
+successful deploy left in the work dir, by data-driven rules
+(``check_rules.yaml``); a summary of the environment-file changes is
+printed either way.
+"""
+
+import logging
+import os
+
+import yaml
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
+
+LOG = logging.getLogger(__name__)
+
+RULES_FILE = os.path.join(os.path.dirname(__file__), 'check_rules.yaml')
+
+
+class CheckFailedError(exceptions.TripleoEphemeralError):
+    """A change would break the deployed overcloud."""
+
+
+def snapshot(environment_files, roles, servers=None):
+    """What the checks compare: env files, merged parameters, roles."""
+    parameters = {}
+    for path in environment_files:
+        try:
+            with open(path) as f:
+                env = yaml.safe_load(f) or {}
+        except (OSError, yaml.YAMLError):
+            continue  # reading them properly is template processing's job
+        if isinstance(env, dict):
+            parameters.update(env.get('parameter_defaults') or {})
+    return {
+        'environment_files': [os.path.abspath(p) for p in environment_files],
+        'parameters': parameters,
+        'roles': sorted(r['name'] for r in roles),
+        'hosts': sorted(h.get('hostname', '') for hosts in
+                        (servers or {}).values() for h in hosts),
+    }
+
+
+def snapshot_path(work_dir, stack):
+    return os.path.join(work_dir, '%s-last-success.yaml' % stack)
+
+
+def load_last_success(work_dir, stack):
+    try:
+        with open(snapshot_path(work_dir, stack)) as f:
+            return yaml.safe_load(f)
+    except FileNotFoundError:
+        return None
+
+
+def save_last_success(work_dir, stack, snap):
+    fileutil.write_atomic(snapshot_path(work_dir, stack),
+                          yaml.safe_dump(snap, default_flow_style=False))
+
+
+def load_rules(path=RULES_FILE):
+    with open(path) as f:
+        return (yaml.safe_load(f) or {}).get('rules') or []
+
+
+def _env_key(path):
+    return os.path.basename(path)
+
+
+def _violates(rule, previous, current):
+    kind = rule['kind']
+    if kind == 'parameter_unchanged':
+        name = rule['parameter']
+        old = previous['parameters'].get(name)
+        return old is not None and current['parameters'].get(name) != old
+    if kind == 'environment_kept':
+        now = {_env_key(p) for p in current['environment_files']}
+        gone = [p for p in previous['environment_files']
+                if rule.get('pattern', '') in p and _env_key(p) not in now
+                and not _generated(p)]
+        return ', '.join(gone) if gone else False
+    if kind == 'role_kept':
+        gone = set(previous['roles']) - set(current['roles'])
+        return ', '.join(sorted(gone)) if gone else False
+    if kind == 'host_kept':
+        gone = set(previous.get('hosts', ())) - set(current.get('hosts', ()))
+        return ', '.join(sorted(gone)) if gone else False
+    raise ValueError('unknown check kind %r in %s' % (kind, RULES_FILE))
+
+
+def _generated(path):
+    """Environments the deploy writes itself come back every time."""
+    base = os.path.basename(path)
+    return any(base.endswith(s) for s in (
+        '-passwords.yaml', '-deployed-servers.yaml',
+        '-deploy-parameters.yaml'))
+
+
+def compare(previous, current, rules=None, skip=()):
+    """Return (summary lines, [(rule id, message)] of violations)."""
+    if previous is None:
+        return ['No earlier successful deploy in this work dir: nothing to '
+                'compare'], []
+    before = {_env_key(p): p for p in previous['environment_files']}
+    after = {_env_key(p): p for p in current['environment_files']}
+    summary = []
+    for name in sorted(set(after) - set(before)):
+        summary.append('environment added:   %s' % after[name])
+    for name in sorted(set(before) - set(after)):
+        summary.append('environment removed: %s' % before[name])
+    changed = sorted(k for k in set(previous['parameters']) |
+                     set(current['parameters'])
+                     if previous['parameters'].get(k) !=
+                     current['parameters'].get(k))
+    if changed:
+        summary.append('parameters changed:  %s' % ', '.join(changed))
+    if not summary:
+        summary.append('Inputs unchanged since the last successful deploy')
+    violations = []
+    for rule in (load_rules() if rules is None else rules):
+        if rule['id'] in skip:
+            continue
+        found = _violates(rule, previous, current)
+        if found:
+            detail = ' (%s)' % found if isinstance(found, str) else ''
+            violations.append((rule['id'], ' '.join(rule['message'].split())
+                               + detail))
+    return summary, violations
+
+
+def enforce(violations):
+    if violations:
+        raise CheckFailedError(
+            'Pre-deploy checks failed: %s; override one with --skip-check '
+            '<id>, or all with --disable-validations' % '; '.join(
+                '%s: %s' % v for v in violations))

@@ -1,0 +1,73 @@
+import pytest
+import yaml
+
+from tripleo_ephemeral.deploy import checks
+
+
+def _env(tmp_path, name, params):
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump({'parameter_defaults': params}))
+    return str(path)
+
+
+ROLES = [{'name': 'Controller'}, {'name': 'Compute'}]
+
+
+def test_first_deploy_has_nothing_to_compare(tmp_path):
+    snap = checks.snapshot([_env(tmp_path, 'a.yaml', {'X': 1})], ROLES)
+    summary, violations = checks.compare(None, snap)
+    assert violations == [] and 'nothing to compare' in summary[0]
+
+
+def test_ceph_fsid_change_is_refused(tmp_path):
+    (tmp_path / 'new').mkdir()
+    old = checks.snapshot([_env(tmp_path, 'ceph.yaml',
+                                {'CephClusterFSID': 'a'})], ROLES)
+    new = checks.snapshot([_env(tmp_path / 'new', 'ceph.yaml',
+                                {'CephClusterFSID': 'b'})], ROLES)
+    summary, violations = checks.compare(old, new)
+    assert [v[0] for v in violations] == ['ceph-fsid-unchanged']
+    assert 'parameters changed:  CephClusterFSID' in summary
+    with pytest.raises(checks.CheckFailedError,
+                       match='ceph-fsid-unchanged: CephClusterFSID changed'):
+        checks.enforce(violations)
+    assert checks.compare(old, new, skip={'ceph-fsid-unchanged'})[1] == []
+
+
+def test_dropped_network_isolation_environment(tmp_path):
+    iso = _env(tmp_path, 'network-isolation.yaml', {})
+    other = _env(tmp_path, 'other.yaml', {})
+    old = checks.snapshot([iso, other], ROLES)
+    new = checks.snapshot([other], ROLES)
+    summary, violations = checks.compare(old, new)
+    assert [v[0] for v in violations] == ['network-isolation-kept',
+                                          'environments-kept']
+    assert any('environment removed: ' + iso in line for line in summary)
+
+
+def test_generated_environments_do_not_count(tmp_path):
+    pw = _env(tmp_path, 'overcloud-passwords.yaml', {})
+    old = checks.snapshot([pw], ROLES)
+    new = checks.snapshot([], ROLES)
+    assert checks.compare(old, new)[1] == []
+
+
+def test_removed_role(tmp_path):
+    old = checks.snapshot([], ROLES)
+    new = checks.snapshot([], ROLES[:1])
+    assert [v[0] for v in checks.compare(old, new)[1]] == ['roles-kept']
+
+
+def test_unchanged(tmp_path):
+    env = _env(tmp_path, 'a.yaml', {'CephClusterFSID': 'a'})
+    snap = checks.snapshot([env], ROLES)
+    summary, violations = checks.compare(snap, snap)
+    assert violations == []
+    assert summary == ['Inputs unchanged since the last successful deploy']
+
+
+def test_rules_file_loads_and_each_kind_is_known():
+    for rule in checks.load_rules():
+        assert rule['id'] and rule['message']
+        checks._violates(rule, checks.snapshot([], ROLES),
+                         checks.snapshot([], ROLES))

@@ -155,3 +155,31 @@ def test_installed_heat(cli, work_dir, tmp_path, port, servers_file):
     finally:
         cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
                 '--kill')
+
+
+def test_pre_deploy_checks_against_the_last_success(cli, work_dir, port,
+                                                    tmp_path):
+    iso = tmp_path / 'network-isolation.yaml'
+    iso.write_text(yaml.safe_dump({'parameter_defaults': {
+        'CephClusterFSID': '4b5c8c0a-ff60-454b-a1b4-9747aa737d19'}}))
+    deploy(cli, work_dir, port, '-e', str(iso))
+    # Dropping the environment is stopped before Heat is launched.
+    proc = deploy(cli, work_dir, port, check=False)
+    err = _one_line_error(proc)
+    assert 'network-isolation-kept' in err and str(iso) in err
+    assert 'environment removed: %s' % iso in proc.stdout
+    assert_no_heat_left(work_dir, port)
+    assert not (work_dir / 'heat-launcher' / 'heat.sqlite').exists()
+    # So is a new Ceph fsid.
+    changed = tmp_path / 'other' / 'network-isolation.yaml'
+    changed.parent.mkdir()
+    changed.write_text(yaml.safe_dump({'parameter_defaults': {
+        'CephClusterFSID': '00000000-0000-0000-0000-000000000000'}}))
+    proc = deploy(cli, work_dir, port, '-e', str(changed), check=False)
+    assert 'ceph-fsid-unchanged' in _one_line_error(proc)
+    # An operator can go on.
+    done = deploy(cli, work_dir, port, '-e', str(changed), '--skip-check',
+                  'ceph-fsid-unchanged')
+    assert 'DEPLOY_SUCCESS' in done.stdout
+    done = deploy(cli, work_dir, port, '--disable-validations')
+    assert 'skipped (--disable-validations)' in done.stdout

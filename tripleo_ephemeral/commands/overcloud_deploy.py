@@ -130,8 +130,9 @@ class DeployOvercloud(command.Command):
             action=parseractions.NonNegativeAction,
             help=_('Parallel Ansible processes'))
 
-        options.add_heat_launcher_options(parser, default_type='native',
-                                          types=heat_launcher.heat_types())
+        options.add_heat_launcher_options(
+            parser, default_type='native',
+            types=heat_launcher.heat_types() + ['auto'])
         options.add_container_options(parser)
         return parser
 
@@ -158,6 +159,9 @@ class DeployOvercloud(command.Command):
                 if parsed_args.config_download_only:
                     result = deployment.render_saved()
                 else:
+                    if parsed_args.heat_type == 'auto':
+                        parsed_args.heat_type = _choose_heat_type(
+                            deployment, self.app.stdout)
                     launcher = launch_heat.build_launcher(
                         parsed_args, deployment.workdir.heat_dir)
                     result = deployment.run(
@@ -180,3 +184,26 @@ def _ansible_options(parsed_args):
         ssh_key=parsed_args.overcloud_ssh_key, limit=parsed_args.limit,
         tags=parsed_args.tags, skip_tags=parsed_args.skip_tags,
         forks=parsed_args.ansible_forks)
+
+
+def _choose_heat_type(deployment, out):
+    from tripleo_ephemeral.heat_launcher import auto
+
+    nodes, roles = _deployment_size(deployment)
+    heat_type, reason = auto.choose(nodes, roles, auto.pod_ready)
+    out.write('--heat-type auto chose %s: %s\n' % (heat_type, reason))
+    return heat_type
+
+
+def _deployment_size(deployment):
+    """(nodes, roles with nodes) of the deployment about to run."""
+    from tripleo_ephemeral.overcloud import deployed_servers
+    from tripleo_ephemeral.overcloud import roles as roles_mod
+
+    if deployment.deployed_servers:
+        servers = deployed_servers.load_servers(deployment.deployed_servers)
+        counts = {role: len(hosts) for role, hosts in servers.items()}
+    else:
+        counts = {r['name']: int(r.get('CountDefault') or 0)
+                  for r in roles_mod.load_roles(deployment.roles_file)}
+    return sum(counts.values()), sum(1 for c in counts.values() if c)

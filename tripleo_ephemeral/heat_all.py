@@ -38,6 +38,7 @@ from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 
 EXIT_PORT_IN_USE = 98
+EXIT_DB_SYNC_FAILED = 3
 #: all: API and engine in one process; api: the API only, RPC to engines
 #: over the bus; engine: ``--workers`` engine processes, no API.
 MODES = ('all', 'api', 'engine')
@@ -206,7 +207,13 @@ def _db_sync(schema_cache=None):
         shutil.copyfile(schema_cache, db_path)
         return
     LOG.info('Running database migrations')
-    migration.db_sync()
+    try:
+        migration.db_sync()
+    except Exception as exc:  # alembic raises many types
+        LOG.critical('Database migration failed: %s; a dump from another '
+                     'Heat version needs that version to restore it', exc)
+        std_logging.shutdown()
+        os._exit(EXIT_DB_SYNC_FAILED)
     db_api.get_engine().dispose()
     if fresh:
         os.makedirs(os.path.dirname(schema_cache), exist_ok=True)

@@ -72,6 +72,15 @@ class ContainerHeatLauncher(base.HeatLauncher):
         return ['tripleo-heat-all', '--config-file', self.config_file,
                 '--db-sync']
 
+    def pre_start_check(self):
+        saved = self.state.load()
+        running = saved.get('running') and self._is_alive(saved)
+        if not running and self.podman.container_exists(self.container_name):
+            LOG.warning('Removing the container %s a previous run left '
+                        'behind', self.container_name)
+            self.podman.remove(self.container_name)  # it may hold the port
+        super().pre_start_check()
+
     def _launch(self):
         image = self.images.image('api')
         self.podman.ensure_image(image, pull=self.pull)

@@ -154,9 +154,11 @@ class PodHeatLauncher(base.HeatLauncher):
         fileutil.write_atomic(self.pod_file, self.pod_spec())
 
     def pre_start_check(self):
+        saved = self.state.load()
+        running = saved.get('running') and self._is_alive(saved)
+        if not running and self.podman.pod_exists(self.pod_name):
+            self._replace_stale_pod()  # it may hold the API port
         super().pre_start_check()
-        if self.podman.pod_exists(self.pod_name):
-            self._replace_stale_pod()
         self._renew_busy_ports()
 
     def _replace_stale_pod(self):

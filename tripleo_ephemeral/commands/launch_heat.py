@@ -8,9 +8,9 @@ from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import clouds
+from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import config
@@ -73,20 +73,13 @@ class LaunchHeat(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        try:
-            with interrupts.stop_in_order(_('Heat')), \
-                    locking.DirLock(parsed_args.heat_dir):
-                launcher = build_launcher(parsed_args, parsed_args.heat_dir)
-                if parsed_args.kill:
-                    return self._kill(launcher)
-                return self._launch(launcher, parsed_args)
-        except exceptions.TripleoEphemeralError as exc:
-            raise osc_exceptions.CommandError(str(exc))
-        except OSError as exc:
-            raise osc_exceptions.CommandError(
-                _('Cannot write %(path)s: %(error)s; choose a writable '
-                  '--heat-dir or free space there') % {
-                    'path': exc.filename or '', 'error': exc.strerror or exc})
+        with errors.user_errors('--heat-dir'), \
+                interrupts.stop_in_order(_('Heat')), \
+                locking.DirLock(parsed_args.heat_dir):
+            launcher = build_launcher(parsed_args, parsed_args.heat_dir)
+            if parsed_args.kill:
+                return self._kill(launcher)
+            return self._launch(launcher, parsed_args)
 
     def _launch(self, launcher, parsed_args):
         launcher.start(restore_db=parsed_args.restore_db)

@@ -5,15 +5,14 @@ import os
 
 from osc_lib.cli import parseractions
 from osc_lib.command import command
-from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import launch_heat
+from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import overcloud
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 
 LOG = logging.getLogger(__name__)
@@ -154,27 +153,20 @@ class DeployOvercloud(command.Command):
             disable_validations=parsed_args.disable_validations,
             skip_checks=parsed_args.skip_checks,
             out=self.app.stdout)
-        try:
-            with interrupts.stop_in_order(_('the deployment')):
-                if parsed_args.config_download_only:
-                    result = deployment.render_saved()
-                else:
-                    if parsed_args.heat_type == 'auto':
-                        parsed_args.heat_type = _choose_heat_type(
-                            deployment, self.app.stdout)
-                    launcher = launch_heat.build_launcher(
-                        parsed_args, deployment.workdir.heat_dir)
-                    result = deployment.run(
-                        launcher, keep_running=parsed_args.keep_running,
-                        ansible=None if parsed_args.stack_only else
-                        _ansible_options(parsed_args))
-        except exceptions.TripleoEphemeralError as exc:
-            raise osc_exceptions.CommandError(str(exc))
-        except OSError as exc:
-            raise osc_exceptions.CommandError(
-                _('Cannot write %(path)s: %(error)s; choose a writable '
-                  '--work-dir or free space there') % {
-                    'path': exc.filename or '', 'error': exc.strerror or exc})
+        with errors.user_errors('--work-dir'), \
+                interrupts.stop_in_order(_('the deployment')):
+            if parsed_args.config_download_only:
+                result = deployment.render_saved()
+            else:
+                if parsed_args.heat_type == 'auto':
+                    parsed_args.heat_type = _choose_heat_type(
+                        deployment, self.app.stdout)
+                launcher = launch_heat.build_launcher(
+                    parsed_args, deployment.workdir.heat_dir)
+                result = deployment.run(
+                    launcher, keep_running=parsed_args.keep_running,
+                    ansible=None if parsed_args.stack_only else
+                    _ansible_options(parsed_args))
         self.app.stdout.write(result.summary() + '\n')
 
 

@@ -28,6 +28,8 @@ DEFAULT_API_PORT = 8006
 DEFAULT_BIND_HOST = '127.0.0.1'
 DEFAULT_STARTUP_TIMEOUT = 180
 DEFAULT_STOP_TIMEOUT = 60
+#: The runner's exit code when its port is taken (EADDRINUSE).
+EXIT_PORT_IN_USE = 98
 
 
 #: Heat hard-codes a 1 s sleep between triggering leaf resources; the
@@ -135,6 +137,14 @@ class HeatLauncher(abc.ABC):
 
     def _failure_hint(self):
         return 'see the logs in %s' % self.log_dir
+
+    def _exited_error(self, code, what='Heat'):
+        """The error for a Heat that exited with ``code`` while starting."""
+        if code == EXIT_PORT_IN_USE:
+            return port_in_use_error(self.bind_host, self.api_port)
+        return exceptions.ProcessExitedError(
+            '%s exited while starting (exit code %s): %s' %
+            (what, code, self._failure_hint()))
 
     def _extra_ready_checks(self, deadline, saved):
         """Types with more parts (engines, database) wait for them here."""
@@ -318,10 +328,14 @@ def check_port_free(host, port):
         sock.bind((host, port))
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            raise exceptions.PortInUseError(
-                'Port %d on %s is already in use; choose another with '
-                '--heat-api-port or stop what listens there' % (port, host))
+            raise port_in_use_error(host, port)
         raise exceptions.LauncherError(
             'Cannot listen on %s:%d: %s' % (host, port, exc.strerror))
     finally:
         sock.close()
+
+
+def port_in_use_error(host, port):
+    return exceptions.PortInUseError(
+        'Port %d on %s is already in use; choose another with '
+        '--heat-api-port or stop what listens there' % (port, host))

@@ -8,7 +8,6 @@ dumps and restores are identical.
 import hashlib
 import logging
 
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import logtail
@@ -16,8 +15,6 @@ from tripleo_ephemeral.heat_launcher import podman as podman_cli
 
 LOG = logging.getLogger(__name__)
 
-#: The runner's exit code when its port is taken (EADDRINUSE).
-EXIT_PORT_IN_USE = 98
 #: Label put on everything the launchers create in podman.
 LABEL = 'tripleo-ephemeral.heat-dir'
 
@@ -106,14 +103,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
                                                'configured'):
             return
         code = state[1] if state else None
-        if code == EXIT_PORT_IN_USE:
-            raise exceptions.PortInUseError(
-                'Port %d on %s is already in use; choose another with '
-                '--heat-api-port or stop what listens there' %
-                (self.api_port, self.bind_host))
-        raise exceptions.ProcessExitedError(
-            'Heat container %s exited while starting (exit code %s): %s' %
-            (name, code, self._failure_hint()))
+        raise self._exited_error(code, 'Heat container %s' % name)
 
     def _failure_hint(self):
         tail = self.podman.logs_tail(self.container_name, lines=5)

@@ -6,7 +6,6 @@ import sys
 
 import psutil
 
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import logtail
@@ -14,8 +13,6 @@ from tripleo_ephemeral.heat_launcher import state as launcher_state
 
 LOG = logging.getLogger(__name__)
 
-#: The runner's exit code when its port is taken (EADDRINUSE).
-EXIT_PORT_IN_USE = 98
 
 
 def schema_cache_path():
@@ -80,14 +77,7 @@ class NativeHeatLauncher(base.HeatLauncher):
         if self._is_alive(saved):
             return
         code = self._child.poll() if self._child is not None else None
-        if code == EXIT_PORT_IN_USE:
-            raise exceptions.PortInUseError(
-                'Port %d on %s is already in use; choose another with '
-                '--heat-api-port or stop what listens there' %
-                (self.api_port, self.bind_host))
-        raise exceptions.ProcessExitedError(
-            'Heat exited while starting (exit code %s): %s' %
-            (code, self._failure_hint()))
+        raise self._exited_error(code)
 
     def _failure_hint(self):
         last = logtail.last_error(self.runner_log,

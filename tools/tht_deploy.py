@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Deploy the real tripleo-heat-templates 18.0.0 with a native ephemeral Heat.
+
+Opt-in and slow (minutes): an overcloud of 1 Controller + 1 Compute on
+already deployed servers (TEST-NET addresses, nothing is contacted), control
+plane only, created with ``openstack overcloud deploy --stack-only`` and
+rendered by config-download. Prints what it measured::
+
+    tools/tht_deploy.py [--work-dir DIR] [--stock] [--keep-running]
+
+THT's sdist is downloaded and extracted into ~/.cache/tripleo-ephemeral/tht
+the first time (its wheel is empty). ``--stock`` runs Heat the way TripleO's
+launcher did (1 s between leaf triggers, 64 executor threads) instead of the
+project's tuned defaults. Needs only the standard library and the project
+(psutil, a dependency of the project, samples the Heat process's RSS).
+"""
+
+import argparse
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+
+THT_VERSION = '18.0.0'
+THT_NAME = 'tripleo-heat-templates'
+CACHE = os.path.join(os.path.expanduser('~'), '.cache', 'tripleo-ephemeral')
+THT_CACHE = os.path.join(CACHE, 'tht')
+STACK = 'overcloud'
+ROLES = ('Controller', 'Compute')
+SERVERS = {
+    'Controller': [{'hostname': 'overcloud-controller-0',
+                    'ctlplane_ip': '192.0.2.10'}],
+    'Compute': [{'hostname': 'overcloud-novacompute-0',
+                 'ctlplane_ip': '192.0.2.20'}],
+}
+#: TripleO's stock Heat behaviour (see --stock).
+STOCK_OVERRIDES = ('ephemeral_heat.leaf_trigger_delay=1.0',
+                   'DEFAULT.executor_thread_pool_size=64')
+BIN = os.path.dirname(sys.executable)
+
+
+def tht_dir(cache=THT_CACHE, version=THT_VERSION):
+    """Return the extracted THT, downloading and extracting it if missing."""
+    dest = os.path.join(cache, '%s-%s' % (THT_NAME, version))
+    if os.path.isfile(os.path.join(dest, 'overcloud.j2.yaml')):
+        return dest
+    os.makedirs(cache, exist_ok=True)
+    sdist = os.path.join(cache, '%s-%s.tar.gz' % (THT_NAME, version))
+    if not os.path.exists(sdist):
+        subprocess.run(
+            [sys.executable, '-m', 'pip', 'download', '--no-deps',
+             '--no-binary', ':all:', '%s==%s' % (THT_NAME, version),
+             '-d', cache], check=True)
+    with tarfile.open(sdist) as tar:
+        tar.extractall(cache, filter='data')
+    return dest
+
+
+def write_inputs(tht, inputs_dir):
+    """Write the roles, networks and servers files; return their paths."""
+    os.makedirs(inputs_dir, exist_ok=True)
+    roles = os.path.join(inputs_dir, 'roles_data.yaml')
+    with open(roles, 'w') as out:
+        for role in ROLES:
+            with open(os.path.join(tht, 'roles', '%s.yaml' % role)) as f:
+                out.write(f.read())
+    networks = os.path.join(inputs_dir, 'network_data.yaml')
+    with open(networks, 'w') as f:
+        f.write('# ctlplane only: no isolated networks\n[]\n')
+    servers = os.path.join(inputs_dir, 'servers.yaml')
+    with open(servers, 'w') as f:
+        json.dump(SERVERS, f, indent=2)  # JSON is YAML
+    return roles, networks, servers
+
+
+class RssSampler(threading.Thread):
+    """Samples the peak RSS of the Heat process named in launcher-state."""
+
+    def __init__(self, heat_dir, interval=0.5):
+        super().__init__(daemon=True)
+        self.state = os.path.join(heat_dir, 'launcher-state.json')
+        self.interval = interval
+        self.peak = 0
+        self.cpu = 0.0
+        self.done = threading.Event()
+
+    def _pid(self):
+        try:
+            with open(self.state) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            return None
+        return data.get('pid') if data.get('running') else None
+
+    def run(self):
+        try:
+            import psutil
+        except ImportError:
+            return
+        while not self.done.wait(self.interval):
+            pid = self._pid()
+            if not pid:
+                continue
+            try:
+                proc = psutil.Process(pid)
+                rss = proc.memory_info().rss + sum(
+                    c.memory_info().rss for c in proc.children(True))
+                times = proc.cpu_times()
+            except psutil.Error:
+                continue
+            self.peak = max(self.peak, rss)
+            self.cpu = max(self.cpu, times.user + times.system)
+
+
+def count_files(path):
+    return sum(len(files) for _, _, files in os.walk(path))
+
+
+def newest_dump(heat_dir):
+    found = []
+    for directory, _, files in os.walk(heat_dir):
+        for name in files:
+            if 'dump' in name or name.endswith('.sql'):
+                path = os.path.join(directory, name)
+                found.append((os.path.getmtime(path), path))
+    return max(found)[1] if found else None
+
+
+def nested_stacks(work_dir):
+    """Count the nested stacks in the newest SQL dump of the heat dir."""
+    dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
+    if not dump:
+        return None
+    opener = gzip.open if dump.endswith('.gz') else open
+    with opener(dump, 'rt', errors='replace') as f:
+        rows = sum(1 for line in f if line.startswith('INSERT INTO stack ')
+                   or line.startswith('INSERT INTO "stack" ')
+                   or line.startswith('INSERT INTO `stack` '))
+    return rows - 1 if rows else None
+
+
+def deploy(args):
+    tht = tht_dir()
+    base = os.path.abspath(os.path.expanduser(args.work_dir))
+    work_dir = os.path.join(base, STACK)
+    roles, networks, servers = write_inputs(tht, os.path.join(base, 'inputs'))
+    argv = [os.path.join(BIN, 'openstack'), 'overcloud', 'deploy',
+            '--heat-type', 'native', '--stack', STACK, '--stack-only',
+            '--work-dir', work_dir, '--templates', tht, '-r', roles,
+            '-n', networks, '--deployed-servers', servers]
+    for env in args.environment_files:
+        argv += ['-e', env]
+    if args.heat_api_port:
+        argv += ['--heat-api-port', str(args.heat_api_port)]
+    overrides = list(STOCK_OVERRIDES) if args.stock else []
+    for override in overrides + args.heat_config_override:
+        argv += ['--heat-config-override', override]
+    if args.keep_running:
+        argv.append('--keep-running')
+    print('$ ' + ' '.join(argv), flush=True)
+
+    sampler = RssSampler(os.path.join(work_dir, 'heat-launcher'))
+    sampler.start()
+    started = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    output = []
+    for line in proc.stdout:
+        output.append(line)
+        sys.stdout.write(line)
+        sys.stdout.flush()
+    proc.wait()
+    sampler.done.set()
+    sampler.join()
+    wall = time.monotonic() - started
+    text = ''.join(output)
+
+    created = re.search(r'Stack %s (\w+) in ([\d.]+)s \((\d+) resources\)'
+                        % STACK, text)
+    config = os.path.join(work_dir, 'config-download', STACK)
+    dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
+    print('\n== tripleo-heat-templates %s, %s Heat ==' % (
+        THT_VERSION, 'stock' if args.stock else 'tuned'))
+    print('exit status:          %d' % proc.returncode)
+    print('wall time:            %.1fs' % wall)
+    if created:
+        print('stack:                %s in %ss' % (created.group(1),
+                                                   created.group(2)))
+        print('resources:            %s' % created.group(3))
+    stacks = nested_stacks(work_dir)
+    if stacks is not None:
+        print('nested stacks:        %d' % stacks)
+    if os.path.isdir(config):
+        print('config-download:      %d files in %s' % (count_files(config),
+                                                        config))
+    if dump:
+        print('DB dump:              %.1f MiB (%s)' % (
+            os.path.getsize(dump) / 2 ** 20, dump))
+    if sampler.peak:
+        print('Heat peak RSS:        %.0f MiB' % (sampler.peak / 2 ** 20))
+        print('Heat CPU time:        %.0fs (user + system)' % sampler.cpu)
+    # Timings mean little on a busy machine: say how busy it was.
+    print('load average:         %.2f %.2f %.2f' % os.getloadavg())
+    return proc.returncode
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument(
+        '--work-dir', default=os.path.join(CACHE, 'tht-deploy'),
+        help='Base directory: inputs/ and the deploy work dir overcloud/ '
+             '(default: %(default)s)')
+    parser.add_argument('--stock', action='store_true',
+                        help='Run Heat with TripleO\'s stock settings: %s'
+                        % ', '.join(STOCK_OVERRIDES))
+    parser.add_argument('--heat-api-port', type=int)
+    parser.add_argument('--heat-config-override', action='append',
+                        default=[], metavar='<section.option=value>')
+    parser.add_argument('-e', '--environment-file', action='append',
+                        dest='environment_files', default=[])
+    parser.add_argument('--keep-running', action='store_true',
+                        help='Leave Heat up; stop it with "openstack tripleo '
+                        'launch heat --heat-dir <work-dir>/overcloud/'
+                        'heat-launcher --kill"')
+    return deploy(parser.parse_args(argv))
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,10 +1,33 @@
-"""Run the rendered config-download playbooks with ansible-runner."""
+"""Run the rendered config-download playbooks with ansible-runner.
 
+The config-download directory is the runner's private data dir and its
+project dir: ``ansible.cfg`` (written here, so that ``ansible-playbook``
+can be re-run by hand from that directory with the same settings),
+``ansible.log``, the SSH known hosts and ``artifacts/<ident>/`` all stay
+there.
+"""
+
+import datetime
 import logging
+import os
+import sys
+import time
 
+import ansible_runner
+
+from tripleo_ephemeral.deploy import ansible_progress
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.overcloud import inventory as inventory_mod
 
 LOG = logging.getLogger(__name__)
+
+DEFAULT_PLAYBOOK = 'deploy_steps_playbook.yaml'
+ANSIBLE_CFG = 'ansible.cfg'
+ANSIBLE_LOG = 'ansible.log'
+KNOWN_HOSTS = 'ssh_known_hosts'
+#: Runner artifact directories kept per config-download directory.
+ARTIFACTS_KEPT = 5
 
 
 class AnsibleOptions:
@@ -25,8 +48,114 @@ class AnsibleError(exceptions.TripleoEphemeralError):
     """A play failed or Ansible could not run."""
 
 
+def ansible_cfg(config_dir, options):
+    """Return the text of ``ansible.cfg`` for ``config_dir``."""
+    ssh_args = ' '.join([
+        '-o ControlMaster=auto', '-o ControlPersist=60s',
+        '-o StrictHostKeyChecking=no',
+        '-o UserKnownHostsFile=%s' % os.path.join(config_dir, KNOWN_HOSTS),
+        '-o ServerAliveInterval=5', '-o ConnectTimeout=10'])
+    lines = [
+        '# Written by openstack overcloud deploy; rewritten on every run.',
+        '[defaults]',
+        'inventory = %s' % os.path.join(config_dir,
+                                         inventory_mod.INVENTORY_FILE),
+        'log_path = %s' % os.path.join(config_dir, ANSIBLE_LOG),
+        'local_tmp = %s' % os.path.join(config_dir, '.ansible', 'tmp'),
+        'retry_files_enabled = False',
+        'interpreter_python = auto_silent',
+        'host_key_checking = False',
+        'timeout = 30',
+    ]
+    if options.forks:
+        lines.append('forks = %d' % options.forks)
+    if options.ssh_key:
+        lines.append('private_key_file = %s' % os.path.abspath(
+            options.ssh_key))
+    lines += [
+        '',
+        '[ssh_connection]',
+        'ssh_args = %s' % ssh_args,
+        'pipelining = True',
+        'retries = 3',
+        '',
+    ]
+    return '\n'.join(lines)
+
+
+def _path():
+    """PATH with this Python's bin dir first: its ansible-playbook runs."""
+    return os.pathsep.join([os.path.dirname(sys.executable),
+                            os.environ.get('PATH', os.defpath)])
+
+
+def _check(config_dir, playbook, options):
+    for path, what in ((playbook, 'playbook'),
+                       (os.path.join(config_dir,
+                                     inventory_mod.INVENTORY_FILE),
+                        'inventory')):
+        if not os.path.isfile(path):
+            raise AnsibleError('The config-download %s %s is missing: '
+                               'render it again (deploy without '
+                               '--config-download-only)' % (what, path))
+    if options.ssh_key and not os.access(options.ssh_key, os.R_OK):
+        raise AnsibleError('SSH key %s is not readable: check '
+                           '--overcloud-ssh-key' % options.ssh_key)
+
+
 def run_config_download(config_dir, options, out):
     """Run the deploy playbook of ``config_dir``; return seconds taken."""
-    raise AnsibleError(
-        'Running config-download is not available yet; use --stack-only '
-        'and run the playbooks in %s' % config_dir)
+    config_dir = os.path.abspath(config_dir)
+    playbook = os.path.join(config_dir,
+                            options.playbook or DEFAULT_PLAYBOOK)
+    _check(config_dir, playbook, options)
+    cfg = os.path.join(config_dir, ANSIBLE_CFG)
+    fileutil.write_atomic(cfg, ansible_cfg(config_dir, options))
+    ident = datetime.datetime.now(datetime.timezone.utc).strftime(
+        '%Y%m%d-%H%M%S-%f')
+    envvars = {
+        'ANSIBLE_CONFIG': cfg,
+        'ANSIBLE_FORCE_COLOR': 'False',
+        'ANSIBLE_NOCOLOR': 'True',
+        'PATH': _path(),
+    }
+    progress = ansible_progress.PlayProgress(out)
+    started = time.monotonic()
+    out('Running %s on %s (log: %s)' % (
+        os.path.basename(playbook), options.limit or 'all hosts',
+        os.path.join(config_dir, ANSIBLE_LOG)))
+    try:
+        runner = ansible_runner.run(
+            private_data_dir=config_dir, project_dir=config_dir,
+            playbook=playbook,
+            inventory=os.path.join(config_dir, inventory_mod.INVENTORY_FILE),
+            envvars=envvars, ident=ident,
+            limit=options.limit, tags=options.tags,
+            skip_tags=options.skip_tags, forks=options.forks,
+            rotate_artifacts=ARTIFACTS_KEPT, quiet=True,
+            event_handler=progress,
+            # Keep the command's own SIGINT/SIGTERM handling.
+            cancel_callback=lambda: False)
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise AnsibleError('Could not run Ansible in %s: %s' % (config_dir,
+                                                               exc))
+    progress.finish()
+    elapsed = time.monotonic() - started
+    artifacts = os.path.join(config_dir, 'artifacts', ident)
+    if runner.status != 'successful' or runner.rc != 0:
+        raise AnsibleError(_failure_message(runner, progress, config_dir,
+                                            artifacts))
+    out('Ansible finished in %.1fs; artifacts in %s' % (elapsed, artifacts))
+    return elapsed
+
+
+def _failure_message(runner, progress, config_dir, artifacts):
+    log = os.path.join(config_dir, ANSIBLE_LOG)
+    if progress.failures:
+        first = progress.failures[0]
+        hosts = sorted({f.host for f in progress.failures})
+        return ('Ansible failed on %s at task "%s": %s (log: %s)' % (
+            ', '.join(hosts), first.task, first.message, log))
+    stdout = os.path.join(artifacts, 'stdout')
+    return ('Ansible ended %s with exit status %s before any task failed; '
+            'see %s and %s' % (runner.status, runner.rc, stdout, log))

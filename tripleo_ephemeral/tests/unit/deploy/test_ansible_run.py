@@ -1,0 +1,56 @@
+"""run_config_download against this machine (local connection only)."""
+
+import sys
+
+import pytest
+import yaml
+
+from tripleo_ephemeral.deploy import ansible_run
+
+
+def config_dir(tmp_path, tasks):
+    (tmp_path / 'tripleo-ansible-inventory.yaml').write_text(yaml.safe_dump(
+        {'overcloud': {'hosts': {'node-0': {}}, 'vars': {
+            'ansible_connection': 'local',
+            'ansible_python_interpreter': sys.executable}}}))
+    (tmp_path / 'deploy_steps_playbook.yaml').write_text(yaml.safe_dump([
+        {'hosts': 'overcloud', 'name': 'Steps', 'gather_facts': False,
+         'tasks': tasks}]))
+    return tmp_path
+
+
+def test_success_streams_a_line_per_play(tmp_path):
+    marker = tmp_path / 'marker'
+    cd = config_dir(tmp_path, [
+        {'name': 'touch', 'file': {'path': str(marker), 'state': 'touch'},
+         'tags': ['touch']},
+        {'name': 'skipped by tag', 'command': 'false', 'tags': ['never']}])
+    lines = []
+    seconds = ansible_run.run_config_download(
+        str(cd), ansible_run.AnsibleOptions(forks=2, skip_tags='never'),
+        lines.append)
+    assert seconds > 0
+    assert marker.exists()
+    assert any(line.endswith(')') and 'PLAY Steps: ok=0 changed=1' in line
+               for line in lines), lines
+    assert (cd / 'ansible.log').read_text()
+    assert 'forks = 2' in (cd / 'ansible.cfg').read_text()
+    assert [p for p in (cd / 'artifacts').iterdir()]
+
+
+def test_failed_task_is_one_line(tmp_path):
+    cd = config_dir(tmp_path, [
+        {'name': 'Break it', 'command': 'sh -c "echo nope >&2; exit 4"'}])
+    with pytest.raises(ansible_run.AnsibleError) as exc:
+        ansible_run.run_config_download(
+            str(cd), ansible_run.AnsibleOptions(), lambda line: None)
+    message = str(exc.value)
+    assert '\n' not in message
+    assert 'node-0' in message and 'Break it' in message
+    assert 'nope' in message and 'ansible.log' in message
+
+
+def test_missing_playbook(tmp_path):
+    with pytest.raises(ansible_run.AnsibleError, match='playbook'):
+        ansible_run.run_config_download(
+            str(tmp_path), ansible_run.AnsibleOptions(), lambda line: None)

@@ -123,6 +123,7 @@ class Deployment:
                 self.deployed_servers, roles, self.stack, work,
                 roles_file=self.roles_file)
             generated.append(path)
+            self._warn_removed_hosts()
         pw_path, _pw = passwords.ensure_passwords(work, self.stack)
         generated.append(pw_path)
         generated.append(self._write_deploy_parameters())
@@ -175,6 +176,7 @@ class Deployment:
             'roles_file': self.roles_file,
             'networks_file': self.networks_file,
             'deployed_servers': self.deployed_servers,
+            'deployed_servers_data': self._servers,
             'environment_files': env_files,
             'roles': roles,
             'networks': networks,
@@ -198,8 +200,9 @@ class Deployment:
             try:
                 request = self.prepare_request()
                 details.update(self._stack(launcher, request, keep_running))
-                details['config_download'] = self._render(details.pop(
-                    '_outputs'))
+                details['config_download'] = self._render(
+                    details.pop('_outputs'),
+                    ansible.ssh_user if ansible is not None else None)
                 if ansible is not None:
                     self.say('Running config-download in %s' %
                              details['config_download'])
@@ -275,12 +278,42 @@ class Deployment:
                 'stack_seconds': round(elapsed, 1),
                 'resources': counts.total}
 
-    def _render(self, saved):
+    def _previous_inputs(self):
+        try:
+            with open(self.workdir.join(
+                    '%s-deploy-inputs.yaml' % self.stack)) as f:
+                return yaml.safe_load(f) or {}
+        except (OSError, yaml.YAMLError):
+            return {}
+
+    def _warn_removed_hosts(self):
+        """Say which servers the last deploy had and this one drops."""
+        previous = self._previous_inputs().get('deployed_servers_data')
+        for role, host in deployed_servers.removed_hosts(previous,
+                                                         self._servers):
+            self.say(deployed_servers.REMOVED_HOST_WARNING % {
+                'host': host['hostname'], 'role': role,
+                'ip': host['ctlplane_ip']})
+
+    def _ssh_users(self, ssh_user):
+        """Return render() kwargs: --overcloud-ssh-user wins over the file."""
+        if ssh_user:
+            return {'ssh_user': ssh_user}
+        servers = self._servers
+        if servers is None:
+            servers = self._previous_inputs().get('deployed_servers_data')
+        return {'host_ssh_users': {
+            host['hostname']: host['ssh_user']
+            for hosts in (servers or {}).values() for host in hosts
+            if host.get('ssh_user')}}
+
+    def _render(self, saved, ssh_user=None):
         outputs, deployments = saved
         dest = self.workdir.config_download_dir
         started = time.monotonic()
         config_download.render(outputs, dest, self.stack,
-                               deployments=deployments)
+                               deployments=deployments,
+                               **self._ssh_users(ssh_user))
         self.say('config-download rendered into %s in %.1fs' % (
             dest, time.monotonic() - started))
         return dest

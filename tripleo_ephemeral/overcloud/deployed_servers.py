@@ -228,6 +228,26 @@ def ssh_users(servers, default=DEFAULT_SSH_USER):
             for hosts in servers.values() for host in hosts}
 
 
+#: Printed for every server a deploy drops; the seed's scale-down advice.
+REMOVED_HOST_WARNING = (
+    'WARNING: %(host)s (%(role)s, %(ip)s) was removed from the deployment '
+    'and from the inventory. Nothing on it was unconfigured or stopped: '
+    'power it off, save the data you need from it, and reprovision it to a '
+    'base operating system before reusing it, so that it does not '
+    'unintentionally rejoin the deployment.')
+
+
+def removed_hosts(previous, current):
+    """Return ``[(role, host)]`` of ``previous`` whose hostname ``current``
+    no longer lists (both as :func:`load_servers` returns them)."""
+    kept = {host['hostname'].lower()
+            for hosts in (current or {}).values() for host in hosts or []}
+    return [(role, host) for role, hosts in (previous or {}).items()
+            for host in hosts or []
+            if isinstance(host, dict) and host.get('hostname') and
+            host['hostname'].lower() not in kept]
+
+
 def environment_path(work_dir, stack_name):
     """Return where :func:`write_environment` writes for ``stack_name``."""
     return os.path.join(work_dir, '%s-deployed-servers.yaml' % stack_name)

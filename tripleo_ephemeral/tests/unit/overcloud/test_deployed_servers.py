@@ -96,3 +96,19 @@ def test_write_environment_and_ssh_users(tmp_path):
         assert yaml.safe_load(f)['parameter_defaults']['ComputeCount'] == 2
     assert ds.ssh_users(servers) == {'c0': 'admin', 'n0': 'tripleo-admin',
                                      'n1': 'tripleo-admin'}
+
+
+def test_removed_hosts():
+    before = ds.validate_servers(SERVERS)
+    after = ds.validate_servers({
+        'Controller': SERVERS['Controller'],
+        'Compute': [{'hostname': 'N0', 'ctlplane_ip': '192.0.2.20'},
+                    {'hostname': 'n2', 'ctlplane_ip': '192.0.2.22'}]})
+    removed = ds.removed_hosts(before, after)
+    assert [(role, host['hostname']) for role, host in removed] == [
+        ('Compute', 'n1')]
+    assert ds.removed_hosts(None, after) == []
+    assert len(ds.removed_hosts(before, None)) == 3
+    text = ds.REMOVED_HOST_WARNING % {'host': 'n1', 'role': 'Compute',
+                                      'ip': '192.0.2.21'}
+    assert 'power it off' in text and 'reprovision' in text

@@ -14,6 +14,9 @@ command -v mariadbd >/dev/null || need+=(mariadb-server)
 [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
 command -v ip >/dev/null || need+=(iproute2)
 command -v sshd >/dev/null || [ -x /usr/sbin/sshd ] || need+=(openssh-server)
+# The deploy tests' hosts (netns + sshd) run become: true through sudo.
+command -v sudo >/dev/null || need+=(sudo)
+command -v ssh >/dev/null || need+=(openssh-client)
 
 if [ "$(id -u)" != 0 ]; then
   [ ${#need[@]} -eq 0 ] || echo "[setup-system] not root; missing: ${need[*]}"

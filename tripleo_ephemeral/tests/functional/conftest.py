@@ -11,6 +11,7 @@ import pytest
 
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.tests.functional import testhosts
 
 BIN = os.path.dirname(sys.executable)
 TEMPLATES = os.path.join(os.path.dirname(__file__), 'templates')
@@ -77,3 +78,20 @@ def demo_templates(tmp_path):
     dest = tmp_path / 'templates'
     shutil.copytree(TEMPLATES, dest)
     return dest
+
+
+@pytest.fixture
+def hosts(tmp_path):
+    """ctrl-0, cmp-0 and cmp-1: SSH test hosts, removed afterwards."""
+    reason = testhosts.unavailable_reason()
+    if reason:
+        pytest.skip('No test hosts: %s' % reason)
+    network = testhosts.TestHostNetwork(str(tmp_path / 'testhosts'))
+    try:
+        network.start()
+        for name in ('ctrl-0', 'cmp-0', 'cmp-1'):
+            network.add(name)
+        yield network
+    finally:
+        problems = network.stop()
+        assert not problems, problems

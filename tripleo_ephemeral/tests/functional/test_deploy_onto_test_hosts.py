@@ -1,10 +1,10 @@
 """`openstack overcloud deploy` onto real servers over SSH.
 
-Three test hosts (network namespaces running sshd, see testhosts.py) in two
-roles get the bundled templates deployed onto them; a second deploy with a
-changed parameter changes them; a third one swaps a compute host for a new
-one: the removed host is dropped with the seed's warning, the new one is
-configured.
+Three test hosts (the ``hosts`` fixture: network namespaces running sshd,
+see testhosts.py) in two roles get the bundled templates deployed onto
+them; a second deploy with a changed parameter changes them; a third one
+swaps a compute host for a new one: the removed host is dropped with the
+seed's warning, the new one is configured.
 """
 
 import os
@@ -16,26 +16,9 @@ import pytest
 import yaml
 
 from tripleo_ephemeral.tests.functional.conftest import stop_heat_in
-from tripleo_ephemeral.tests.functional import testhosts
 
 MARKERS = '/var/lib/tripleo-ephemeral-test'
 CONFIG = '/etc/tripleo-ephemeral-test'
-
-
-@pytest.fixture
-def hosts(tmp_path):
-    reason = testhosts.unavailable_reason()
-    if reason:
-        pytest.skip('No test hosts: %s' % reason)
-    network = testhosts.TestHostNetwork(str(tmp_path / 'testhosts'))
-    try:
-        network.start()
-        for name in ('ctrl-0', 'cmp-0', 'cmp-1'):
-            network.add(name)
-        yield network
-    finally:
-        problems = network.stop()
-        assert not problems, problems
 
 
 @pytest.fixture

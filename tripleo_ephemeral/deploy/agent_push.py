@@ -1,0 +1,55 @@
+"""Putting os-collect-config.conf on a server over SSH and restarting it.
+
+One ``ssh`` per server through :mod:`tripleo_ephemeral.heat_launcher.process`
+(the project's only subprocess seam): the file arrives on stdin, is moved
+into place with ``sudo -n`` and the agent's restart command runs, as the
+guide's get-occ-config.sh did.
+"""
+
+import os
+import shlex
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import process
+
+REMOTE_CONFIG = '/etc/os-collect-config.conf'
+DEFAULT_RESTART = 'systemctl restart os-collect-config'
+
+
+class AgentPushError(exceptions.TripleoEphemeralError):
+    """A server could not be given its agent configuration."""
+
+
+def ssh_argv(host, user=None, key=None, known_hosts=None):
+    argv = ['ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10',
+            '-o', 'StrictHostKeyChecking=no']
+    if known_hosts:
+        argv += ['-o', 'UserKnownHostsFile=%s' % known_hosts]
+    if key:
+        argv += ['-i', key]
+    return argv + ['%s@%s' % (user, host) if user else host]
+
+
+def remote_script(remote_path=REMOTE_CONFIG, restart=DEFAULT_RESTART):
+    """Shell run on the server: stdin becomes ``remote_path``."""
+    path = shlex.quote(remote_path)
+    tmp = shlex.quote(remote_path + '.new')
+    directory = shlex.quote(os.path.dirname(remote_path) or '/')
+    steps = ['set -e', 'sudo -n mkdir -p %s' % directory,
+             'sudo -n sh -c %s' % shlex.quote(
+                 'umask 077; cat > %s; mv %s %s' % (tmp, tmp, path))]
+    if restart:
+        steps.append('sudo -n sh -c %s' % shlex.quote(restart))
+    return '; '.join(steps)
+
+
+def push(host, conf_text, user=None, key=None, known_hosts=None,
+         remote_path=REMOTE_CONFIG, restart=DEFAULT_RESTART, runner=None):
+    """Write ``conf_text`` to ``remote_path`` on ``host``; run ``restart``."""
+    runner = runner or process.ProcessRunner()
+    argv = ssh_argv(host, user, key, known_hosts) + [
+        remote_script(remote_path, restart)]
+    try:
+        runner.run(argv, input=conf_text.encode(), timeout=120)
+    except exceptions.CommandFailedError as exc:
+        raise AgentPushError('%s: %s' % (host, exc))

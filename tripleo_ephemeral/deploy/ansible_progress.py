@@ -26,14 +26,24 @@ class Failure:
 def _message(result):
     result = result or {}
     for item in result.get('results') or []:
-        if isinstance(item, dict) and item.get('failed'):
+        if isinstance(item, dict) and (item.get('failed') or
+                                       item.get('unreachable')):
             return _message(item)
-    text = (result.get('module_stderr') or result.get('stderr') or
-            result.get('msg') or '')
+    parts = [' '.join(str(result.get('msg') or '').split())]
+    for key in ('stderr', 'module_stderr', 'module_stdout'):
+        line = _last_line(result.get(key))
+        if line and line not in parts:
+            parts.append('%s: %s' % (key.replace('_', ' '), line))
+    text = '; '.join(p for p in parts if p)
     if not text and result.get('rc'):
         text = 'exit status %s' % result['rc']
-    text = ' '.join(str(text).split())
-    return text[:300] or 'failed'
+    return text[:400] or 'failed'
+
+
+def _last_line(text):
+    lines = [' '.join(line.split()) for line in str(text or '').splitlines()]
+    lines = [line for line in lines if line]
+    return lines[-1] if lines else ''
 
 
 class PlayProgress:

@@ -1,5 +1,8 @@
 """`openstack overcloud deployed server agent config` on a running Heat.
 
+(The deploy that creates the stack also checks that a failed Ansible play
+fails the deploy.)
+
 The stack is created on a Heat launched with `tripleo launch heat` (reached
 as OS_CLOUD=heat); the command writes each server's os-collect-config.conf
 and pushes it to the SSH test hosts. The real os-collect-config then polls
@@ -36,9 +39,20 @@ def test_agent_config(cli, heat_dir, port, hosts, tmp_path):
     work_dir = tmp_path / 'overcloud-deploy'
     cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
              '--heat-api-port', str(port))
-    cli.run('overcloud', 'deploy', '--heat-type', 'installed',
-            '--stack-only', '--work-dir', str(work_dir),
-            '--deployed-servers', str(servers), env=HEAT)
+    # The stack stays on this Heat; Ansible cannot log in as nobody (its
+    # key is not for that user), which fails the deploy with one line.
+    proc = cli.run('overcloud', 'deploy', '--heat-type', 'installed',
+                   '--work-dir', str(work_dir), '--deployed-servers',
+                   str(servers), '--overcloud-ssh-key', hosts.key,
+                   '--overcloud-ssh-user', 'nobody', env=HEAT, check=False)
+    assert proc.returncode != 0
+    assert 'Traceback' not in proc.stderr
+    error = proc.stderr.strip().splitlines()[-1]
+    assert error.startswith('Ansible failed on '), error
+    assert 'Permission denied' in error and 'ansible.log' in error
+    status = yaml.safe_load((work_dir /
+                             'overcloud-deployment_status.yaml').read_text())
+    assert status == {'deployment_status': 'DEPLOY_FAILED'}
 
     rows = cli.json(
         'overcloud', 'deployed', 'server', 'agent', 'config',

@@ -35,3 +35,22 @@ def test_lines_and_failures():
                                'failed=2')
     assert 'a' in progress.recap and 'failed=1' in progress.recap['a']
     assert [f.host for f in progress.failures] == ['a', 'c']
+
+
+def test_module_failure_message_names_the_output():
+    message = ansible_progress._message({
+        'msg': 'Module result deserialization failed',
+        'module_stderr': 'Could not chdir to home directory\n',
+        'module_stdout': 'This account is currently not available.\n'})
+    assert message == (
+        'Module result deserialization failed; module stderr: Could not '
+        'chdir to home directory; module stdout: This account is currently '
+        'not available.')
+    assert ansible_progress._message({'rc': 3}) == 'exit status 3'
+
+
+def test_unreachable_loop_item():
+    assert ansible_progress._message({
+        'msg': 'All items completed', 'results': [
+            {'unreachable': True, 'msg': 'Permission denied (publickey).'}]
+    }) == 'Permission denied (publickey).'

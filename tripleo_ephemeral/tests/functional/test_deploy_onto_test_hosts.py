@@ -153,7 +153,8 @@ def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
     cmp2 = hosts.add('cmp-2')
     swapped = servers_file(tmp_path, 'servers-swapped.yaml', hosts,
                            ['ctrl-0'], ['cmp-0', 'cmp-2'])
-    proc = deploy(cli, work_dir, port, hosts, swapped)
+    # The environment is passed again: the pre-deploy checks want it.
+    proc = deploy(cli, work_dir, port, hosts, swapped, '-e', str(env))
     assert 'DEPLOY_SUCCESS' in proc.stdout
     warning = [line for line in proc.stdout.splitlines()
                if line.startswith('WARNING: cmp-1 ')]
@@ -167,6 +168,8 @@ def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
     check_configured(cmp2, 'Compute', [ctrl, cmp0, cmp2], third)
     check_configured(ctrl, 'Controller', [ctrl, cmp0, cmp2], third)
     assert 'cmp-1' not in ctrl.read('/etc/hosts')
+    assert ctrl.read('%s/heartbeat.conf' % CONFIG) == 'interval=2\n'
+    assert heartbeat_pid(ctrl) == new_pid  # unchanged config: not restarted
     # The removed host was left alone, as the warning says.
     assert markers(cmp1)[5]['deploy_identifier'] == second
     saved = yaml.safe_load((work_dir / 'overcloud-deploy-inputs.yaml')

@@ -55,7 +55,12 @@ class ContainerHeatLauncher(base.HeatLauncher):
         self.images = images or ContainerImages()
         self.pull = pull
         self.podman = podman or podman_cli.Podman(self.runner)
-        self._database = database.SqliteDatabase(self.path('heat.sqlite'))
+        from tripleo_ephemeral.heat_launcher import scratch_mariadb
+
+        self._database = database.SqliteDatabase(
+            self.path('heat.sqlite'), runner=self.runner,
+            mysql_reader=scratch_mariadb.ScratchMariadb(
+                self.podman, self.images, self.heat_dir, pull=pull))
 
     @property
     def database(self):

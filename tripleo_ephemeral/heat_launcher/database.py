@@ -98,6 +98,11 @@ class DumpStore:
         return sql
 
 
+def _unlink(path):
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
 class _TextSink:
     def __init__(self, binary):
         self._binary = binary
@@ -135,10 +140,17 @@ class Database(abc.ABC):
 
 
 class SqliteDatabase(Database):
-    """Heat's embedded default: one SQLite file in the heat dir."""
+    """Heat's embedded default: one SQLite file in the heat dir.
 
-    def __init__(self, path):
+    It restores SQLite dumps directly, and a pod's MySQL dump through
+    ``mysql_reader`` (a :class:`scratch_mariadb.ScratchMariadb`): its rows
+    are copied into an empty schema that ``runner`` makes.
+    """
+
+    def __init__(self, path, mysql_reader=None, runner=None):
         self.path = path
+        self.mysql_reader = mysql_reader
+        self.runner = runner
 
     @property
     def url(self):
@@ -171,29 +183,28 @@ class SqliteDatabase(Database):
         return store.latest
 
     def restore(self, store, path=None):
+        from tripleo_ephemeral.heat_launcher import crossdb
+
         path = path or store.newest()
         sql = store.read_verified(path)
         tmp = self.path + '.restore'
         for leftover in (tmp, tmp + '-journal'):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(leftover)
+            _unlink(leftover)
         try:
-            conn = sqlite3.connect(tmp)
-            try:
-                # A scratch file renamed into place only when whole: no
-                # journal or fsync needed while loading it.
-                conn.execute('PRAGMA journal_mode = OFF')
-                conn.execute('PRAGMA synchronous = OFF')
-                conn.executescript(sql)
-            finally:
-                conn.close()
+            if crossdb.dump_dialect(sql) == crossdb.MYSQL:
+                self._load_mysql_dump(sql, path, tmp)
+            else:
+                self._load_sqlite_dump(sql, tmp)
             os.chmod(tmp, 0o600)
         except (sqlite3.Error, OSError) as exc:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+            _unlink(tmp)
             raise exceptions.CorruptDumpError(
                 'Database dump %s could not be loaded (%s); the current '
                 'database is untouched' % (path, exc))
+        except exceptions.TripleoEphemeralError as exc:
+            _unlink(tmp)
+            raise type(exc)('%s; the current database %s is untouched' %
+                            (exc, self.path)) from exc
         for stale in (self.path + '-wal', self.path + '-shm',
                       self.path + '-journal'):
             with contextlib.suppress(FileNotFoundError):
@@ -201,6 +212,33 @@ class SqliteDatabase(Database):
         os.replace(tmp, self.path)
         LOG.info('Restored the database from %s', path)
         return path
+
+    @staticmethod
+    def _load_sqlite_dump(sql, tmp):
+        conn = sqlite3.connect(tmp)
+        try:
+            # A scratch file renamed into place only when whole: no
+            # journal or fsync needed while loading it.
+            conn.execute('PRAGMA journal_mode = OFF')
+            conn.execute('PRAGMA synchronous = OFF')
+            conn.executescript(sql)
+        finally:
+            conn.close()
+
+    def _load_mysql_dump(self, sql, path, tmp):
+        """A pod's dump: through a scratch MariaDB into an empty schema."""
+        from tripleo_ephemeral.heat_launcher import crossdb
+        from tripleo_ephemeral.heat_launcher import sqlite_schema
+
+        if self.mysql_reader is None or self.runner is None:
+            raise exceptions.DatabaseError(
+                'Database dump %s comes from MySQL (a pod) and nothing here '
+                'can read it; restore it with --heat-type pod' % path)
+        sqlite_schema.create(tmp, self.runner)
+        with self.mysql_reader.loaded(sql, source=path) as source_url:
+            copied = crossdb.copy_rows(source_url, 'sqlite:///%s' % tmp)
+        LOG.info('Copied %d rows of the MySQL dump %s into SQLite',
+                 copied, path)
 
     def newer_than(self, dumps):
         files = [self.path, self.path + '-wal']
@@ -274,6 +312,10 @@ class MysqlDatabase(Database):
                 'Cannot create the Heat database in %s: %s' %
                 (self.container, exc))
 
+    def execute_script(self, sql):
+        """Run ``sql`` (a dump, say) in Heat's database, on stdin."""
+        self._sql(sql, database=self.NAME)
+
     def has_data(self):
         try:
             result = self._sql(
@@ -332,7 +374,7 @@ class MysqlDatabase(Database):
         path, dialect, sql = self.pending
         if dialect == crossdb.MYSQL and not schema_ready:
             try:
-                self._sql(sql, database=self.NAME)
+                self.execute_script(sql)
             except exceptions.CommandFailedError as exc:
                 raise exceptions.CorruptDumpError(
                     'Database dump %s could not be loaded: %s' % (path, exc))

@@ -1,34 +1,20 @@
 """Native Heat: the project's heat-all runner as a local process."""
 
 import logging
-import os
 import sys
 
 import psutil
 
 from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import logtail
+from tripleo_ephemeral.heat_launcher import podman as podman_cli
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
+from tripleo_ephemeral.heat_launcher import sqlite_schema
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 
 LOG = logging.getLogger(__name__)
-
-
-
-def schema_cache_path():
-    """A freshly migrated empty SQLite schema, per Heat version.
-
-    Copying it is faster than running every migration on each launch.
-    """
-    from importlib import metadata
-    try:
-        version = metadata.version('openstack-heat')
-    except metadata.PackageNotFoundError:
-        version = 'unknown'
-    cache = os.environ.get('XDG_CACHE_HOME') or os.path.join(
-        os.path.expanduser('~'), '.cache')
-    return os.path.join(cache, 'tripleo-ephemeral',
-                        'heat-%s-schema.sqlite' % version)
 
 
 class NativeHeatLauncher(base.HeatLauncher):
@@ -36,9 +22,16 @@ class NativeHeatLauncher(base.HeatLauncher):
 
     heat_type = 'native'
 
-    def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, **kwargs):
+    def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, *,
+                 images=None, pull=True, podman=None, **kwargs):
         super().__init__(heat_dir, api_port, **kwargs)
-        self._database = database.SqliteDatabase(self.path('heat.sqlite'))
+        # Only a pod's (MySQL) dump needs podman: a scratch MariaDB reads it.
+        self._database = database.SqliteDatabase(
+            self.path('heat.sqlite'), runner=self.runner,
+            mysql_reader=scratch_mariadb.ScratchMariadb(
+                podman or podman_cli.Podman(self.runner),
+                images or container.ContainerImages(), self.heat_dir,
+                pull=pull))
         self._child = None
 
     @property
@@ -52,7 +45,7 @@ class NativeHeatLauncher(base.HeatLauncher):
     def runner_argv(self):
         return [sys.executable, '-m', 'tripleo_ephemeral.heat_all',
                 '--config-file', self.config_file, '--db-sync',
-                '--schema-cache', schema_cache_path()]
+                '--schema-cache', sqlite_schema.schema_cache_path()]
 
     def _launch(self):
         self._child = self.runner.spawn(self.runner_argv(),

@@ -1,0 +1,96 @@
+"""SqliteDatabase.restore of a pod's (MySQL) dump, with a fake MariaDB."""
+
+import contextlib
+import gzip
+import sqlite3
+
+import pytest
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import sqlite_schema
+
+MYSQL_DUMP = ('-- MariaDB dump 10.19\n/*!40101 SET NAMES utf8mb4 */;\n'
+              'CREATE TABLE `stack` (`id` varchar(36), `name` text);\n'
+              "INSERT INTO `stack` VALUES ('1','from-pod');\nCOMMIT;\n")
+
+
+def _schema(path, runner):
+    conn = sqlite3.connect(path)
+    conn.execute('CREATE TABLE stack (id TEXT, name TEXT)')
+    conn.close()
+    return path
+
+
+class FakeReader:
+    """Stands in for the scratch MariaDB: a SQLite file with the rows."""
+
+    def __init__(self, tmp_path, fail=None):
+        self.tmp_path = tmp_path
+        self.fail = fail
+        self.loaded_sql = None
+
+    @contextlib.contextmanager
+    def loaded(self, sql, source='the dump'):
+        if self.fail:
+            raise self.fail
+        self.loaded_sql = sql
+        path = self.tmp_path / 'mariadb-stand-in.sqlite'
+        _schema(str(path), None)
+        conn = sqlite3.connect(str(path))
+        conn.execute("INSERT INTO stack VALUES ('1', 'from-pod')")
+        conn.commit()
+        conn.close()
+        yield 'sqlite:///%s' % path
+
+
+def _names(path):
+    conn = sqlite3.connect(path)
+    try:
+        return [r[0] for r in conn.execute('SELECT name FROM stack')]
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def live(tmp_path, monkeypatch):
+    monkeypatch.setattr(sqlite_schema, 'create', _schema)
+    path = tmp_path / 'heat.sqlite'
+    _schema(str(path), None)
+    conn = sqlite3.connect(str(path))
+    conn.execute("INSERT INTO stack VALUES ('9', 'live')")
+    conn.commit()
+    conn.close()
+    store = database.DumpStore(str(tmp_path))
+    with gzip.open(store.latest, 'wt') as f:
+        f.write(MYSQL_DUMP)
+    return path, store
+
+
+def test_mysql_dump_goes_through_the_reader(tmp_path, live):
+    path, store = live
+    reader = FakeReader(tmp_path)
+    db = database.SqliteDatabase(str(path), mysql_reader=reader,
+                                 runner=object())
+    db.restore(store)
+    assert reader.loaded_sql == MYSQL_DUMP
+    assert _names(str(path)) == ['from-pod']
+    assert not (tmp_path / 'heat.sqlite.restore').exists()
+
+
+def test_failed_mysql_load_leaves_the_live_db(tmp_path, live):
+    path, store = live
+    reader = FakeReader(tmp_path, fail=exceptions.CorruptDumpError('bad'))
+    db = database.SqliteDatabase(str(path), mysql_reader=reader,
+                                 runner=object())
+    with pytest.raises(exceptions.CorruptDumpError, match='untouched'):
+        db.restore(store)
+    assert _names(str(path)) == ['live']
+    assert not (tmp_path / 'heat.sqlite.restore').exists()
+
+
+def test_mysql_dump_without_a_reader_says_so(tmp_path, live):
+    path, store = live
+    with pytest.raises(exceptions.DatabaseError, match='--heat-type pod'):
+        database.SqliteDatabase(str(path)).restore(store)
+    assert _names(str(path)) == ['live']

@@ -95,3 +95,21 @@ def hosts(tmp_path):
     finally:
         problems = network.stop()
         assert not problems, problems
+
+
+@pytest.fixture(scope='session')
+def heat_image(tmp_path_factory):
+    """The project's Heat image, built once (cached by its fingerprint).
+
+    Tests pass it explicitly, so a rebuild by someone else for other code
+    does not change what a running session uses.
+    """
+    from tripleo_ephemeral.tests.functional import podman_env
+
+    reason = podman_env.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    cli = Cli(str(tmp_path_factory.mktemp('image-home')))
+    cli.env['HOME'] = os.path.expanduser('~')  # keep the build cache
+    return cli.json('tripleo', 'heat', 'image', 'build',
+                    timeout=1800)['image']

@@ -1,54 +1,31 @@
 """The container and pod Heat types on real podman, through the CLI.
 
-The image is built once (``openstack tripleo heat image build``) and then
-reused across runs: its tag is a fingerprint of the code it holds. The
-tests skip, saying why, only when podman cannot run containers at all.
+The image comes from the session fixture ``heat_image`` (built once, then
+reused: its tag is a fingerprint of the code it holds). The tests skip,
+saying why, only when podman cannot run containers at all.
 """
 
+import ipaddress
 import json
-import os
-import subprocess
 
+import psutil
 import pytest
 
 from tripleo_ephemeral.heat_launcher import container
-from tripleo_ephemeral.tests.functional import conftest
+from tripleo_ephemeral.heat_launcher import pod
+from tripleo_ephemeral.tests.functional import podman_env
 
 HEAT = {'OS_CLOUD': 'heat'}
 
 
-def _podman(*args):
-    return subprocess.run(['podman'] + list(args), capture_output=True,
-                          text=True, timeout=120)
-
-
-@pytest.fixture(scope='session')
-def heat_image(tmp_path_factory):
-    try:
-        info = _podman('info', '--format', '{{.Host.OCIRuntime.Name}}')
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        pytest.skip('podman cannot run here: %s' % exc)
-    if info.returncode != 0:
-        pytest.skip('podman cannot run here: %s' % info.stderr.strip())
-    cli = conftest.Cli(str(tmp_path_factory.mktemp('image-home')))
-    cli.env['HOME'] = os.path.expanduser('~')  # keep the build cache
-    built = cli.json('tripleo', 'heat', 'image', 'build', timeout=1800)
-    _launch.image = built['image']
-    return built['image']
-
-
-def _leftovers(name):
-    ctrs = _podman('ps', '-a', '--filter', 'name=%s' % name, '--format',
-                   '{{.Names}}').stdout.split()
-    pods = _podman('pod', 'ps', '--filter', 'name=%s' % name, '--format',
-                   '{{.Name}}').stdout.split()
-    return ctrs + pods
-
-
-def _launch(cli, heat_dir, *args):
-    # The image the session built, even if the code changes meanwhile.
-    return cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
-                    '--heat-container-image', _launch.image, *args)
+@pytest.fixture
+def launch(cli, heat_dir, heat_image):
+    """``tripleo launch heat`` in ``heat_dir`` with the session's image."""
+    def _launch(*args):
+        return cli.json('tripleo', 'launch', 'heat', '--heat-dir',
+                        str(heat_dir), '--heat-container-image', heat_image,
+                        *args)
+    return _launch
 
 
 def _stacks(cli):
@@ -56,77 +33,110 @@ def _stacks(cli):
             for s in cli.json('stack', 'list', env=HEAT)]
 
 
+def _outputs(cli):
+    return cli.json('stack', 'output', 'show', 'demo', 'values',
+                    env=HEAT)['output_value']
+
+
 def _create_demo(cli, demo_templates, count=3):
     cli.run('stack', 'create', '-t', str(demo_templates / 'demo.yaml'),
             '--parameter', 'count=%d' % count, 'demo', '--wait', env=HEAT)
-    return cli.json('stack', 'output', 'show', 'demo', 'values', env=HEAT)
+    return _outputs(cli)
 
 
-def test_pod_create_kill_restore(cli, heat_dir, port, demo_templates,
-                                 heat_image):
-    info = _launch(cli, heat_dir, '--heat-type', 'pod', '--heat-api-port',
-                   str(port), '--heat-engine-workers', '2')
+def state_ports(heat_dir):
+    state = json.loads((heat_dir / 'launcher-state.json').read_text())
+    return dict(state['pod_ports'], api=state['api_port'])
+
+
+def _pod_listeners(heat_dir):
+    """Listening sockets on the pod's ports or of its processes."""
+    ports = set(state_ports(heat_dir).values())
+    name = pod.PodHeatLauncher(str(heat_dir)).pod_name
+    pids = set()
+    for part in pod.SERVICES + pod.HEAT:
+        pids |= podman_env.container_pids('%s-%s' % (name, part))
+    return ports, [c for c in psutil.net_connections('inet')
+                   if c.status == psutil.CONN_LISTEN and
+                   (c.laddr.port in ports or c.pid in pids)]
+
+
+def test_pod_create_kill_restore(cli, launch, heat_dir, port,
+                                 demo_templates):
+    info = launch('--heat-type', 'pod', '--heat-api-port', str(port),
+                  '--heat-engine-workers', '2')
     assert info['status'] == 'running'
-    pod_name = container.podman_name('tripleo-heat-pod', str(heat_dir))
     assert (heat_dir / 'heat-pod.yaml').exists()
     assert 'password' not in info['database']
     services = [s for s in cli.json('orchestration', 'service', 'list',
                                     env=HEAT)
                 if s['Binary'] == 'heat-engine' and s['Status'] == 'up']
     assert len(services) >= 2
+    ports, listeners = _pod_listeners(heat_dir)
+    assert {c.laddr.port for c in listeners} >= ports
+    # epmd always adds the IPv6 loopback to ERL_EPMD_ADDRESS: allow ::1
+    # there; everything else binds 127.0.0.1 only.
+    assert {c.laddr.ip for c in listeners
+            if c.laddr.port != state_ports(heat_dir)['epmd']} == {'127.0.0.1'}
+    assert all(ipaddress.ip_address(c.laddr.ip).is_loopback
+               for c in listeners)
     before = _create_demo(cli, demo_templates)
 
-    killed = _launch(cli, heat_dir, '--kill')
+    killed = launch('--kill')
     assert killed['status'] == 'stopped'
     assert killed['dump'].endswith('heat-db-dump.sql.gz')
-    assert _leftovers(pod_name) == []
+    assert podman_env.leftovers_of(heat_dir) == []
 
-    restored = _launch(cli, heat_dir, '--restore-db')
+    restored = launch('--restore-db')
     assert restored['api_url'] == info['api_url']
     assert _stacks(cli) == [('demo', 'CREATE_COMPLETE')]
-    after = cli.json('stack', 'output', 'show', 'demo', 'values', env=HEAT)
-    assert after['output_value'] == before['output_value']
-    _launch(cli, heat_dir, '--kill')
-    assert _leftovers(pod_name) == []
+    assert _outputs(cli) == before
+    launch('--kill')
+    assert podman_env.leftovers_of(heat_dir) == []
+
+    # The pod's MySQL dump, into SQLite through a scratch MariaDB.
+    launch('--heat-type', 'native', '--restore-db')
+    assert podman_env.leftovers_of(heat_dir) == []
+    assert _stacks(cli) == [('demo', 'CREATE_COMPLETE')]
+    assert _outputs(cli) == before
+    launch('--kill')
 
 
-def test_stale_pod_is_replaced(cli, heat_dir, port, heat_image):
-    _launch(cli, heat_dir, '--heat-type', 'pod', '--heat-api-port', str(port))
+def test_stale_pod_is_replaced(launch, heat_dir, port):
+    launch('--heat-type', 'pod', '--heat-api-port', str(port))
     pod_name = container.podman_name('tripleo-heat-pod', str(heat_dir))
     # A crash: the engines die and the launcher forgets the pod.
-    _podman('kill', '%s-heat-engine' % pod_name)
+    podman_env.podman('kill', '%s-heat-engine' % pod_name)
     state = json.loads((heat_dir / 'launcher-state.json').read_text())
     state['running'] = False
     (heat_dir / 'launcher-state.json').write_text(json.dumps(state))
-    again = _launch(cli, heat_dir, '--heat-type', 'pod')
+    again = launch('--heat-type', 'pod')
     assert again['status'] == 'running'
-    _launch(cli, heat_dir, '--kill')
-    assert _leftovers(pod_name) == []
+    launch('--kill')
+    assert podman_env.leftovers_of(heat_dir) == []
 
 
-def test_container_create_kill_restore(cli, heat_dir, port, demo_templates,
-                                       heat_image):
-    _launch(cli, heat_dir, '--heat-type', 'container', '--heat-api-port',
-            str(port))
+def test_container_create_kill_restore(cli, launch, heat_dir, port,
+                                       demo_templates):
+    launch('--heat-type', 'container', '--heat-api-port', str(port))
     name = container.podman_name('tripleo-heat', str(heat_dir))
-    assert _leftovers(name) == [name]
+    assert podman_env.leftovers_of(heat_dir) == [name]
     _create_demo(cli, demo_templates, count=2)
-    assert _launch(cli, heat_dir, '--kill')['status'] == 'stopped'
-    assert _leftovers(name) == []
-    _launch(cli, heat_dir, '--restore-db')
+    assert launch('--kill')['status'] == 'stopped'
+    assert podman_env.leftovers_of(heat_dir) == []
+    launch('--restore-db')
     assert _stacks(cli) == [('demo', 'CREATE_COMPLETE')]
-    _launch(cli, heat_dir, '--kill')
-    assert _leftovers(name) == []
+    launch('--kill')
+    assert podman_env.leftovers_of(heat_dir) == []
 
 
-def test_native_dump_restores_into_pod(cli, heat_dir, port, demo_templates,
-                                       heat_image):
-    _launch(cli, heat_dir, '--heat-type', 'native', '--heat-api-port',
-            str(port))
+def test_native_dump_restores_into_pod(cli, launch, heat_dir, port,
+                                       demo_templates):
+    launch('--heat-type', 'native', '--heat-api-port', str(port))
     before = _create_demo(cli, demo_templates, count=2)
-    _launch(cli, heat_dir, '--kill')
-    _launch(cli, heat_dir, '--heat-type', 'pod', '--restore-db')
+    launch('--kill')
+    launch('--heat-type', 'pod', '--restore-db')
     assert _stacks(cli) == [('demo', 'CREATE_COMPLETE')]
-    after = cli.json('stack', 'output', 'show', 'demo', 'values', env=HEAT)
-    assert after['output_value'] == before['output_value']
-    _launch(cli, heat_dir, '--kill')
+    assert _outputs(cli) == before
+    launch('--kill')
+    assert podman_env.leftovers_of(heat_dir) == []

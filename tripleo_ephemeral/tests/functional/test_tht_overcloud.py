@@ -1,0 +1,77 @@
+"""The real tripleo-heat-templates 18.0.0: 1 Controller + 1 Compute.
+
+Opt-in: it downloads THT's sdist once (into ~/.cache/tripleo-ephemeral/tht)
+and the stack create takes minutes. Run it with::
+
+    TRIPLEO_EPHEMERAL_THT=1 pytest -ra \\
+        tripleo_ephemeral/tests/functional/test_tht_overcloud.py
+
+The inputs (roles from THT's roles/, no isolated networks, TEST-NET
+servers) are the ones tools/tht_deploy.py writes.
+"""
+
+import importlib.util
+import os
+
+import pytest
+import yaml
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))))
+TOOL = os.path.join(REPO, 'tools', 'tht_deploy.py')
+
+pytestmark = [
+    pytest.mark.skipif(os.environ.get('TRIPLEO_EPHEMERAL_THT') != '1',
+                       reason='set TRIPLEO_EPHEMERAL_THT=1 to deploy the '
+                              'real tripleo-heat-templates (minutes)'),
+    pytest.mark.skipif(not os.path.isfile(TOOL),
+                       reason='needs a source checkout (tools/)'),
+]
+
+
+@pytest.fixture(scope='module')
+def tool():
+    spec = importlib.util.spec_from_file_location('tht_deploy', TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def work_dir(tmp_path):
+    from tripleo_ephemeral.tests.functional.conftest import stop_heat_in
+    path = tmp_path / 'overcloud'
+    yield path
+    stop_heat_in(path / 'heat-launcher')
+
+
+def test_tht_overcloud(cli, tool, tmp_path, work_dir, port):
+    tht = tool.tht_dir()
+    roles, networks, servers = tool.write_inputs(tht, str(tmp_path))
+    proc = cli.run('overcloud', 'deploy', '--heat-type', 'native',
+                   '--stack-only', '--work-dir', str(work_dir),
+                   '--heat-api-port', str(port), '--templates', tht,
+                   '-r', roles, '-n', networks, '--deployed-servers',
+                   servers, timeout=3600)
+    assert 'CREATE_COMPLETE' in proc.stdout
+    assert 'DEPLOY_SUCCESS' in proc.stdout
+
+    params = yaml.safe_load((work_dir / 'overcloud-tht-parameters.yaml')
+                            .read_text())['parameter_defaults']
+    assert 'OS::TripleO::Services::Keystone' in params['ControllerServices']
+    assert params['ContainerKeystoneImage'].endswith(
+        'openstack-keystone:current-tripleo')
+
+    cd = work_dir / 'config-download' / 'overcloud'
+    for name in ('deploy_steps_playbook.yaml', 'deployments.yaml',
+                 'external_deploy_steps_tasks_step1.yaml',
+                 'Controller/deploy_steps_tasks_step1.yaml',
+                 'Compute/step_config.pp', 'group_vars/Controller',
+                 'host_vars/overcloud-novacompute-0'):
+        assert (cd / name).is_file(), name
+    inventory = yaml.safe_load(
+        (cd / 'tripleo-ansible-inventory.yaml').read_text())
+    host = inventory['Controller']['hosts']['overcloud-controller-0']
+    assert host['ansible_host'] == '192.0.2.10'
+    assert 'Compute' in inventory['nova_compute']['children']
+    assert 'allovercloud' in inventory

@@ -148,5 +148,9 @@ class Podman:
         return states
 
     def pod_remove(self, name):
-        """Kill and remove the pod and all its containers."""
-        self.run('pod', 'rm', '-f', '--ignore', name, timeout=120)
+        """Kill and remove the pod and all its containers, at once.
+
+        Callers stop Heat gracefully and dump first; what is left (MariaDB,
+        RabbitMQ) keeps nothing worth a graceful stop.
+        """
+        self.run('pod', 'rm', '-f', '--ignore', '-t', '0', name, timeout=120)

@@ -166,7 +166,7 @@ def test_pod_launch_and_kill_argv(tmp_path):
     assert runner.find('podman', 'start', launcher.container_name('mariadb'),
                        launcher.container_name('rabbitmq'))
     launcher.kill()
-    assert runner.find('podman', 'pod', 'rm', '-f', '--ignore',
+    assert runner.find('podman', 'pod', 'rm', '-f', '--ignore', '-t', '0',
                        launcher.pod_name)
 
 

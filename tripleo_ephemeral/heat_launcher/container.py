@@ -41,7 +41,8 @@ class ContainerImages:
 
 def podman_name(prefix, heat_dir):
     """A stable podman name for the heat dir: a crash leaves it findable."""
-    return '%s-%s' % (prefix, hashlib.sha256(heat_dir.encode()).hexdigest()[:8])
+    digest = hashlib.sha256(heat_dir.encode()).hexdigest()
+    return '%s-%s' % (prefix, digest[:8])
 
 
 class ContainerHeatLauncher(base.HeatLauncher):

@@ -222,12 +222,20 @@ def bench_config(config, sizes, update, workdir, skip=()):
     finally:
         if sampler:
             results['peak rss MB'] = round(sampler.stop() / 2 ** 20)
-        launcher.stop(dump=False)
+        # A database inside the launcher (the pod's MariaDB) goes with it:
+        # dump it while stopping.
+        in_launcher = not hasattr(launcher.database, 'path')
+        if in_launcher:
+            timed(results, 'stop+dump', launcher.stop)
+        else:
+            launcher.stop(dump=False)
 
     db = launcher.database
     if 'dump' in skip:
         return results
-    if config == 'baseline':
+    if in_launcher:
+        pass  # dumped above; restored by launch --restore-db below
+    elif config == 'baseline':
         dump_dir = tempfile.mkdtemp(dir=heat_dir)
         archive = timed(results, 'dump', baseline_dump, db.path, dump_dir)
         results['dump MB'] = round(os.path.getsize(archive) / 2 ** 20, 2)

@@ -22,7 +22,7 @@ class AgentPushError(exceptions.TripleoEphemeralError):
 
 def ssh_argv(host, user=None, key=None, known_hosts=None):
     argv = ['ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10',
-            '-o', 'StrictHostKeyChecking=no']
+            '-o', 'StrictHostKeyChecking=accept-new']
     if known_hosts:
         argv += ['-o', 'UserKnownHostsFile=%s' % known_hosts]
     if key:

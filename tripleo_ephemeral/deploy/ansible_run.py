@@ -52,7 +52,9 @@ def ansible_cfg(config_dir, options):
     """Return the text of ``ansible.cfg`` for ``config_dir``."""
     ssh_args = ' '.join([
         '-o ControlMaster=auto', '-o ControlPersist=60s',
-        '-o StrictHostKeyChecking=no',
+        # Trust on first use: a host's key is recorded in the work dir and a
+        # changed key (a reprovisioned or impostor host) fails the run.
+        '-o StrictHostKeyChecking=accept-new',
         '-o UserKnownHostsFile=%s' % os.path.join(config_dir, KNOWN_HOSTS),
         '-o ServerAliveInterval=5', '-o ConnectTimeout=10'])
     lines = [
@@ -64,7 +66,7 @@ def ansible_cfg(config_dir, options):
         'local_tmp = %s' % os.path.join(config_dir, '.ansible', 'tmp'),
         'retry_files_enabled = False',
         'interpreter_python = auto_silent',
-        'host_key_checking = False',
+        'host_key_checking = True',
         'timeout = 30',
     ]
     if options.forks:

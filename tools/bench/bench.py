@@ -197,9 +197,9 @@ def bench_config(config, sizes, update, workdir, skip=()):
     timed(results, 'launch', launcher.start)
     pid = launcher.state.load().get('pid')
     sampler = RssSampler(pid) if pid else None
-    if sampler:
-        sampler.start()
     try:
+        if sampler:
+            sampler.start()
         client = heat_client.make_client(launcher.session(),
                                          launcher.endpoint)
         ids = {}

@@ -140,3 +140,40 @@ def test_native_dump_restores_into_pod(cli, launch, heat_dir, port,
     assert _outputs(cli) == before
     launch('--kill')
     assert podman_env.leftovers_of(heat_dir) == []
+
+
+@pytest.mark.parametrize('heat_type', ['pod', 'container'])
+def test_sigterm_while_starting_leaves_nothing(cli, heat_dir, heat_image,
+                                               port, heat_type):
+    """SIGTERM while the containers start: all of them are removed."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from tripleo_ephemeral.tests.functional import conftest
+
+    proc = subprocess.Popen(
+        [os.path.join(conftest.BIN, 'openstack'), 'tripleo', 'launch',
+         'heat', '--heat-type', heat_type, '--heat-dir', str(heat_dir),
+         '--heat-api-port', str(port), '--heat-container-image',
+         heat_image], env=cli.env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 120
+    while time.monotonic() < end and not podman_env.leftovers_of(heat_dir):
+        time.sleep(0.1)
+    assert podman_env.leftovers_of(heat_dir), 'nothing was started'
+    time.sleep(1)  # inside the start-up
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=180)
+    assert proc.returncode != 0
+    assert 'Interrupted' in err and 'Traceback' not in err
+    assert podman_env.leftovers_of(heat_dir) == []
+    # The next launch works without clean-up.
+    info = cli.json('tripleo', 'launch', 'heat', '--heat-type', heat_type,
+                    '--heat-dir', str(heat_dir), '--heat-api-port',
+                    str(port), '--heat-container-image', heat_image)
+    assert info['status'] == 'running'
+    cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+            '--kill')
+    assert podman_env.leftovers_of(heat_dir) == []

@@ -1,0 +1,110 @@
+"""Ctrl-C at the moments too short to hit with a real signal.
+
+KeyboardInterrupt is what the commands' signal handler raises; here it is
+raised at the chosen step of a real Deployment with a fake Heat.
+"""
+
+import os
+
+import pytest
+import yaml
+
+from tripleo_ephemeral.deploy import overcloud
+from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.tests.unit import test_launcher_base
+
+
+class FakeLauncher(test_launcher_base.FakeLauncher):
+    """Stops like a real one: Heat first, then the dump."""
+
+    def __init__(self, heat_dir, interrupt_dump=False, **kw):
+        super().__init__(heat_dir, **kw)
+        self.interrupt_dump = interrupt_dump
+
+    def session(self):
+        return None
+
+    def stop(self, dump=True):
+        self.calls.append('stop')
+        if self.interrupt_dump:
+            self.alive = False
+            raise KeyboardInterrupt
+        return super().stop(dump=False)
+
+
+@pytest.fixture
+def deployment(tmp_path, monkeypatch):
+    dep = overcloud.Deployment('oc', str(tmp_path / 'work'))
+    monkeypatch.setattr(dep, 'prepare_request', lambda: {})
+    monkeypatch.setattr(overcloud.heat_client, 'make_client',
+                        lambda session, endpoint: object())
+    monkeypatch.setattr(dep, '_create', lambda client, request: {
+        'stack_id': 'x', 'stack_status': 'CREATE_COMPLETE'})
+    monkeypatch.setattr(overcloud.stack_outputs, 'fetch_and_save',
+                        lambda *a: ({}, []))
+    return dep
+
+
+def _launcher(tmp_path, monkeypatch, **kw):
+    from tripleo_ephemeral.heat_launcher import base
+    from tripleo_ephemeral.heat_launcher import readiness
+    monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
+    monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
+    return FakeLauncher(str(tmp_path / 'work' / 'heat-launcher'), **kw)
+
+
+def _status(dep):
+    with open(dep.workdir.status_file) as f:
+        return yaml.safe_load(f)['deployment_status']
+
+
+def test_ctrl_c_during_config_download(deployment, tmp_path, monkeypatch):
+    launcher = _launcher(tmp_path, monkeypatch)
+
+    def render(*a, **kw):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(deployment, '_render', render)
+    with pytest.raises(KeyboardInterrupt):
+        deployment.run(launcher)
+    assert 'stop' in launcher.calls and not launcher.alive
+    assert _status(deployment) == 'DEPLOY_FAILED'
+    assert deployment.workdir.archives()  # the state is kept
+
+
+def test_ctrl_c_during_the_dump(deployment, tmp_path, monkeypatch):
+    launcher = _launcher(tmp_path, monkeypatch, interrupt_dump=True)
+    with pytest.raises(KeyboardInterrupt):
+        deployment.run(launcher)
+    assert not launcher.alive
+    assert _status(deployment) == 'DEPLOY_FAILED'
+
+
+def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
+    import sqlite3
+    path = str(tmp_path / 'heat.sqlite')
+    conn = sqlite3.connect(path)
+    conn.execute('CREATE TABLE stack (id TEXT)')
+    conn.execute("INSERT INTO stack VALUES ('1')")
+    conn.commit()
+    conn.close()
+    db = database.SqliteDatabase(path)
+    store = database.DumpStore(str(tmp_path))
+    good = open(db.dump(store), 'rb').read()
+
+    class Interrupted:
+        def __init__(self, *a, **k):
+            pass
+
+        def iterdump(self):
+            yield 'BEGIN TRANSACTION;'
+            raise KeyboardInterrupt
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(database.sqlite3, 'connect', Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        db.dump(store)
+    assert open(store.latest, 'rb').read() == good
+    assert [n for n in os.listdir(tmp_path) if n.endswith('.tmp')] == []
+    assert os.path.exists(path)  # not removed: the next start dumps it

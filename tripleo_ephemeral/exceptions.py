@@ -47,3 +47,7 @@ class LockedError(TripleoEphemeralError):
 
 class CommandFailedError(LauncherError):
     """A subprocess exited non-zero."""
+
+
+class CommandNotFoundError(CommandFailedError):
+    """The program to run is not installed."""

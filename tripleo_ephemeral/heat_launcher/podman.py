@@ -24,8 +24,14 @@ class Podman:
         self.binary = binary
 
     def run(self, *args, check=True, input=None, timeout=None, stdout=None):
-        return self.runner.run([self.binary] + list(args), check=check,
-                               input=input, timeout=timeout, stdout=stdout)
+        try:
+            return self.runner.run([self.binary] + list(args), check=check,
+                                   input=input, timeout=timeout,
+                                   stdout=stdout)
+        except exceptions.CommandNotFoundError:
+            raise exceptions.CommandNotFoundError(
+                '%s is not installed (or not on PATH): install podman, or '
+                'use --heat-type native' % self.binary)
 
     def _ok(self, *args):
         return self.run(*args, check=False).returncode == 0

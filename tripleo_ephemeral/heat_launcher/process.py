@@ -30,7 +30,7 @@ class ProcessRunner:
                 stdout=stdout if stdout is not None else subprocess.PIPE,
                 stderr=subprocess.PIPE, check=False)
         except FileNotFoundError as exc:
-            raise exceptions.CommandFailedError(
+            raise exceptions.CommandNotFoundError(
                 '%s: command not found' % argv[0]) from exc
         except subprocess.TimeoutExpired as exc:
             raise exceptions.CommandFailedError(

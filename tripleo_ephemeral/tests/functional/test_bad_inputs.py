@@ -90,3 +90,25 @@ def test_dump_from_an_incompatible_schema(cli, heat_dir, port, tmp_path):
     assert 'Heat exited while starting' in err
     assert 'ffffffffffff' in err or 'revision' in err.lower()
     _nothing_running(heat_dir)
+
+
+def test_missing_image(cli, heat_dir, port):
+    proc = cli.run('tripleo', 'launch', 'heat', '--heat-type', 'container',
+                   '--heat-dir', str(heat_dir), '--heat-api-port', str(port),
+                   '--heat-container-image', 'localhost/no-such-image:1',
+                   check=False)
+    err = _error(proc)
+    assert 'localhost/no-such-image:1' in err and 'image build' in err
+    _nothing_running(heat_dir)
+
+
+def test_podman_missing(cli, heat_dir, port):
+    import os
+    # Only the venv on PATH: no podman.
+    proc = cli.run('tripleo', 'launch', 'heat', '--heat-type', 'pod',
+                   '--heat-dir', str(heat_dir), '--heat-api-port', str(port),
+                   check=False, env={'PATH': os.path.dirname(conftest.BIN +
+                                                             '/x')})
+    err = _error(proc)
+    assert 'podman is not installed' in err and '--heat-type native' in err
+    _nothing_running(heat_dir)

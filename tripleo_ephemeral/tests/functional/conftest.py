@@ -113,3 +113,21 @@ def heat_image(tmp_path_factory):
     cli.env['HOME'] = os.path.expanduser('~')  # keep the build cache
     return cli.json('tripleo', 'heat', 'image', 'build',
                     timeout=1800)['image']
+
+
+@pytest.fixture
+def dumped(cli, tmp_path, port, demo_templates):
+    """A work dir whose heat-launcher holds a dump of the demo stack
+    (a ResourceGroup of 3 nested templates); Heat is stopped."""
+    work_dir = tmp_path / 'work'
+    heat_dir = work_dir / 'heat-launcher'
+    cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+             '--heat-api-port', str(port))
+    try:
+        cli.run('stack', 'create', '-t', str(demo_templates / 'demo.yaml'),
+                '--parameter', 'count=3', 'demo', '--wait',
+                env={'OS_CLOUD': 'heat'})
+    finally:
+        cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+                '--kill')
+    return work_dir

@@ -6,25 +6,18 @@ import os
 import stat
 import tarfile
 
-
-def _work_dir_with_a_stack(cli, tmp_path, port, demo_templates):
-    work_dir = tmp_path / 'work'
-    heat_dir = work_dir / 'heat-launcher'
-    cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
-             '--heat-api-port', str(port))
-    try:
-        cli.run('stack', 'create', '-t', str(demo_templates / 'demo.yaml'),
-                'demo', '--wait', env={'OS_CLOUD': 'heat'})
-    finally:
-        cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
-                '--kill')
-    (work_dir / 'overcloud-passwords.yaml').write_text('secret: x\n')
-    os.chmod(work_dir / 'overcloud-passwords.yaml', 0o600)
-    return work_dir
+import pytest
 
 
-def test_backup_restore_elsewhere(cli, tmp_path, port, demo_templates):
-    work_dir = _work_dir_with_a_stack(cli, tmp_path, port, demo_templates)
+@pytest.fixture
+def work_dir(dumped):
+    """A deployment's work dir: the dumped demo stack and a secret."""
+    (dumped / 'overcloud-passwords.yaml').write_text('secret: x\n')
+    os.chmod(dumped / 'overcloud-passwords.yaml', 0o600)
+    return dumped
+
+
+def test_backup_restore_elsewhere(cli, tmp_path, work_dir):
     archive = tmp_path / 'backup.tar.gz'
     made = cli.json('tripleo', 'backup', 'create', '--work-dir',
                     str(work_dir), '--output', str(archive))
@@ -56,9 +49,7 @@ def _rewrite(archive, dest, change):
                         else None)
 
 
-def test_damaged_or_hostile_backups_change_nothing(cli, tmp_path, port,
-                                                   demo_templates):
-    work_dir = _work_dir_with_a_stack(cli, tmp_path, port, demo_templates)
+def test_damaged_or_hostile_backups_change_nothing(cli, tmp_path, work_dir):
     archive = tmp_path / 'backup.tar.gz'
     cli.json('tripleo', 'backup', 'create', '--work-dir', str(work_dir),
              '--output', str(archive))

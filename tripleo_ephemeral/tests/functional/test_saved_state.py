@@ -1,24 +1,5 @@
 """Inspecting a saved dump without Heat agrees with a restored Heat."""
 
-import pytest
-
-
-@pytest.fixture
-def dumped(cli, tmp_path, port, demo_templates):
-    """A work dir whose heat-launcher holds a dump of a nested stack."""
-    work_dir = tmp_path / 'work'
-    heat_dir = work_dir / 'heat-launcher'
-    cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
-             '--heat-api-port', str(port))
-    try:
-        cli.run('stack', 'create', '-t', str(demo_templates / 'demo.yaml'),
-                '--parameter', 'count=3', 'demo', '--wait',
-                env={'OS_CLOUD': 'heat'})
-    finally:
-        cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
-                '--kill')
-    return work_dir
-
 
 def test_saved_stacks_and_resources_match_restored_heat(cli, dumped):
     saved_stacks = cli.json('tripleo', 'saved', 'stack', 'list',

@@ -3,12 +3,11 @@
 import os
 
 from osc_lib.command import command
-from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import backup
-from tripleo_ephemeral import exceptions
 
 DEFAULT_WORK_DIR = os.path.join('~', 'overcloud-deploy', 'overcloud')
 
@@ -31,11 +30,9 @@ class CreateBackup(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        try:
+        with errors.user_errors('--work-dir'):
             path, manifest = backup.create(parsed_args.work_dir,
                                            parsed_args.output)
-        except exceptions.TripleoEphemeralError as exc:
-            raise osc_exceptions.CommandError(str(exc))
         return (('backup', 'work_dir', 'files', 'bytes'),
                 (path, parsed_args.work_dir, len(manifest['files']),
                  os.path.getsize(path)))
@@ -59,11 +56,9 @@ class RestoreBackup(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        try:
+        with errors.user_errors('--work-dir'):
             manifest = backup.restore(parsed_args.archive,
                                       parsed_args.work_dir)
-        except exceptions.TripleoEphemeralError as exc:
-            raise osc_exceptions.CommandError(str(exc))
         self.log.info(_('Restored; bring its Heat back with "openstack '
                         'tripleo launch heat --heat-dir %s --restore-db"'),
                       os.path.join(parsed_args.work_dir, 'heat-launcher'))

@@ -11,8 +11,8 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.saved import dump_reader
@@ -37,10 +37,8 @@ def _add_source_options(parser, dump=True):
 def _open(parsed_args):
     path = parsed_args.dump or os.path.join(
         parsed_args.work_dir, 'heat-launcher', database.DUMP_NAME)
-    try:
+    with errors.user_errors('--work-dir'):
         return dump_reader.SavedDatabase.from_dump(path)
-    except exceptions.TripleoEphemeralError as exc:
-        raise osc_exceptions.CommandError(str(exc))
 
 
 class ListSavedStack(command.Lister):
@@ -85,11 +83,9 @@ class ListSavedResource(command.Lister):
     def take_action(self, parsed_args):
         columns = ('resource_name', 'physical_resource_id', 'resource_type',
                    'resource_status', 'stack_name')
-        try:
+        with errors.user_errors('--work-dir'):
             rows = _open(parsed_args).resources(
                 parsed_args.stack, nested_depth=parsed_args.nested_depth)
-        except exceptions.TripleoEphemeralError as exc:
-            raise osc_exceptions.CommandError(str(exc))
         if not parsed_args.nested_depth:
             columns = columns[:-1]
         return columns, [tuple(r[c] for c in columns) for r in rows]
@@ -110,11 +106,9 @@ class ShowSavedOutput(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        try:
+        with errors.user_errors('--work-dir'):
             outputs, _deployments = stack_outputs.load(parsed_args.work_dir,
                                                        parsed_args.stack)
-        except exceptions.TripleoEphemeralError as exc:
-            raise osc_exceptions.CommandError(str(exc))
         if parsed_args.output:
             if parsed_args.output not in outputs:
                 raise osc_exceptions.CommandError(

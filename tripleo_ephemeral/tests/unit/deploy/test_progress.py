@@ -68,3 +68,38 @@ def test_failures_lists_reasons():
         _res('b', 'CREATE_FAILED', 'boom', stack='overcloud-x')], [])
     assert progress.failures(client, 'root') == [
         ('overcloud-x.b', 'OS::Heat::Value', 'boom')]
+
+
+class SlowClock:
+    """A clock where every resources.list costs ``cost`` seconds."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps = []
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def test_watcher_spaces_out_expensive_calls():
+    clock = SlowClock()
+    client = FakeClient(['CREATE_IN_PROGRESS'] * 200 + ['CREATE_COMPLETE'],
+                        [_res('top', 'CREATE_IN_PROGRESS')], [])
+    listed = []
+
+    def slow_list(stack_id, nested_depth=0):
+        listed.append(clock.now)
+        clock.now += 2.0  # a large tree: 2 s per list
+        return [_res('top', 'CREATE_IN_PROGRESS')]
+
+    client.resources.list = slow_list
+    watcher = progress.StackWatcher(client, 'root', out=lambda s: None,
+                                    clock=lambda: clock.now,
+                                    sleep=clock.sleep)
+    watcher.wait()
+    # the last list is the final report, made whatever it costs
+    gaps = [b - a for a, b in zip(listed, listed[1:-1])]
+    assert gaps and min(gaps) >= progress.COST_FACTOR * 2.0
+    # cheap calls keep the normal pace
+    assert min(clock.sleeps) == watcher.poll

@@ -40,6 +40,10 @@ SERVERS = {
 }
 #: TripleO's stock Heat behaviour (see --stock).
 STOCK_OVERRIDES = ('ephemeral_heat.leaf_trigger_delay=1.0',
+                   'ephemeral_heat.resource_chain_concurrency=0',
+                   'ephemeral_heat.lazy_resource_definitions=false',
+                   'ephemeral_heat.sqlite_journal_mode=DELETE',
+                   'ephemeral_heat.sqlite_synchronous=FULL',
                    'DEFAULT.executor_thread_pool_size=64')
 BIN = os.path.dirname(sys.executable)
 

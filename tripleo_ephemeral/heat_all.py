@@ -23,11 +23,8 @@ import os
 import shutil
 import signal
 import socketserver
-import sqlite3
 import sys
 import threading
-import time
-import types
 from wsgiref import simple_server
 
 from oslo_service import backend
@@ -36,6 +33,8 @@ backend.init_backend(backend.BackendType.THREADING)
 
 from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
+
+from tripleo_ephemeral import engine_tuning  # noqa: E402
 
 EXIT_PORT_IN_USE = 98
 EXIT_DB_SYNC_FAILED = 3
@@ -67,6 +66,15 @@ OPTS = [
                help='PRAGMA synchronous for SQLite databases.'),
     cfg.IntOpt('sqlite_busy_timeout_ms', default=60000, min=0,
                help='How long a SQLite writer waits for the lock.'),
+    cfg.IntOpt('resource_chain_concurrency', default=0, min=0,
+               help='Members of a concurrent OS::Heat::ResourceChain '
+                    'created at once. Heat allows as many as there are '
+                    'running engines (0 keeps that rule), which creates '
+                    'the chain one member at a time on a single engine.'),
+    cfg.BoolOpt('lazy_resource_definitions', default=False,
+                help='Parse a resource definition when it is first needed '
+                     'instead of all of a stack\'s on every resource '
+                     'check.'),
 ]
 CONF.register_opts(OPTS, group='ephemeral_heat')
 
@@ -94,65 +102,6 @@ def bind_api(host, port):
                          % (host, port, exc.strerror or exc))
         sys.exit(EXIT_PORT_IN_USE)
     return httpd
-
-
-def install_sqlite_tuning(conf):
-    """Make SQLite usable from many engine threads at once."""
-    from sqlalchemy import engine as sa_engine
-    from sqlalchemy import event
-
-    @event.listens_for(sa_engine.Engine, 'connect')
-    def _on_connect(dbapi_conn, _record):
-        if not isinstance(dbapi_conn, sqlite3.Connection):
-            return
-        if conf.sqlite_begin_immediate:
-            # Let SQLAlchemy's "begin" event issue BEGIN, not pysqlite.
-            dbapi_conn.isolation_level = None
-        cur = dbapi_conn.cursor()
-        cur.execute('PRAGMA busy_timeout = %d' % conf.sqlite_busy_timeout_ms)
-        cur.execute('PRAGMA journal_mode = %s' % conf.sqlite_journal_mode)
-        cur.execute('PRAGMA synchronous = %s' % conf.sqlite_synchronous)
-        cur.close()
-
-    @event.listens_for(sa_engine.Engine, 'begin')
-    def _on_begin(conn):
-        # oslo.db emits a plain BEGIN unless a transaction is marked open;
-        # class-level listeners run before its per-engine one.
-        if (conn.dialect.name == 'sqlite' and conf.sqlite_begin_immediate
-                and 'in_transaction' not in conn.info):
-            conn.exec_driver_sql('BEGIN IMMEDIATE')
-            conn.info['in_transaction'] = True
-
-
-def install_leaf_trigger_delay(delay):
-    """Replace the hard-coded 1 s sleep between convergence leaf triggers."""
-    from heat.engine import stack as heat_stack
-
-    if delay == 1.0:
-        return
-    real_time = time
-
-    def sleep(seconds):
-        real_time.sleep(delay if seconds == 1 else seconds)
-
-    shim = types.ModuleType('time')
-    shim.__dict__.update(real_time.__dict__)
-    shim.sleep = sleep
-    heat_stack.time = shim
-
-
-def install_task_poll_interval(interval):
-    """Replace the 1 s TaskRunner sleep between progress checks."""
-    from heat.engine import scheduler
-
-    if interval == 1.0:
-        return
-    stock_sleep = scheduler.TaskRunner._sleep
-
-    def _sleep(self, wait_time):
-        stock_sleep(self, interval if wait_time == 1 else wait_time)
-
-    scheduler.TaskRunner._sleep = _sleep
 
 
 def _configure(argv):
@@ -232,9 +181,7 @@ def _run_engines(own, opts):
 
     if own.db_sync:
         _db_sync(own.schema_cache)
-    install_sqlite_tuning(opts)
-    install_leaf_trigger_delay(opts.leaf_trigger_delay)
-    install_task_poll_interval(opts.task_poll_interval)
+    engine_tuning.install(opts)
     messaging.setup()
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     LOG.info('Starting %d engine worker(s)', own.workers)
@@ -268,9 +215,7 @@ def main(argv=None):
 
     if own.db_sync:
         _db_sync(own.schema_cache)
-    install_sqlite_tuning(opts)
-    install_leaf_trigger_delay(opts.leaf_trigger_delay)
-    install_task_poll_interval(opts.task_poll_interval)
+    engine_tuning.install(opts)
     if stopping.is_set():
         return 0
 
@@ -301,6 +246,7 @@ def main(argv=None):
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
 
 if __name__ == '__main__':
     main()

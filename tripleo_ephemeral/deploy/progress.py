@@ -7,9 +7,10 @@ once per ``report_every`` seconds. Nested events show with ``verbose``.
 Watching is not free: every poll runs in the Heat engine that is creating
 the stack, and listing the resources of a large nested tree (the THT
 overcloud: 560 resources in 225 stacks) costs the engine about a second of
-CPU. So each kind of call is spaced out to at least ``COST_FACTOR`` times
-what it took the last time, keeping the watcher's share of the engine
-small however large the stack grows.
+CPU. So events and counts are spaced out to ``COST_FACTOR`` times what
+they took the last time (at most ``MAX_GAP``), keeping the watcher's share
+of the engine small however large the stack grows, while the cheap status
+check still sees the end at once.
 """
 
 import logging
@@ -22,8 +23,10 @@ LOG = logging.getLogger(__name__)
 
 #: How deep nested stacks are counted and watched.
 NESTED_DEPTH = 10
-#: A call is repeated no sooner than this many times its last duration.
-COST_FACTOR = 20
+#: An expensive call is repeated no sooner than this many times its last
+#: duration, and always within MAX_GAP seconds.
+COST_FACTOR = 10
+MAX_GAP = 60.0
 
 
 class Counts:
@@ -64,23 +67,34 @@ class StackWatcher:
         self._marker = None
         self._context = heat_utils.EventLogContext()
         self._last_counts = None
-        self._last_report = None
-        self._report_gap = report_every
+        self._next = {}  # when each expensive call may run again
         self.started = clock()
 
     def wait(self):
-        """Return the final stack status (e.g. CREATE_COMPLETE)."""
+        """Return the final stack status (e.g. CREATE_COMPLETE).
+
+        The stack's own status is cheap and checked every ``poll`` seconds,
+        so the end is seen at once; events and counts are spaced out.
+        """
         while True:
-            began = self._clock()
-            stack = self.client.stacks.get(self.stack_id, resolve_outputs=False)
-            self._print_events()
+            stack = self.client.stacks.get(self.stack_id,
+                                           resolve_outputs=False)
             status = stack.stack_status
-            if not status.endswith('_IN_PROGRESS'):
-                self._report(force=True)
+            done = not status.endswith('_IN_PROGRESS')
+            self._spaced('events', self.poll, self._print_events, done)
+            self._spaced('counts', self.report_every, self._report, done)
+            if done:
                 return status
-            cost = self._clock() - began
-            self._report()
-            self._sleep(max(self.poll, COST_FACTOR * cost - cost))
+            self._sleep(self.poll)
+
+    def _spaced(self, name, gap, call, force):
+        """Run ``call`` if forced or due; next due in max(gap, cost x N)."""
+        now = self._clock()
+        if not force and now < self._next.get(name, now):
+            return
+        call(force)
+        cost = self._clock() - now
+        self._next[name] = now + min(MAX_GAP, max(gap, COST_FACTOR * cost))
 
     def counts(self):
         resources = self.client.resources.list(self.stack_id,
@@ -88,19 +102,12 @@ class StackWatcher:
         return Counts(resources, self.action)
 
     def _report(self, force=False):
-        now = self._clock()
-        if (not force and self._last_report is not None and
-                now - self._last_report < self._report_gap):
-            return
         counts = self.counts()
-        cost = self._clock() - now
-        self._report_gap = max(self.report_every, COST_FACTOR * cost)
         if counts.key() != self._last_counts or force:
-            self.out('[%4ds] %s' % (now - self.started, counts))
+            self.out('[%4ds] %s' % (self._clock() - self.started, counts))
             self._last_counts = counts.key()
-        self._last_report = now
 
-    def _print_events(self):
+    def _print_events(self, _force=False):
         events = event_utils.get_events(
             self.client, self.stack_id,
             event_args={'sort_dir': 'asc'}, nested_depth=NESTED_DEPTH,

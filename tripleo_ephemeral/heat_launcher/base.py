@@ -38,6 +38,9 @@ TUNED_LEAF_TRIGGER_DELAY = 0.05
 #: At a short delay 64 executor threads hung a 200-member create (all
 #: waiting on nested stacks); 256 did not.
 TUNED_EXECUTOR_THREADS = 256
+#: Heat creates as many members of a concurrent ResourceChain at once as
+#: there are engines: one at a time on one engine.
+TUNED_RESOURCE_CHAIN_CONCURRENCY = 16
 
 
 class Tuning:
@@ -45,11 +48,24 @@ class Tuning:
 
     def __init__(self, leaf_trigger_delay=TUNED_LEAF_TRIGGER_DELAY,
                  executor_thread_pool_size=TUNED_EXECUTOR_THREADS,
-                 engine_workers=1, overrides=None):
+                 engine_workers=1, overrides=None,
+                 resource_chain_concurrency=TUNED_RESOURCE_CHAIN_CONCURRENCY,
+                 lazy_resource_definitions=True):
         self.leaf_trigger_delay = leaf_trigger_delay
         self.executor_thread_pool_size = executor_thread_pool_size
         self.engine_workers = engine_workers
+        self.resource_chain_concurrency = resource_chain_concurrency
+        self.lazy_resource_definitions = lazy_resource_definitions
         self.overrides = overrides or {}
+
+    def runner_options(self):
+        """The ``[ephemeral_heat]`` tuning options of heat.conf."""
+        return {
+            'leaf_trigger_delay': self.leaf_trigger_delay,
+            'resource_chain_concurrency': self.resource_chain_concurrency,
+            'lazy_resource_definitions': str(
+                self.lazy_resource_definitions).lower(),
+        }
 
 
 class HeatLauncher(abc.ABC):
@@ -178,7 +194,7 @@ class HeatLauncher(abc.ABC):
             auth_encryption_key=self._auth_encryption_key(),
             engine_workers=self.tuning.engine_workers,
             executor_thread_pool_size=self.tuning.executor_thread_pool_size,
-            leaf_trigger_delay=self.tuning.leaf_trigger_delay,
+            runner_options=self.tuning.runner_options(),
             debug=self.debug, overrides=self.tuning.overrides))
         write(token_file, config.token_file(self.api_url))
         write(paste_file, config.api_paste_ini(), mode=0o644)

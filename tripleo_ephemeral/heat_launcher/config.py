@@ -25,7 +25,7 @@ def render(name, **values):
 def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,
               transport_url, log_dir, token_file, paste_file, policy_file,
               auth_encryption_key, engine_workers=1,
-              executor_thread_pool_size=256, leaf_trigger_delay=1.0,
+              executor_thread_pool_size=256, runner_options=None,
               debug=False, overrides=None):
     return render('heat.conf', heat_type=heat_type, api_url=api_url,
                   bind_host=bind_host, api_port=api_port,
@@ -35,7 +35,7 @@ def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,
                   auth_encryption_key=auth_encryption_key,
                   engine_workers=engine_workers,
                   executor_thread_pool_size=executor_thread_pool_size,
-                  leaf_trigger_delay=leaf_trigger_delay, debug=debug,
+                  runner_options=runner_options or {}, debug=debug,
                   overrides=overrides or {})
 
 

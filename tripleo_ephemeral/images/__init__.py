@@ -28,9 +28,9 @@ def _package_file(*parts):
 def fingerprint():
     """A short hash of the code, dependencies and recipe of the image.
 
-    The containers run only the ``tripleo-heat-all`` runner, so its source,
-    the project's version and requirements and the Containerfile decide
-    what the image holds.
+    The containers run only the ``tripleo-heat-all`` runner, so its source
+    and the engine tuning it applies, the project's version and
+    requirements and the Containerfile decide what the image holds.
     """
     h = hashlib.sha256()
     try:
@@ -41,7 +41,8 @@ def fingerprint():
     except importlib.metadata.PackageNotFoundError:
         pass
     h.update(' '.join(PACKAGES).encode())
-    for parts in (('heat_all.py',), ('images', CONTAINERFILE)):
+    for parts in (('heat_all.py',), ('engine_tuning.py',),
+                  ('images', CONTAINERFILE)):
         h.update(_package_file(*parts).read_bytes())
     return h.hexdigest()[:12]
 

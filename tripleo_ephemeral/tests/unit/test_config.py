@@ -33,10 +33,16 @@ def test_heat_conf_binds_loopback_and_uses_noauth():
 
 
 def test_heat_conf_tuning_and_overrides():
-    conf = _conf(leaf_trigger_delay=0.05, executor_thread_pool_size=128,
+    from tripleo_ephemeral.heat_launcher import base
+    conf = _conf(runner_options=base.Tuning(
+                     leaf_trigger_delay=0.05,
+                     resource_chain_concurrency=4).runner_options(),
+                 executor_thread_pool_size=128,
                  overrides={'yaql': {'limit_iterators': '1'},
                             'extra': {'a': 'b'}})
     assert conf['ephemeral_heat']['leaf_trigger_delay'] == '0.05'
+    assert conf['ephemeral_heat']['resource_chain_concurrency'] == '4'
+    assert conf['ephemeral_heat']['lazy_resource_definitions'] == 'true'
     assert conf['DEFAULT']['executor_thread_pool_size'] == '128'
     assert conf['extra']['a'] == 'b'
     # The override comes last, so oslo.config takes it.

@@ -101,5 +101,6 @@ def test_watcher_spaces_out_expensive_calls():
     # the last list is the final report, made whatever it costs
     gaps = [b - a for a, b in zip(listed, listed[1:-1])]
     assert gaps and min(gaps) >= progress.COST_FACTOR * 2.0
-    # cheap calls keep the normal pace
-    assert min(clock.sleeps) == watcher.poll
+    assert max(gaps) <= progress.MAX_GAP + watcher.poll + 2.0
+    # the status is still checked at the normal pace: the end is seen
+    assert set(clock.sleeps) == {watcher.poll}

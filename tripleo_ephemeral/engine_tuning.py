@@ -1,0 +1,233 @@
+"""Tuning shims the ``tripleo-heat-all`` runner applies to the Heat engine.
+
+Each one is switched by an option of the ``[ephemeral_heat]`` group of
+heat.conf, so a user can turn it off, and each was kept because the
+benchmark (``tools/bench``) showed it winning; ``doc/source/performance.rst``
+says by how much.
+
+* SQLite: ``BEGIN IMMEDIATE``, WAL and a chosen ``synchronous``, so many
+  engine threads can share one file.
+* The convergence engine's hard-coded 1 s sleeps: between leaf triggers
+  and between progress checks.
+* The concurrency of ``OS::Heat::ResourceChain``: Heat creates as many
+  members of a concurrent chain at once as there are running engines, so
+  one engine creates tripleo-heat-templates' ~100-service chains one
+  service at a time (more than a second each).
+* Lazy resource definitions: every resource check loads its stack afresh
+  and stock Heat then parses the definitions of *all* the stack's resources
+  to use one or two; for the ~100-resource stacks of tripleo-heat-templates
+  that parsing was the largest part of the engine's CPU. Here a definition
+  is parsed when it is first asked for, by the same Heat code.
+"""
+
+import sqlite3
+import time
+import types
+
+
+def install(opts):
+    """Apply every shim ``opts`` (the ``[ephemeral_heat]`` group) enables."""
+    install_sqlite_tuning(opts)
+    install_leaf_trigger_delay(opts.leaf_trigger_delay)
+    install_task_poll_interval(opts.task_poll_interval)
+    install_resource_chain_concurrency(opts.resource_chain_concurrency)
+    if opts.lazy_resource_definitions:
+        install_lazy_resource_definitions()
+
+
+def install_sqlite_tuning(conf):
+    """Make SQLite usable from many engine threads at once."""
+    from sqlalchemy import engine as sa_engine
+    from sqlalchemy import event
+
+    @event.listens_for(sa_engine.Engine, 'connect')
+    def _on_connect(dbapi_conn, _record):
+        if not isinstance(dbapi_conn, sqlite3.Connection):
+            return
+        if conf.sqlite_begin_immediate:
+            # Let SQLAlchemy's "begin" event issue BEGIN, not pysqlite.
+            dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute('PRAGMA busy_timeout = %d' % conf.sqlite_busy_timeout_ms)
+        cur.execute('PRAGMA journal_mode = %s' % conf.sqlite_journal_mode)
+        cur.execute('PRAGMA synchronous = %s' % conf.sqlite_synchronous)
+        cur.close()
+
+    @event.listens_for(sa_engine.Engine, 'begin')
+    def _on_begin(conn):
+        # oslo.db emits a plain BEGIN unless a transaction is marked open;
+        # class-level listeners run before its per-engine one.
+        if (conn.dialect.name == 'sqlite' and conf.sqlite_begin_immediate
+                and 'in_transaction' not in conn.info):
+            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            conn.info['in_transaction'] = True
+
+
+def install_leaf_trigger_delay(delay):
+    """Replace the hard-coded 1 s sleep between convergence leaf triggers."""
+    from heat.engine import stack as heat_stack
+
+    if delay == 1.0:
+        return
+    real_time = time
+
+    def sleep(seconds):
+        real_time.sleep(delay if seconds == 1 else seconds)
+
+    shim = types.ModuleType('time')
+    shim.__dict__.update(real_time.__dict__)
+    shim.sleep = sleep
+    heat_stack.time = shim
+
+
+def install_task_poll_interval(interval):
+    """Replace the 1 s TaskRunner sleep between progress checks."""
+    from heat.engine import scheduler
+
+    if interval == 1.0:
+        return
+    stock_sleep = scheduler.TaskRunner._sleep
+
+    def _sleep(self, wait_time):
+        stock_sleep(self, interval if wait_time == 1 else wait_time)
+
+    scheduler.TaskRunner._sleep = _sleep
+
+
+def install_resource_chain_concurrency(limit):
+    """Create up to ``limit`` members of a concurrent ResourceChain at once.
+
+    0 keeps Heat's rule: as many as there are running engines.
+    """
+    from heat.engine.resources.openstack.heat import resource_chain
+
+    if not limit:
+        return
+    stock = resource_chain.service_objects
+
+    class Service:
+        @staticmethod
+        def active_service_count(context):
+            return max(limit, stock.Service.active_service_count(context))
+
+    resource_chain.service_objects = types.SimpleNamespace(Service=Service)
+
+
+class _OneResource:
+    """A read-only view of a template dict with a single resource in it.
+
+    Heat's own ``resource_definitions`` then parses just that resource:
+    same keys check, same condition handling, same errors.
+    """
+
+    def __init__(self, tmpl_dict, section, name):
+        self._t = tmpl_dict
+        self._section = section
+        self._name = name
+
+    def get(self, key, default=None):
+        if key == self._section:
+            resources = self._t.get(key) or {}
+            return {self._name: resources[self._name]}
+        return self._t.get(key, default)
+
+    def __getitem__(self, key):
+        if key == self._section:
+            return self.get(key)
+        return self._t[key]
+
+    def __contains__(self, key):
+        return key in self._t
+
+    def __iter__(self):
+        return iter(self._t)
+
+    def __len__(self):
+        return len(self._t)
+
+    def items(self):
+        return ((k, self[k]) for k in self._t)
+
+    def keys(self):
+        return self._t.keys()
+
+
+def _parse_one(template, stk_defn, name):
+    """The definition of ``name`` alone, by Heat's ``resource_definitions``.
+
+    It runs on a shallow copy of the template whose resources section holds
+    only ``name`` (the shared template is never changed, so other threads
+    are not affected). Raises KeyError, as stock Heat does, when the
+    resource is absent or its condition disables it.
+    """
+    template.conditions(stk_defn)  # evaluated once, cached on the template
+    # A shallow copy: Template.__new__ picks a class by version, so build
+    # it by hand. It shares the conditions cache.
+    view = object.__new__(type(template))
+    view.__dict__.update(template.__dict__)
+    view.t = _OneResource(template.t, template.RESOURCES, name)
+    return view.resource_definitions(stk_defn)[name]
+
+
+def install_lazy_resource_definitions():
+    """Parse a stack's resource definitions one at a time, on demand."""
+    from heat.engine import stk_defn
+    from heat.engine.hot import template as hot_template
+
+    cls = stk_defn.StackDefinition
+    if getattr(cls, '_tripleo_lazy', False):
+        return
+    stock_resource_definition = cls.resource_definition
+    stock_load = cls._load_rsrc_defns
+
+    def partial(self):
+        return self.__dict__.setdefault('_lazy_defns', {})
+
+    def resource_definition(self, resource_name):
+        if (self._resource_defns is not None or not isinstance(
+                self._template, hot_template.HOTemplate20130523)):
+            return stock_resource_definition(self, resource_name)
+        done = partial(self)
+        if resource_name not in done:
+            if resource_name not in (self._template.t.get(
+                    self._template.RESOURCES) or {}):
+                raise KeyError(resource_name)
+            done[resource_name] = _parse_one(self._template, self,
+                                             resource_name)
+        return done[resource_name]
+
+    def _load_rsrc_defns(self):
+        stock_load(self)
+        # Keep the definitions already handed out: callers may hold them.
+        for name, defn in partial(self).items():
+            if name in self._resource_defns:
+                self._resource_defns[name] = defn
+        partial(self).clear()
+
+    def forget(stack_definition, resource_name):
+        stack_definition.__dict__.get('_lazy_defns', {}).pop(
+            resource_name, None)
+
+    stock_add, stock_remove = stk_defn.add_resource, stk_defn.remove_resource
+    stock_update = stk_defn.update_resource_data
+
+    def add_resource(stack_definition, resource_definition):
+        forget(stack_definition, resource_definition.name)
+        return stock_add(stack_definition, resource_definition)
+
+    def remove_resource(stack_definition, resource_name):
+        forget(stack_definition, resource_name)
+        return stock_remove(stack_definition, resource_name)
+
+    def update_resource_data(stack_definition, resource_name, resource_data):
+        stock_update(stack_definition, resource_name, resource_data)
+        for defn in stack_definition.__dict__.get('_lazy_defns', {}).values():
+            if resource_name in defn.required_resource_names():
+                defn._all_dep_attrs = None
+
+    cls.resource_definition = resource_definition
+    cls._load_rsrc_defns = _load_rsrc_defns
+    stk_defn.add_resource = add_resource
+    stk_defn.remove_resource = remove_resource
+    stk_defn.update_resource_data = update_resource_data
+    cls._tripleo_lazy = True

@@ -29,8 +29,10 @@ LOG = logging.getLogger(__name__)
 
 POD_FILE = 'heat-pod.yaml'
 CREDENTIALS_FILE = 'pod-credentials.json'
-#: Loopback ports each pod needs besides the API's.
-PORT_NAMES = ('mysql', 'amqp', 'epmd', 'dist')
+#: Loopback ports each pod needs besides the API's. RabbitMQ runs without
+#: epmd (which always listens on ::1 too): its Erlang distribution listens
+#: on the fixed port ``dist``.
+PORT_NAMES = ('mysql', 'amqp', 'dist')
 SERVICES = ('mariadb', 'rabbitmq')
 HEAT = ('heat-api', 'heat-engine')
 
@@ -77,7 +79,7 @@ class PodHeatLauncher(base.HeatLauncher):
         """The pod's loopback ports, chosen once per heat dir."""
         saved = self.state.load().get('pod_ports') or {}
         if all(saved.get(name) for name in PORT_NAMES):
-            return saved
+            return {name: saved[name] for name in PORT_NAMES}
         ports = {name: free_port(self.bind_host) for name in PORT_NAMES}
         if os.path.isdir(self.heat_dir):
             self.state.save(pod_ports=ports)

@@ -124,10 +124,16 @@ def test_pod_yaml_and_private_files(tmp_path):
     assert '--bind-address=127.0.0.1' in mariadb
     assert '--port=%d' % ports['mysql'] in mariadb
     env = {e['name']: e['value'] for e in ctrs['rabbitmq']['env']}
-    assert env['ERL_EPMD_ADDRESS'] == '127.0.0.1'
-    assert env['ERL_EPMD_PORT'] == str(ports['epmd'])
+    # No epmd: a distributed node on a fixed loopback port.
+    assert sorted(ports) == ['amqp', 'dist', 'mysql']
     assert env['RABBITMQ_DIST_PORT'] == str(ports['dist'])
-    assert '{127,0,0,1}' in env['RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS']
+    assert env['RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS'] == (
+        '-sname %s' % env['RABBITMQ_NODENAME'])
+    assert env['ERL_ZFLAGS'].split() == [
+        '-start_epmd', 'false', '-erl_epmd_port', str(ports['dist']),
+        '-kernel', 'inet_dist_use_interface', '{127,0,0,1}']
+    assert env['ERL_EPMD_PORT'] == '0'
+    assert 'ERL_EPMD_ADDRESS' not in env
     # Secrets: random, 0600, never in the pod spec or the database URL.
     creds = json.load(open(launcher.path(pod.CREDENTIALS_FILE)))
     text = open(launcher.pod_file).read()
@@ -154,6 +160,18 @@ def test_two_heat_dirs_get_different_names_and_ports(tmp_path):
     assert a.credentials() != b.credentials()
     # Kept per heat dir.
     assert _pod(tmp_path / 'a').ports() == a.ports()
+
+
+def test_ports_saved_with_epmd_are_kept_without_it(tmp_path):
+    # Heat dirs of versions that ran epmd saved its port too.
+    launcher = _pod(tmp_path)
+    launcher.prepare()
+    ports = launcher.ports()
+    launcher.state.save(pod_ports=dict(ports, epmd=4369))
+    assert launcher.ports() == ports
+    launcher._renew_busy_ports()  # what a start does: saved without it
+    assert sorted(launcher.state.load()['pod_ports']) == sorted(
+        pod.PORT_NAMES)
 
 
 def test_pod_launch_and_kill_argv(tmp_path):

@@ -2,12 +2,14 @@
 
 Quiet enough for CI logs: top-level events and every failure are printed
 as they come; a progress line is printed when the counts change, at most
-once per ``report_every`` seconds. Nested events show with ``verbose``.
+once per ``report_every`` seconds (on the way, the total is the resources
+started so far). Nested events show with ``verbose``.
 
 Watching is not free: every poll runs in the Heat engine that is creating
 the stack, and listing the resources of a large nested tree (the THT
 overcloud: 560 resources in 225 stacks) costs the engine about a second of
-CPU. So events and counts are spaced out to ``COST_FACTOR`` times what
+CPU. So the counts on the way come from the events (resources listed once,
+at the end), and events are spaced out to ``COST_FACTOR`` times what
 they took the last time (at most ``MAX_GAP``), keeping the watcher's share
 of the engine small however large the stack grows, while the cheap status
 check still sees the end at once.
@@ -32,7 +34,8 @@ MAX_GAP = 60.0
 class Counts:
     def __init__(self, resources, action):
         self.total = len(resources)
-        statuses = [getattr(r, 'resource_status', '') for r in resources]
+        statuses = [getattr(r, 'resource_status', '') or ''
+                    for r in resources]
         self.complete = sum(1 for s in statuses if s == action + '_COMPLETE')
         self.in_progress = sum(1 for s in statuses if s.endswith('_PROGRESS'))
         self.failed = sum(1 for s in statuses if s.endswith('_FAILED'))
@@ -68,6 +71,7 @@ class StackWatcher:
         self._context = heat_utils.EventLogContext()
         self._last_counts = None
         self._next = {}  # when each expensive call may run again
+        self._latest = {}  # (stack, resource) -> its newest event
         self.started = clock()
 
     def wait(self):
@@ -102,7 +106,10 @@ class StackWatcher:
         return Counts(resources, self.action)
 
     def _report(self, force=False):
-        counts = self.counts()
+        # On the way, count what the events said (they are fetched anyway);
+        # at the end, ask for the exact figures once.
+        counts = self.counts() if force else Counts(
+            list(self._latest.values()), self.action)
         if counts.key() != self._last_counts or force:
             self.out('[%4ds] %s' % (self._clock() - self.started, counts))
             self._last_counts = counts.key()
@@ -118,10 +125,20 @@ class StackWatcher:
         if not events:
             return
         self._marker = events[-1].id
+        for event in events:
+            self._latest[(_stack_of(event),
+                          getattr(event, 'resource_name', None))] = event
         shown = [e for e in events if self.verbose or _is_top(e) or
                  getattr(e, 'resource_status', '').endswith('FAILED')]
         if shown:
             self.out(heat_utils.event_log_formatter(shown, self._context))
+
+
+def _stack_of(event):
+    for link in getattr(event, 'links', []):
+        if link.get('rel') == 'stack':
+            return link['href']
+    return getattr(event, 'stack_name', None)
 
 
 def _is_top(event):

@@ -16,7 +16,8 @@ def _event(eid, name, status, nested=False):
         'child' if nested else 'root')}
     return types.SimpleNamespace(
         id=eid, resource_name=name, resource_status=status,
-        resource_status_reason='state changed', event_time='2026-01-01T00:00:00',
+        resource_status_reason="state changed",
+        event_time="2026-01-01T00:00:00",
         links=[root, stack], stack_name='root', physical_resource_id=None)
 
 
@@ -84,23 +85,36 @@ class SlowClock:
 
 def test_watcher_spaces_out_expensive_calls():
     clock = SlowClock()
+    events = [_event('1', 'top', 'CREATE_IN_PROGRESS'),
+              _event('2', 'inner', 'CREATE_COMPLETE', nested=True)]
     client = FakeClient(['CREATE_IN_PROGRESS'] * 200 + ['CREATE_COMPLETE'],
-                        [_res('top', 'CREATE_IN_PROGRESS')], [])
-    listed = []
+                        [_res('top', 'CREATE_COMPLETE')], events)
+    listed, fetched = [], []
+    stock_events = client.events.list
 
-    def slow_list(stack_id, nested_depth=0):
+    def slow_events(stack_id, **kw):
+        fetched.append(clock.now)
+        clock.now += 2.0  # a large tree: 2 s per call
+        return stock_events(stack_id, **kw)
+
+    def listing(stack_id, nested_depth=0):
         listed.append(clock.now)
-        clock.now += 2.0  # a large tree: 2 s per list
-        return [_res('top', 'CREATE_IN_PROGRESS')]
+        return [_res('top', 'CREATE_COMPLETE')]
 
-    client.resources.list = slow_list
-    watcher = progress.StackWatcher(client, 'root', out=lambda s: None,
+    client.events.list = slow_events
+    client.resources.list = listing
+    out = []
+    watcher = progress.StackWatcher(client, 'root', out=out.append,
                                     clock=lambda: clock.now,
                                     sleep=clock.sleep)
-    watcher.wait()
-    # the last list is the final report, made whatever it costs
-    gaps = [b - a for a, b in zip(listed, listed[1:-1])]
+    assert watcher.wait() == 'CREATE_COMPLETE'
+    # the last fetch is the final one, made whatever it costs
+    gaps = [b - a for a, b in zip(fetched, fetched[1:-1])]
     assert gaps and min(gaps) >= progress.COST_FACTOR * 2.0
     assert max(gaps) <= progress.MAX_GAP + watcher.poll + 2.0
     # the status is still checked at the normal pace: the end is seen
     assert set(clock.sleeps) == {watcher.poll}
+    # counts on the way come from the events; resources are listed once
+    assert len(listed) == 1
+    assert '1/2 resources complete' in '\n'.join(out)
+    assert out[-1].endswith('1/1 resources complete (100%), 0 in progress')

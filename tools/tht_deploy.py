@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Deploy the real tripleo-heat-templates 18.0.0 with a native ephemeral Heat.
+"""Deploy the real tripleo-heat-templates 18.0.0 with an ephemeral Heat.
 
 Opt-in and slow (minutes): an overcloud of 1 Controller + 1 Compute on
 already deployed servers (TEST-NET addresses, nothing is contacted), control
 plane only, created with ``openstack overcloud deploy --stack-only`` and
 rendered by config-download. Prints what it measured::
 
-    tools/tht_deploy.py [--work-dir DIR] [--stock] [--keep-running]
+    tools/tht_deploy.py [--work-dir DIR] [--stock] [--heat-type T] [--keep-running]
 
 THT's sdist is downloaded and extracted into ~/.cache/tripleo-ephemeral/tht
 the first time (its wheel is empty). ``--stock`` runs Heat the way TripleO's
@@ -42,6 +42,7 @@ SERVERS = {
 STOCK_OVERRIDES = ('ephemeral_heat.leaf_trigger_delay=1.0',
                    'ephemeral_heat.resource_chain_concurrency=0',
                    'ephemeral_heat.lazy_resource_definitions=false',
+                   'ephemeral_heat.fast_template_parse=false',
                    'ephemeral_heat.sqlite_journal_mode=DELETE',
                    'ephemeral_heat.sqlite_synchronous=FULL',
                    'DEFAULT.executor_thread_pool_size=64')
@@ -154,11 +155,13 @@ def deploy(args):
     work_dir = os.path.join(base, STACK)
     roles, networks, servers = write_inputs(tht, os.path.join(base, 'inputs'))
     argv = [os.path.join(BIN, 'openstack'), 'overcloud', 'deploy',
-            '--heat-type', 'native', '--stack', STACK, '--stack-only',
+            '--heat-type', args.heat_type, '--stack', STACK, '--stack-only',
             '--work-dir', work_dir, '--templates', tht, '-r', roles,
             '-n', networks, '--deployed-servers', servers]
     for env in args.environment_files:
         argv += ['-e', env]
+    if args.heat_engine_workers:
+        argv += ['--heat-engine-workers', str(args.heat_engine_workers)]
     if args.heat_api_port:
         argv += ['--heat-api-port', str(args.heat_api_port)]
     overrides = list(STOCK_OVERRIDES) if args.stock else []
@@ -188,8 +191,8 @@ def deploy(args):
                         % STACK, text)
     config = os.path.join(work_dir, 'config-download', STACK)
     dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
-    print('\n== tripleo-heat-templates %s, %s Heat ==' % (
-        THT_VERSION, 'stock' if args.stock else 'tuned'))
+    print('\n== tripleo-heat-templates %s, %s %s Heat ==' % (
+        THT_VERSION, 'stock' if args.stock else 'tuned', args.heat_type))
     print('exit status:          %d' % proc.returncode)
     print('wall time:            %.1fs' % wall)
     if created:
@@ -222,6 +225,10 @@ def main(argv=None):
     parser.add_argument('--stock', action='store_true',
                         help='Run Heat with TripleO\'s stock settings: %s'
                         % ', '.join(STOCK_OVERRIDES))
+    parser.add_argument('--heat-type', default='native',
+                        choices=('native', 'container', 'pod'))
+    parser.add_argument('--heat-engine-workers', type=int,
+                        help='pod only: engine processes')
     parser.add_argument('--heat-api-port', type=int)
     parser.add_argument('--heat-config-override', action='append',
                         default=[], metavar='<section.option=value>')

@@ -18,8 +18,14 @@ says by how much.
   to use one or two; for the ~100-resource stacks of tripleo-heat-templates
   that parsing was the largest part of the engine's CPU. Here a definition
   is parsed when it is first asked for, by the same Heat code.
+* A faster template parser: the same walk as Heat's ``template.parse``
+  (same results, same error paths), with exact-type checks for the plain
+  dicts, lists and strings a template is made of before the abstract
+  base class checks, which took a quarter of its time.
 """
 
+import collections.abc
+import functools
 import sqlite3
 import time
 import types
@@ -33,6 +39,8 @@ def install(opts):
     install_resource_chain_concurrency(opts.resource_chain_concurrency)
     if opts.lazy_resource_definitions:
         install_lazy_resource_definitions()
+    if opts.fast_template_parse:
+        install_fast_template_parse()
 
 
 def install_sqlite_tuning(conf):
@@ -231,3 +239,54 @@ def install_lazy_resource_definitions():
     stk_defn.remove_resource = remove_resource
     stk_defn.update_resource_data = update_resource_data
     cls._tripleo_lazy = True
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def fast_parse(functions, stack, snippet, path='', template=None):
+    """Heat's ``heat.engine.template.parse``, with exact-type fast paths."""
+    kind = type(snippet)
+    if kind in _SCALARS:
+        return snippet
+    if kind is dict or (kind is not list and
+                        isinstance(snippet, collections.abc.Mapping)):
+        if len(snippet) == 1:
+            fn_name, args = next(iter(snippet.items()))
+            func = functions.get(fn_name)
+            if func is not None:
+                path = '.'.join([path, fn_name])
+                try:
+                    if (isinstance(func, type) and
+                            issubclass(func, _heat_function().Macro)):
+                        return func(stack, fn_name, args, functools.partial(
+                            fast_parse, functions, stack, path=path,
+                            template=template), template)
+                    return func(stack, fn_name, fast_parse(
+                        functions, stack, args, path, template))
+                except (ValueError, TypeError, KeyError) as e:
+                    from heat.common import exception
+                    raise exception.StackValidationFailed(path=path,
+                                                          message=str(e))
+        return {k: fast_parse(functions, stack, v,
+                              '.'.join([path, str(k)]), template)
+                for k, v in snippet.items()}
+    if kind is list or (not isinstance(snippet, str) and
+                        isinstance(snippet, collections.abc.Iterable)):
+        return [fast_parse(functions, stack, v, ''.join([path, '[%d]' % i]),
+                           template)
+                for i, v in enumerate(snippet)]
+    return snippet
+
+
+@functools.lru_cache(maxsize=None)
+def _heat_function():
+    from heat.engine import function
+    return function
+
+
+def install_fast_template_parse():
+    """Make ``Template.parse`` use :func:`fast_parse`."""
+    from heat.engine import template
+
+    template.parse = fast_parse

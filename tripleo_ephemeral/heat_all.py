@@ -71,6 +71,9 @@ OPTS = [
                     'created at once. Heat allows as many as there are '
                     'running engines (0 keeps that rule), which creates '
                     'the chain one member at a time on a single engine.'),
+    cfg.BoolOpt('fast_template_parse', default=False,
+                help='Parse templates with exact-type checks first (same '
+                     'results as Heat\'s parser, faster).'),
     cfg.BoolOpt('lazy_resource_definitions', default=False,
                 help='Parse a resource definition when it is first needed '
                      'instead of all of a stack\'s on every resource '

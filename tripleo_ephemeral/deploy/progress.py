@@ -126,8 +126,9 @@ class StackWatcher:
             return
         self._marker = events[-1].id
         for event in events:
-            self._latest[(_stack_of(event),
-                          getattr(event, 'resource_name', None))] = event
+            name = getattr(event, 'resource_name', None)
+            if name != getattr(event, 'stack_name', None):  # not the stack's
+                self._latest[(_stack_of(event), name)] = event
         shown = [e for e in events if self.verbose or _is_top(e) or
                  getattr(e, 'resource_status', '').endswith('FAILED')]
         if shown:

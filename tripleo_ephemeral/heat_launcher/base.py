@@ -50,12 +50,13 @@ class Tuning:
                  executor_thread_pool_size=TUNED_EXECUTOR_THREADS,
                  engine_workers=1, overrides=None,
                  resource_chain_concurrency=TUNED_RESOURCE_CHAIN_CONCURRENCY,
-                 lazy_resource_definitions=True):
+                 lazy_resource_definitions=True, fast_template_parse=True):
         self.leaf_trigger_delay = leaf_trigger_delay
         self.executor_thread_pool_size = executor_thread_pool_size
         self.engine_workers = engine_workers
         self.resource_chain_concurrency = resource_chain_concurrency
         self.lazy_resource_definitions = lazy_resource_definitions
+        self.fast_template_parse = fast_template_parse
         self.overrides = overrides or {}
 
     def runner_options(self):
@@ -65,6 +66,7 @@ class Tuning:
             'resource_chain_concurrency': self.resource_chain_concurrency,
             'lazy_resource_definitions': str(
                 self.lazy_resource_definitions).lower(),
+            'fast_template_parse': str(self.fast_template_parse).lower(),
         }
 
 

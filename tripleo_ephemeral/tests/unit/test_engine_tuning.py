@@ -127,3 +127,110 @@ def test_added_and_removed_resources_are_seen(lazy):
         defn.resource_definition('a')
     stk_defn.add_resource(defn, old)
     assert defn.resource_definition('a') == old
+
+
+# -- the fast parser ---------------------------------------------------------
+
+def _same(a, b, where='$'):
+    """Parsed snippets are equal: same types, same function arguments."""
+    assert type(a) is type(b), where
+    if isinstance(a, dict):
+        assert list(a) == list(b), where
+        for k in a:
+            _same(a[k], b[k], '%s.%s' % (where, k))
+    elif isinstance(a, list):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, '%s[%d]' % (where, i))
+    elif hasattr(a, 'fn_name'):
+        assert a.fn_name == b.fn_name, where
+        _same(getattr(a, 'args', None), getattr(b, 'args', None), where)
+        if hasattr(a, 'parsed'):  # macros
+            _same(a.parsed, b.parsed, where + '(' + a.fn_name + ')')
+    else:
+        assert a == b, where
+
+
+def _both(snippet, tmpl=TEMPLATE):
+    from heat.engine import template as heat_template
+    defn = _definition(tmpl)
+    stock = heat_template.parse(defn.t.functions, defn, snippet, 'x',
+                                defn.t)
+    fast = engine_tuning.fast_parse(defn.t.functions, defn, snippet, 'x',
+                                    defn.t)
+    return defn, stock, fast
+
+
+class Text(str):
+    pass
+
+
+@pytest.mark.parametrize('snippet', [
+    TEMPLATE['resources'],
+    {'a': [1, 2.5, None, True, {'get_param': 'n'}], 'b': ('t', 'u')},
+    {'list_join': [',', [{'get_param': 'OS::stack_name'}, Text('xy')]]},
+    {'if': ['on', {'get_resource': 'a'}, {'get_attr': ['a', 'value']}]},
+    {'yaql': {'expression': '$.data.x', 'data': {'x': [1, 2]}}},
+    {'get_param': 'n', 'other': 1},  # two keys: a plain map
+    Text('a string subclass stays a string'),
+])
+def test_fast_parse_equals_stock(snippet):
+    defn, stock, fast = _both(snippet)
+    _same(stock, fast)
+
+
+def test_fast_parse_gives_the_same_error_path():
+    from heat.engine import template as heat_template
+    bad = {'a': [{'ok': 1}, {'list_join': 'not a list'}]}
+    defn = _definition()
+    errors = []
+    for parse in (heat_template.parse, engine_tuning.fast_parse):
+        with pytest.raises(exception.StackValidationFailed) as err:
+            parse(defn.t.functions, defn, bad, 'x', defn.t)
+        errors.append(str(err.value))
+    assert errors[0] == errors[1]
+    assert 'x.a[1].list_join' in errors[0]
+
+
+def _template_files():
+    """The bundled templates, and THT's when a THT run cached them."""
+    import glob
+    import os
+    here = os.path.dirname(engine_tuning.__file__)
+    roots = [os.path.join(here, 'templates'), os.path.expanduser(
+        '~/.cache/tripleo-ephemeral/tht/tripleo-heat-templates-18.0.0')]
+    for root in roots:
+        for path in sorted(glob.glob(os.path.join(root, '**', '*.yaml'),
+                                     recursive=True)):
+            if not path.endswith('.j2.yaml'):
+                yield path
+
+
+def test_fast_parse_on_real_templates():
+    from heat.common import template_format
+    from heat.engine import template as heat_template
+    checked = 0
+    for path in _template_files():
+        with open(path) as f:
+            try:
+                doc = template_format.parse(f.read())
+            except ValueError:
+                continue  # not a template (environments, roles)
+        version = doc.get('heat_template_version')
+        if not isinstance(version, str):
+            continue
+        tmpl = {k: v for k, v in doc.items() if k != 'resources'}
+        for section in ('resources', 'outputs'):
+            results = []
+            for parse in (heat_template.parse, engine_tuning.fast_parse):
+                defn = _definition(tmpl)
+                try:
+                    results.append(parse(defn.t.functions, defn,
+                                         doc.get(section) or {}, section,
+                                         defn.t))
+                except Exception as exc:  # the same error from both
+                    results.append('%s: %s' % (type(exc).__name__, exc))
+                results.append(defn)  # keep it alive: weak references
+            _same(results[0], results[2], path)
+        checked += 1
+    assert checked >= 3

@@ -86,7 +86,8 @@ class SlowClock:
 def test_watcher_spaces_out_expensive_calls():
     clock = SlowClock()
     events = [_event('1', 'top', 'CREATE_IN_PROGRESS'),
-              _event('2', 'inner', 'CREATE_COMPLETE', nested=True)]
+              _event('2', 'inner', 'CREATE_COMPLETE', nested=True),
+              _event('3', 'root', 'CREATE_IN_PROGRESS')]  # the stack's own
     client = FakeClient(['CREATE_IN_PROGRESS'] * 200 + ['CREATE_COMPLETE'],
                         [_res('top', 'CREATE_COMPLETE')], events)
     listed, fetched = [], []

@@ -15,17 +15,20 @@ One run, one machine, the same templates for every configuration:
 Cases: launch to ready; create of a ResourceGroup of deployed-server nodes
 at each size; update of the 50-member group to 60; dump and restore of the
 resulting database; launch with --restore-db; delete of the largest group;
-peak RSS of the Heat process. Prints a table with baseline/ours ratios and
-writes the numbers as JSON.
+peak RSS of the Heat process; and, where tripleo-heat-templates 18.0.0 are
+present (``tools/tht_deploy.py`` fetched them once) or ``--tht`` asks for
+them, the create of the real overcloud of 1 Controller + 1 Compute
+(``tools/tht_deploy.py --stack-only``, the stack's own time). Prints a table
+with baseline/ours ratios and writes the numbers as JSON.
 
     python3 tools/dev.py bench [--types native,pod] [--sizes 1,10,50,200]
 """
 
 import argparse
-import bz2
 import datetime
 import json
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -42,6 +45,10 @@ from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import native
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+import tht_deploy  # noqa: E402  (tools/tht_deploy.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATES = os.path.join(HERE, 'templates')
@@ -284,6 +291,43 @@ def bench_config(config, sizes, update, workdir, skip=()):
     return results
 
 
+THT_CASE = 'THT 1+1 create'
+
+
+def tht_available():
+    return os.path.isfile(os.path.join(
+        tht_deploy.THT_CACHE, '%s-%s' % (tht_deploy.THT_NAME,
+                                         tht_deploy.THT_VERSION),
+        'overcloud.j2.yaml'))
+
+
+def bench_tht(config, workdir):
+    """The THT overcloud create, by tools/tht_deploy.py in a child."""
+    argv = [sys.executable, tht_deploy.__file__, '--work-dir',
+            os.path.join(workdir, 'tht-' + config),
+            '--heat-api-port', str(free_port())]
+    heat_type = config
+    if config == 'baseline':
+        argv.append('--stock')
+        heat_type = 'native'
+    elif config in VARIANTS:
+        heat_type, overrides = VARIANTS[config]
+        for section, values in overrides.items():
+            for option, value in values.items():
+                argv += ['--heat-config-override',
+                         '%s.%s=%s' % (section, option, value)]
+    argv += ['--heat-type', heat_type]
+    print('== %s: %s' % (config, THT_CASE), flush=True)
+    out = subprocess.run(argv, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True).stdout
+    found = re.search(r'^stack: +CREATE_COMPLETE in ([\d.]+)s', out, re.M)
+    if not found:
+        print(out[-3000:], flush=True)
+        raise RuntimeError('%s: the THT create did not complete' % config)
+    print('   %s: %ss' % (THT_CASE, found.group(1)), flush=True)
+    return float(found.group(1))
+
+
 def available_types(requested):
     types = []
     for t in requested:
@@ -342,6 +386,10 @@ def main():
              'nodelay=native:ephemeral_heat.leaf_trigger_delay=0')
     parser.add_argument('--skip-cases', default='',
                         help='comma list: update,dump,relaunch')
+    parser.add_argument('--tht', choices=('auto', 'yes', 'no'),
+                        default='auto',
+                        help='the THT overcloud case: auto runs it when '
+                             'the templates were fetched already')
     parser.add_argument('--out', default='bench-results',
                         help='directory for the JSON results')
     args = parser.parse_args()
@@ -353,6 +401,7 @@ def main():
         parse_variant(v) for v in args.variant]
     workdir = tempfile.mkdtemp(prefix='tripleo-ephemeral-bench-')
     all_results = {}
+    with_tht = args.tht == 'yes' or (args.tht == 'auto' and tht_available())
     try:
         for config in configs:
             try:
@@ -362,6 +411,12 @@ def main():
             except Exception as exc:  # report and go on with the others
                 print('!! %s failed: %s' % (config, exc), flush=True)
                 all_results.setdefault(config, {})['error'] = str(exc)
+            if not with_tht:
+                continue
+            try:
+                all_results[config][THT_CASE] = bench_tht(config, workdir)
+            except Exception as exc:
+                print('!! %s THT failed: %s' % (config, exc), flush=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print()

@@ -9,8 +9,6 @@ import logging
 import os
 import sqlite3
 
-import sqlalchemy as sa
-
 from tripleo_ephemeral import exceptions
 
 LOG = logging.getLogger(__name__)
@@ -53,6 +51,8 @@ def sqlite_scratch(sql, directory):
 
 def copy_rows(source_url, target_url, batch=500):
     """Replace the target's rows with the source's, table by table."""
+    import sqlalchemy as sa  # only a cross-database restore needs it
+
     source = sa.create_engine(source_url)
     target = sa.create_engine(target_url)
     try:

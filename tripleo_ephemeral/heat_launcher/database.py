@@ -53,6 +53,7 @@ class DumpStore:
                                mtime=0) as gz:
                 text = _TextSink(gz)
                 yield text
+                text.flush()
         self._rotate()
         os.replace(self.latest + '.new', self.latest)
 
@@ -104,11 +105,29 @@ def _unlink(path):
 
 
 class _TextSink:
+    """Text in, UTF-8 out in 256 KiB pieces.
+
+    A dump is written a row at a time; gzip called per row costs more than
+    the compression itself on a database of many small rows.
+    """
+
+    SIZE = 256 * 1024
+
     def __init__(self, binary):
         self._binary = binary
+        self._parts = []
+        self._size = 0
 
     def write(self, text):
-        self._binary.write(text.encode('utf-8'))
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size >= self.SIZE:
+            self.flush()
+
+    def flush(self):
+        if self._parts:
+            self._binary.write(''.join(self._parts).encode('utf-8'))
+            self._parts, self._size = [], 0
 
 
 class Database(abc.ABC):

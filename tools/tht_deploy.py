@@ -6,7 +6,8 @@ already deployed servers (TEST-NET addresses, nothing is contacted), control
 plane only, created with ``openstack overcloud deploy --stack-only`` and
 rendered by config-download. Prints what it measured::
 
-    tools/tht_deploy.py [--work-dir DIR] [--stock] [--heat-type T] [--keep-running]
+    tools/tht_deploy.py [--work-dir DIR] [--stock] [--heat-type T]
+                        [--keep-running]
 
 THT's sdist is downloaded and extracted into ~/.cache/tripleo-ephemeral/tht
 the first time (its wheel is empty). ``--stock`` runs Heat the way TripleO's
@@ -143,9 +144,10 @@ def nested_stacks(work_dir):
         return None
     opener = gzip.open if dump.endswith('.gz') else open
     with opener(dump, 'rt', errors='replace') as f:
-        rows = sum(1 for line in f if line.startswith('INSERT INTO stack ')
-                   or line.startswith('INSERT INTO "stack" ')
-                   or line.startswith('INSERT INTO `stack` '))
+        # One INSERT per row: SQLite's dump. MariaDB's packs many rows in
+        # one INSERT, so its dumps are not counted.
+        rows = sum(1 for line in f if line.startswith(
+            ('INSERT INTO stack ', 'INSERT INTO "stack" ')))
     return rows - 1 if rows else None
 
 

@@ -30,6 +30,11 @@ import sqlite3
 import time
 import types
 
+# Imported only by the runner (after it chose oslo.service's threading
+# backend) and the tests: Heat is there.
+from heat.common import exception as heat_exception
+from heat.engine import function as heat_function
+
 
 def install(opts):
     """Apply every shim ``opts`` (the ``[ephemeral_heat]`` group) enables."""
@@ -121,7 +126,7 @@ def install_resource_chain_concurrency(limit):
     resource_chain.service_objects = types.SimpleNamespace(Service=Service)
 
 
-class _OneResource:
+class _OneResource(collections.abc.Mapping):
     """A read-only view of a template dict with a single resource in it.
 
     Heat's own ``resource_definitions`` then parses just that resource:
@@ -133,31 +138,17 @@ class _OneResource:
         self._section = section
         self._name = name
 
-    def get(self, key, default=None):
-        if key == self._section:
-            resources = self._t.get(key) or {}
-            return {self._name: resources[self._name]}
-        return self._t.get(key, default)
-
     def __getitem__(self, key):
+        value = self._t[key]
         if key == self._section:
-            return self.get(key)
-        return self._t[key]
-
-    def __contains__(self, key):
-        return key in self._t
+            return {self._name: value[self._name]}
+        return value
 
     def __iter__(self):
         return iter(self._t)
 
     def __len__(self):
         return len(self._t)
-
-    def items(self):
-        return ((k, self[k]) for k in self._t)
-
-    def keys(self):
-        return self._t.keys()
 
 
 def _parse_one(template, stk_defn, name):
@@ -258,16 +249,15 @@ def fast_parse(functions, stack, snippet, path='', template=None):
                 path = '.'.join([path, fn_name])
                 try:
                     if (isinstance(func, type) and
-                            issubclass(func, _heat_function().Macro)):
+                            issubclass(func, heat_function.Macro)):
                         return func(stack, fn_name, args, functools.partial(
                             fast_parse, functions, stack, path=path,
                             template=template), template)
                     return func(stack, fn_name, fast_parse(
                         functions, stack, args, path, template))
                 except (ValueError, TypeError, KeyError) as e:
-                    from heat.common import exception
-                    raise exception.StackValidationFailed(path=path,
-                                                          message=str(e))
+                    raise heat_exception.StackValidationFailed(
+                        path=path, message=str(e))
         return {k: fast_parse(functions, stack, v,
                               '.'.join([path, str(k)]), template)
                 for k, v in snippet.items()}
@@ -277,12 +267,6 @@ def fast_parse(functions, stack, snippet, path='', template=None):
                            template)
                 for i, v in enumerate(snippet)]
     return snippet
-
-
-@functools.lru_cache(maxsize=None)
-def _heat_function():
-    from heat.engine import function
-    return function
 
 
 def install_fast_template_parse():

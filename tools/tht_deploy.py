@@ -11,9 +11,10 @@ rendered by config-download. Prints what it measured::
 
 THT's sdist is downloaded and extracted into ~/.cache/tripleo-ephemeral/tht
 the first time (its wheel is empty). ``--stock`` runs Heat the way TripleO's
-launcher did (1 s between leaf triggers, 64 executor threads) instead of the
-project's tuned defaults. Needs only the standard library and the project
-(psutil, a dependency of the project, samples the Heat process's RSS).
+launcher did (every tuning off: ``Tuning.stock()``, the benchmark's
+baseline) instead of the project's tuned defaults. Needs the standard
+library and the project (psutil, a dependency of the project, samples the
+Heat process's RSS).
 """
 
 import argparse
@@ -27,6 +28,8 @@ import tarfile
 import threading
 import time
 
+from tripleo_ephemeral.heat_launcher import base
+
 THT_VERSION = '18.0.0'
 THT_NAME = 'tripleo-heat-templates'
 CACHE = os.path.join(os.path.expanduser('~'), '.cache', 'tripleo-ephemeral')
@@ -39,14 +42,8 @@ SERVERS = {
     'Compute': [{'hostname': 'overcloud-novacompute-0',
                  'ctlplane_ip': '192.0.2.20'}],
 }
-#: TripleO's stock Heat behaviour (see --stock).
-STOCK_OVERRIDES = ('ephemeral_heat.leaf_trigger_delay=1.0',
-                   'ephemeral_heat.resource_chain_concurrency=0',
-                   'ephemeral_heat.lazy_resource_definitions=false',
-                   'ephemeral_heat.fast_template_parse=false',
-                   'ephemeral_heat.sqlite_journal_mode=DELETE',
-                   'ephemeral_heat.sqlite_synchronous=FULL',
-                   'DEFAULT.executor_thread_pool_size=64')
+#: TripleO's stock Heat behaviour (see --stock): the benchmark's baseline.
+STOCK_OVERRIDES = tuple(base.Tuning.stock().as_overrides())
 BIN = os.path.dirname(sys.executable)
 
 

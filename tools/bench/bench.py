@@ -60,12 +60,7 @@ class BaselineLauncher(native.NativeHeatLauncher):
     heat_type = 'native'
 
     def __init__(self, heat_dir, api_port, **kwargs):
-        kwargs['tuning'] = base.Tuning(
-            leaf_trigger_delay=1.0, executor_thread_pool_size=64,
-            resource_chain_concurrency=0, lazy_resource_definitions=False,
-            fast_template_parse=False,
-            overrides={'ephemeral_heat': {'sqlite_journal_mode': 'DELETE',
-                                          'sqlite_synchronous': 'FULL'}})
+        kwargs['tuning'] = base.Tuning.stock()
         super().__init__(heat_dir, api_port, **kwargs)
 
     def runner_argv(self):

@@ -59,6 +59,29 @@ class Tuning:
         self.fast_template_parse = fast_template_parse
         self.overrides = overrides or {}
 
+    @classmethod
+    def stock(cls):
+        """Heat as TripleO's native launcher ran it: every tuning off."""
+        return cls(leaf_trigger_delay=1.0, executor_thread_pool_size=64,
+                   resource_chain_concurrency=0,
+                   lazy_resource_definitions=False,
+                   fast_template_parse=False,
+                   overrides={'ephemeral_heat': {
+                       'sqlite_journal_mode': 'DELETE',
+                       'sqlite_synchronous': 'FULL'}})
+
+    def as_overrides(self):
+        """Every setting as ``section.option=value`` (for
+        ``--heat-config-override``)."""
+        items = [('DEFAULT', 'executor_thread_pool_size',
+                  self.executor_thread_pool_size)]
+        items += [('ephemeral_heat', k, v)
+                  for k, v in sorted(self.runner_options().items())]
+        items += [(section, k, v)
+                  for section, values in sorted(self.overrides.items())
+                  for k, v in sorted(values.items())]
+        return ['%s.%s=%s' % item for item in items]
+
     def runner_options(self):
         """The ``[ephemeral_heat]`` tuning options of heat.conf."""
         return {

@@ -78,3 +78,13 @@ def test_parse_overrides_rejects(item):
 def test_parse_overrides():
     assert config.parse_overrides(['DEFAULT.debug=true', 'a.b.c=x=y']) == {
         'DEFAULT': {'debug': 'true'}, 'a.b': {'c': 'x=y'}}
+
+
+def test_stock_tuning_turns_every_shim_off():
+    from tripleo_ephemeral.heat_launcher import base
+    overrides = base.Tuning.stock().as_overrides()
+    assert 'ephemeral_heat.leaf_trigger_delay=1.0' in overrides
+    assert 'ephemeral_heat.resource_chain_concurrency=0' in overrides
+    assert 'ephemeral_heat.lazy_resource_definitions=false' in overrides
+    assert 'ephemeral_heat.fast_template_parse=false' in overrides
+    assert 'DEFAULT.executor_thread_pool_size=64' in overrides

@@ -27,6 +27,7 @@ says by how much.
 import collections.abc
 import functools
 import sqlite3
+import threading
 import time
 import types
 
@@ -38,6 +39,7 @@ from heat.engine import function as heat_function
 
 def install(opts):
     """Apply every shim ``opts`` (the ``[ephemeral_heat]`` group) enables."""
+    install_thread_safe_yaql()
     install_sqlite_tuning(opts)
     install_leaf_trigger_delay(opts.leaf_trigger_delay)
     install_task_poll_interval(opts.task_poll_interval)
@@ -46,6 +48,32 @@ def install(opts):
         install_lazy_resource_definitions()
     if opts.fast_template_parse:
         install_fast_template_parse()
+
+
+def install_thread_safe_yaql():
+    """Serialise Heat's yaql parsing: a fix, not a tuning, so always on.
+
+    Heat keeps one yaql engine per process (``Yaql._parser``), and that is
+    one ply lexer and parser whose state lives on the objects. Heat 27 runs
+    the engine on real threads (oslo.service's threading backend), so two
+    stacks validated at once corrupt each other's parse and fail with
+    "Bad expression Parse error". A parse takes about a millisecond; a lock
+    costs nothing measurable.
+    """
+    from heat.engine.hot import functions
+
+    original = functions.Yaql._parse
+    if getattr(original, 'thread_safe', False):
+        return
+    lock = threading.Lock()
+
+    @functools.wraps(original)
+    def _parse(self, expression):
+        with lock:
+            return original(self, expression)
+
+    _parse.thread_safe = True
+    functions.Yaql._parse = _parse
 
 
 def install_sqlite_tuning(conf):

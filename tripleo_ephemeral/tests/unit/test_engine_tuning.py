@@ -234,3 +234,42 @@ def test_fast_parse_on_real_templates():
             _same(results[0], results[2], path)
         checked += 1
     assert checked >= 3
+
+
+YAQL = ("let(svcs => coalesce($.data.services, [])) -> dict($.data.keys.select("
+        "let(k => $) -> [$k, $svcs.where($ != null).select($.get($k))"
+        ".where($ != null).flatten()]))")
+
+
+def _parse_from_threads(threads=8, rounds=150):
+    """Parse one yaql expression from real threads; return the errors."""
+    import threading
+
+    from heat.engine.hot import functions
+    fn = functions.Yaql.__new__(functions.Yaql)
+    fn.fn_name = 'yaql'
+    errors = []
+
+    def work():
+        for _ in range(rounds):
+            try:
+                fn._parse(YAQL)
+            except ValueError as exc:
+                errors.append(exc)
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return errors
+
+
+def test_yaql_parse_is_thread_safe(monkeypatch):
+    """Stock Heat shares one ply parser between engine threads."""
+    from heat.engine.hot import functions
+    monkeypatch.setattr(functions.Yaql, '_parse', functions.Yaql._parse)
+    engine_tuning.install_thread_safe_yaql()
+    engine_tuning.install_thread_safe_yaql()   # a second install is a no-op
+    assert functions.Yaql._parse.thread_safe
+    assert _parse_from_threads() == []

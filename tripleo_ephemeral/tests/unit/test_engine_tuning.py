@@ -236,8 +236,9 @@ def test_fast_parse_on_real_templates():
     assert checked >= 3
 
 
-YAQL = ("let(svcs => coalesce($.data.services, [])) -> dict($.data.keys.select("
-        "let(k => $) -> [$k, $svcs.where($ != null).select($.get($k))"
+YAQL = ("let(svcs => coalesce($.data.services, [])) -> "
+        "dict($.data.keys.select(let(k => $) -> "
+        "[$k, $svcs.where($ != null).select($.get($k))"
         ".where($ != null).flatten()]))")
 
 

@@ -23,6 +23,7 @@ import os
 import shutil
 import signal
 import socketserver
+import sqlite3
 import sys
 import threading
 from wsgiref import simple_server
@@ -147,17 +148,38 @@ def _sqlite_path():
     return url[len('sqlite:///'):] if url.startswith('sqlite:///') else None
 
 
-def _db_sync(schema_cache=None):
-    # Alembic nests connections: run it before BEGIN IMMEDIATE is on.
-    from heat.db import api as db_api
-    from heat.db import migration
+def _schema_revisions(path):
+    """The alembic revisions a SQLite file is at; () when unknown."""
+    try:
+        conn = sqlite3.connect('file:%s?mode=ro' % path, uri=True)
+        try:
+            return tuple(row[0] for row in conn.execute(
+                'SELECT version_num FROM alembic_version ORDER BY 1'))
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return ()
 
+
+def _db_sync(schema_cache=None):
     db_path = _sqlite_path() if schema_cache else None
     fresh = db_path is not None and not os.path.exists(db_path)
     if fresh and os.path.exists(schema_cache):
         LOG.info('New database from the schema cache %s', schema_cache)
         shutil.copyfile(schema_cache, db_path)
         return
+    if db_path is not None and os.path.exists(schema_cache):
+        # A restored database at the cache's revision (this Heat's head)
+        # has nothing to migrate: skip loading alembic to find that out.
+        current = _schema_revisions(db_path)
+        if current and current == _schema_revisions(schema_cache):
+            LOG.info('Database schema is current (%s)', ', '.join(current))
+            return
+    # Imported only here: alembic alone costs 0.17 s of a 1.7 s start.
+    # Alembic nests connections: run it before BEGIN IMMEDIATE is on.
+    from heat.db import api as db_api
+    from heat.db import migration
+
     LOG.info('Running database migrations')
     try:
         migration.db_sync()

@@ -154,18 +154,24 @@ def stack_fields(name, count):
                 parameters={'count': count}, disable_rollback=True)
 
 
+def best_of(repeat, fn, *args):
+    """Run ``fn`` ``repeat`` times; return (fastest seconds, last value)."""
+    best = value = None
+    for _ in range(repeat):
+        started = time.monotonic()
+        value = fn(*args)
+        took = time.monotonic() - started
+        best = took if best is None else min(best, took)
+    return best, value
+
+
 def timed(results, key, fn, *args, repeat=1):
     """Time ``fn``; with ``repeat``, the best of that many runs.
 
     Sub-second cases (dump, restore) are repeated: one fsync or page-cache
     miss would otherwise decide them. They keep three decimals.
     """
-    best = None
-    for _ in range(repeat):
-        started = time.monotonic()
-        value = fn(*args)
-        took = time.monotonic() - started
-        best = took if best is None else min(best, took)
+    best, value = best_of(repeat, fn, *args)
     results[key] = round(best, 3 if best < 1 else 2)
     print('    %-28s %8.3fs %s' % (key, results[key],
                                    value if isinstance(value, str) else ''),

@@ -22,7 +22,6 @@ import shutil
 import sqlite3
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -33,12 +32,7 @@ from tripleo_ephemeral.heat_launcher import database  # noqa: E402
 
 
 def best(repeat, fn, *args):
-    times = []
-    for _ in range(repeat):
-        started = time.monotonic()
-        fn(*args)
-        times.append(time.monotonic() - started)
-    return min(times)
+    return bench.best_of(repeat, fn, *args)[0]
 
 
 def measure(db_path, repeat):

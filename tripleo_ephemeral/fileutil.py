@@ -1,17 +1,19 @@
 """Writing files so that a crash never leaves a half-written one."""
 
 import contextlib
+import hashlib
 import os
 import tempfile
 
 
 @contextlib.contextmanager
-def atomic_open(path, mode=0o600, binary=False):
+def atomic_open(path, mode=0o600, binary=False, durable=True):
     """Yield a file that replaces ``path`` only once it is complete.
 
     The data is written to a temporary file in the same directory, fsynced
-    and renamed over ``path``; on any error the temporary file is removed
-    and ``path`` is left as it was.
+    (unless not ``durable``: a cache that checks itself) and renamed over
+    ``path``; on any error the temporary file is removed and ``path`` is
+    left as it was.
     """
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory,
@@ -22,18 +24,29 @@ def atomic_open(path, mode=0o600, binary=False):
         with os.fdopen(fd, 'wb' if binary else 'w') as f:
             yield f
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_dir(directory)
+    if durable:
+        _fsync_dir(directory)
 
 
 def write_atomic(path, text, mode=0o600):
     with atomic_open(path, mode=mode) as f:
         f.write(text)
+
+
+def sha256(path):
+    """The hex SHA-256 of the file at ``path``."""
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(1 << 20), b''):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def ensure_private_dir(path):

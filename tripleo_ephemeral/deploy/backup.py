@@ -9,7 +9,6 @@ result into place, so a bad archive changes nothing.
 """
 
 import datetime
-import hashlib
 import json
 import os
 import shutil
@@ -40,14 +39,6 @@ def _skipped(name):
                 any(s in base for s in _SKIP_CONTAINS)))
 
 
-def _sha256(path):
-    digest = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(1 << 20), b''):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _walk(root):
     for directory, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not _skipped(d))
@@ -71,7 +62,7 @@ def create(work_dir, output=None, now=None):
     for rel in _walk(work_dir):
         path = os.path.join(work_dir, rel)
         st = os.stat(path)
-        files[rel] = {'sha256': _sha256(path), 'size': st.st_size,
+        files[rel] = {'sha256': fileutil.sha256(path), 'size': st.st_size,
                       'mode': '%04o' % (st.st_mode & 0o777)}
     manifest = {'format': FORMAT, 'created': now.isoformat(),
                 'work_dir': work_dir, 'files': files}
@@ -157,7 +148,7 @@ def _verify(archive, root):
                               archive, ', '.join(missing) or 'none',
                               ', '.join(extra) or 'none'))
     for rel, entry in expected.items():
-        if _sha256(os.path.join(root, rel)) != entry['sha256']:
+        if fileutil.sha256(os.path.join(root, rel)) != entry['sha256']:
             raise BackupError('Backup %s is damaged: %s fails its checksum'
                               % (archive, rel))
     return manifest

@@ -3,24 +3,39 @@
 A dump is SQL text, gzip-compressed while it streams, written beside the
 newest good dump and renamed over it only once complete. Older dumps are
 rotated (``heat-db-dump.1.sql.gz`` ...), never overwritten by a partial one.
+
+A SQLite database's newest dump also gets its binary image beside it, which
+a restore of that dump copies instead of loading the SQL. The SQL stays the
+artifact: portable, readable, and the way back whenever the image is not
+exactly the database that dump was made from.
 """
 
 import abc
 import contextlib
 import gzip
+import hashlib
+import json
 import logging
 import os
+import queue
 import sqlite3
+import threading
 import zlib
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.heat_launcher import sqlite_dump
 
 LOG = logging.getLogger(__name__)
 
 DUMP_NAME = 'heat-db-dump.sql.gz'
 #: How many dumps to keep, the newest included.
 DUMP_KEEP = 5
+#: The binary image of the database the newest dump was made from, and
+#: the index tying the two together. Dot files: left out of install
+#: archives and backups, which carry the dump.
+IMAGE_NAME = '.heat-db-image.sqlite'
+IMAGE_INDEX = '.heat-db-image.json'
 #: A table every Heat schema has; a dump without it is not Heat's.
 _MARKER_TABLE = 'stack'
 
@@ -49,12 +64,10 @@ class DumpStore:
     def writer(self):
         """Yield a text stream; on success it becomes the newest dump."""
         with fileutil.atomic_open(self.latest + '.new', binary=True) as raw:
-            with gzip.GzipFile(fileobj=raw, mode='wb', compresslevel=1,
-                               mtime=0) as gz:
-                text = _TextSink(gz)
-                yield text
-                text.flush()
+            with _GzipPipe(raw) as out:
+                yield out
         self._rotate()
+        self.drop_image()
         os.replace(self.latest + '.new', self.latest)
 
     def _rotate(self):
@@ -62,6 +75,54 @@ class DumpStore:
             older = self.latest if n == 1 else self.rotated(n - 1)
             if os.path.exists(older):
                 os.replace(older, self.rotated(n))
+
+    def save_image(self, image):
+        """Keep ``image``: the database the newest dump was made from.
+
+        A restore of that dump writes it out instead of loading the SQL
+        (about 5 ms instead of 25 for the 200-member benchmark database).
+        It is only a cache: not fsynced, and used only while the index
+        written after it matches both the dump's digest and its own.
+        """
+        index = {'dump': os.path.basename(self.latest),
+                 'dump_sha256': fileutil.sha256(self.latest),
+                 'image_sha256': hashlib.sha256(image).hexdigest()}
+        try:
+            for name, data in ((IMAGE_NAME, image),
+                               (IMAGE_INDEX, json.dumps(index).encode())):
+                with fileutil.atomic_open(self._path(name), binary=True,
+                                          durable=False) as f:
+                    f.write(data)
+        except OSError as exc:
+            LOG.warning('Could not keep the database image beside the dump '
+                        '(%s); restoring will load the SQL dump instead',
+                        exc.strerror or exc)
+            self.drop_image()
+
+    def image_for(self, path):
+        """The image saved with the dump at ``path``, or None."""
+        try:
+            with open(self._path(IMAGE_INDEX), 'rb') as f:
+                index = json.load(f)
+            if index['dump_sha256'] != fileutil.sha256(path):
+                return None
+            with open(self._path(IMAGE_NAME), 'rb') as f:
+                image = f.read()
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if hashlib.sha256(image).hexdigest() != index.get('image_sha256'):
+            LOG.warning('The database image beside %s is damaged; loading '
+                        'the SQL dump instead', path)
+            return None
+        return image
+
+    def drop_image(self):
+        # The index first: never an index naming a half-removed image.
+        for name in (IMAGE_INDEX, IMAGE_NAME):
+            _unlink(self._path(name))
+
+    def _path(self, name):
+        return os.path.join(self.heat_dir, name)
 
     def newest(self):
         """The newest dump, or DumpNotFoundError naming where it looked."""
@@ -85,7 +146,7 @@ class DumpStore:
                 'Database dump %s is corrupt (%s); restore an older one '
                 '(%s) or launch without --restore-db' %
                 (path, exc, ', '.join(self.all()[1:]) or 'none kept'))
-        stripped = sql.rstrip()
+        stripped = sql[-64:].rstrip()  # no copy of a dump of megabytes
         if ('CREATE TABLE %s ' % _MARKER_TABLE not in sql and
                 'CREATE TABLE "%s"' % _MARKER_TABLE not in sql and
                 'CREATE TABLE `%s`' % _MARKER_TABLE not in sql):
@@ -104,30 +165,73 @@ def _unlink(path):
         os.unlink(path)
 
 
-class _TextSink:
-    """Text in, UTF-8 out in 256 KiB pieces.
+class _GzipPipe:
+    """Text in, gzip out: compressed on a second thread while it is read.
 
-    A dump is written a row at a time; gzip called per row costs more than
-    the compression itself on a database of many small rows.
+    zlib lets go of the GIL while it compresses, so the reading (in SQLite,
+    also GIL-free) and the compressing overlap: the 200-member benchmark
+    dump takes 17 ms instead of 28. Text goes over in 256 KiB pieces
+    through a short queue, so memory stays bounded whatever the database.
+    An error of the writing thread (a full disk) is raised to the caller
+    at its next write or at the end.
     """
 
     SIZE = 256 * 1024
+    DEPTH = 4
 
-    def __init__(self, binary):
-        self._binary = binary
-        self._parts = []
-        self._size = 0
+    def __init__(self, raw):
+        self._gz = gzip.GzipFile(fileobj=raw, mode='wb', compresslevel=1,
+                                 mtime=0)
+        self._parts, self._size = [], 0
+        self._queue = queue.Queue(self.DEPTH)
+        self._error = None
+        self._thread = threading.Thread(target=self._compress,
+                                        name='dump-gzip', daemon=True)
+        self._thread.start()
+
+    def _compress(self):
+        while True:
+            data = self._queue.get()
+            if data is None:
+                return
+            if self._error is None:
+                try:
+                    self._gz.write(data)
+                except BaseException as exc:  # raised again by the caller
+                    self._error = exc
 
     def write(self, text):
         self._parts.append(text)
         self._size += len(text)
         if self._size >= self.SIZE:
-            self.flush()
+            self._send()
 
-    def flush(self):
+    def write_bytes(self, data):
+        """Already encoded text, passed on as it is."""
+        self._send()
+        self._queue.put(data)
+
+    def _send(self):
+        if self._error is not None:
+            raise self._error
         if self._parts:
-            self._binary.write(''.join(self._parts).encode('utf-8'))
+            self._queue.put(''.join(self._parts).encode('utf-8'))
             self._parts, self._size = [], 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            if exc_type is None:
+                self._send()
+        finally:
+            self._queue.put(None)
+            self._thread.join()
+        if exc_type is None:
+            if self._error is not None:
+                raise self._error
+            self._gz.close()
 
 
 class Database(abc.ABC):
@@ -188,9 +292,11 @@ class SqliteDatabase(Database):
             raise exceptions.DatabaseError(
                 'Cannot open %s: %s' % (self.path, exc))
         try:
+            conn.execute('BEGIN')   # one snapshot for the SQL and the image
+            image = conn.serialize()
             with store.writer() as out:
-                for line in conn.iterdump():
-                    out.write(line)
+                for statement in sqlite_dump.statements(conn):
+                    out.write(statement)
                     out.write('\n')
         except OSError as exc:
             raise exceptions.DatabaseError(
@@ -199,18 +305,22 @@ class SqliteDatabase(Database):
                                      store.latest))
         finally:
             conn.close()
+        store.save_image(image)
         return store.latest
 
     def restore(self, store, path=None):
         from tripleo_ephemeral.heat_launcher import crossdb
 
         path = path or store.newest()
-        sql = store.read_verified(path)
+        image = store.image_for(path)
+        sql = None if image else store.read_verified(path)
         tmp = self.path + '.restore'
         for leftover in (tmp, tmp + '-journal'):
             _unlink(leftover)
         try:
-            if crossdb.dump_dialect(sql) == crossdb.MYSQL:
+            if image:
+                self._write_image(image, tmp)
+            elif crossdb.dump_dialect(sql) == crossdb.MYSQL:
                 self._load_mysql_dump(sql, path, tmp)
             else:
                 self._load_sqlite_dump(sql, tmp)
@@ -229,8 +339,15 @@ class SqliteDatabase(Database):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(stale)
         os.replace(tmp, self.path)
-        LOG.info('Restored the database from %s', path)
+        LOG.info('Restored the database from %s%s', path,
+                 ' (its saved image)' if image else '')
         return path
+
+    @staticmethod
+    def _write_image(image, tmp):
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, 'wb') as f:
+            f.write(image)
 
     @staticmethod
     def _load_sqlite_dump(sql, tmp):
@@ -359,7 +476,7 @@ class MysqlDatabase(Database):
                     stdout=out)
             with open(raw, 'rb') as src, store.writer() as out:
                 for chunk in iter(lambda: src.read(1 << 20), b''):
-                    out.write(chunk.decode('utf-8'))
+                    out.write_bytes(chunk)
                 # The completion mark read_verified() checks for.
                 out.write('\nCOMMIT;\n')
         except (OSError, exceptions.CommandFailedError) as exc:

@@ -38,6 +38,9 @@ def test_launch_create_kill_restore(cli, heat_dir, port, demo_templates):
     assert killed['status'] == 'stopped'
     assert killed['dump'].endswith('heat-db-dump.sql.gz')
     assert stat.S_IMODE(os.stat(killed['dump']).st_mode) == 0o600
+    # The image a restore of this dump writes instead of loading the SQL.
+    image = heat_dir / '.heat-db-image.sqlite'
+    assert stat.S_IMODE(image.stat().st_mode) == 0o600
     assert not psutil.pid_exists(pid) or \
         psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert (heat_dir / 'log' / 'heat.log').stat().st_size > 0

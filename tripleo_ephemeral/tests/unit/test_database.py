@@ -51,27 +51,131 @@ def test_dumps_rotate_and_keep_only_n(db):
         'heat-db-dump.2.sql.gz']
 
 
+def _failing_statements(exc):
+    def statements(conn):
+        yield 'BEGIN TRANSACTION;'
+        raise exc
+    return statements
+
+
+def _assert_kept(store, good, content):
+    assert open(good, 'rb').read() == content
+    assert [p for p in os.listdir(store.heat_dir) if p.endswith('.tmp')] == []
+
+
 def test_failed_dump_keeps_the_last_good_one(db, monkeypatch):
     sqlite, store = db
     good = sqlite.dump(store)
     content = open(good, 'rb').read()
-
-    class Broken:
-        def __init__(self, *a, **k):
-            pass
-
-        def iterdump(self):
-            yield 'BEGIN TRANSACTION;'
-            raise OSError(28, 'No space left on device')
-
-        def close(self):
-            pass
-
-    monkeypatch.setattr(database.sqlite3, 'connect', Broken)
+    monkeypatch.setattr(database.sqlite_dump, 'statements',
+                        _failing_statements(
+                            OSError(28, 'No space left on device')))
     with pytest.raises(exceptions.DatabaseError, match='previous dump'):
         sqlite.dump(store)
-    assert open(good, 'rb').read() == content
-    assert [p for p in os.listdir(store.heat_dir) if p.endswith('.tmp')] == []
+    _assert_kept(store, good, content)
+
+
+def test_disk_full_while_compressing_keeps_the_last_good_one(db,
+                                                             monkeypatch):
+    sqlite, store = db
+    good = sqlite.dump(store)
+    content = open(good, 'rb').read()
+
+    def full(self, data):
+        raise OSError(28, 'No space left on device')
+
+    # GzipFile.write runs on the compressing thread only.
+    monkeypatch.setattr(database.gzip.GzipFile, 'write', full)
+    with pytest.raises(exceptions.DatabaseError,
+                       match='No space left on device.*previous dump'):
+        sqlite.dump(store)
+    _assert_kept(store, good, content)
+
+
+def test_pipe_raises_the_compressing_threads_error_at_the_next_write():
+    class Full:
+        """Room for the gzip header only."""
+        written = 0
+
+        def write(self, data):
+            if self.written + len(data) > 64:
+                raise OSError(28, 'No space left on device')
+            self.written += len(data)
+
+    pipe = database._GzipPipe(Full())
+    with pytest.raises(OSError, match='No space'):
+        with pipe:
+            for _ in range(64):
+                pipe.write('x' * pipe.SIZE)
+    assert not pipe._thread.is_alive()
+
+
+def test_dump_is_multi_row_sql_any_sqlite_loads(db, tmp_path):
+    sqlite, store = db
+    conn = sqlite3.connect(sqlite.path)
+    conn.executemany('INSERT INTO stack VALUES (?, ?)',
+                     [(str(n), "it's %d\n;" % n) for n in range(1200)])
+    conn.execute('CREATE INDEX ix_name ON stack (name)')
+    conn.commit()
+    conn.close()
+    with gzip.open(sqlite.dump(store), 'rt') as f:
+        sql = f.read()
+    assert sql.count('INSERT INTO "stack" VALUES') == 3   # 500 rows each
+    copy = sqlite3.connect(str(tmp_path / 'copy.sqlite'))
+    copy.executescript(sql)
+    original = sqlite3.connect(sqlite.path)
+    query = 'SELECT * FROM stack ORDER BY rowid'
+    assert (copy.execute(query).fetchall() ==
+            original.execute(query).fetchall())
+    assert copy.execute("SELECT name FROM sqlite_master WHERE type = 'index'"
+                        ).fetchall() == [('ix_name',)]
+
+
+def _no_sql_load(monkeypatch):
+    def refuse(sql, tmp):
+        raise AssertionError('the SQL dump was loaded')
+    monkeypatch.setattr(database.SqliteDatabase, '_load_sqlite_dump',
+                        staticmethod(refuse))
+
+
+def test_restore_writes_the_image_saved_with_the_dump(db, monkeypatch):
+    sqlite, store = db
+    sqlite.dump(store)
+    image = os.path.join(store.heat_dir, database.IMAGE_NAME)
+    assert stat.S_IMODE(os.stat(image).st_mode) == 0o600
+    sqlite.remove()
+    _make_db(sqlite.path, name='changed since')
+    _no_sql_load(monkeypatch)
+    sqlite.restore(store)
+    assert _names(sqlite.path) == ['demo']
+    assert stat.S_IMODE(os.stat(sqlite.path).st_mode) == 0o600
+
+
+def test_damaged_image_falls_back_to_the_sql(db):
+    sqlite, store = db
+    sqlite.dump(store)
+    image = os.path.join(store.heat_dir, database.IMAGE_NAME)
+    data = bytearray(open(image, 'rb').read())
+    data[-1] ^= 0xff
+    open(image, 'wb').write(bytes(data))
+    assert store.image_for(store.latest) is None
+    sqlite.remove()
+    sqlite.restore(store)
+    assert _names(sqlite.path) == ['demo']
+
+
+def test_image_serves_only_the_dump_it_was_made_with(db):
+    sqlite, store = db
+    first = sqlite.dump(store)
+    assert store.image_for(first) is not None
+    assert store.image_for(store.rotated(1)) is None
+    # Any other dump, a pod's MySQL one too, drops the image.
+    with store.writer() as out:
+        out.write('BEGIN TRANSACTION;\nCREATE TABLE stack (x);\nCOMMIT;\n')
+    assert not os.path.exists(os.path.join(store.heat_dir,
+                                           database.IMAGE_NAME))
+    assert store.image_for(store.latest) is None
+    assert store.image_for(store.rotated(1)) is None
 
 
 def test_truncated_dump_is_refused_and_db_untouched(db):

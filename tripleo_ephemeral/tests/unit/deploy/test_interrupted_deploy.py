@@ -91,18 +91,11 @@ def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
     store = database.DumpStore(str(tmp_path))
     good = open(db.dump(store), 'rb').read()
 
-    class Interrupted:
-        def __init__(self, *a, **k):
-            pass
+    def interrupted(conn):
+        yield 'BEGIN TRANSACTION;'
+        raise KeyboardInterrupt
 
-        def iterdump(self):
-            yield 'BEGIN TRANSACTION;'
-            raise KeyboardInterrupt
-
-        def close(self):
-            pass
-
-    monkeypatch.setattr(database.sqlite3, 'connect', Interrupted)
+    monkeypatch.setattr(database.sqlite_dump, 'statements', interrupted)
     with pytest.raises(KeyboardInterrupt):
         db.dump(store)
     assert open(store.latest, 'rb').read() == good

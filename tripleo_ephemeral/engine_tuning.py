@@ -6,7 +6,8 @@ benchmark (``tools/bench``) showed it winning; ``doc/source/performance.rst``
 says by how much.
 
 * SQLite: ``BEGIN IMMEDIATE``, WAL and a chosen ``synchronous``, so many
-  engine threads can share one file.
+  engine threads can share one file; connections pooled, not opened per
+  transaction.
 * The convergence engine's hard-coded 1 s sleeps: between leaf triggers
   and between progress checks.
 * The concurrency of ``OS::Heat::ResourceChain``: Heat creates as many
@@ -40,7 +41,9 @@ from heat.engine import function as heat_function
 def install(opts):
     """Apply every shim ``opts`` (the ``[ephemeral_heat]`` group) enables."""
     install_thread_safe_yaql()
+    install_thread_safe_ast_parse()
     install_sqlite_tuning(opts)
+    install_sqlite_pool(opts.sqlite_pool_size)
     install_leaf_trigger_delay(opts.leaf_trigger_delay)
     install_task_poll_interval(opts.task_poll_interval)
     install_resource_chain_concurrency(opts.resource_chain_concurrency)
@@ -76,6 +79,34 @@ def install_thread_safe_yaql():
     functions.Yaql._parse = _parse
 
 
+def install_thread_safe_ast_parse():
+    """Serialise ``ast.parse``: a fix for Python before 3.12, always on.
+
+    Python 3.11 counts the depth of an AST being converted to Python
+    objects in state shared by every thread, so two threads parsing at
+    once fail with "SystemError: AST constructor recursion depth mismatch".
+    Heat's convergence engine parses on every sync point
+    (``sync_point._str_unpack_tuple`` is ``ast.literal_eval``), from many
+    threads: 3 of 16 native 200-member creates failed with it here.
+    ``literal_eval`` calls ``parse`` through the module, so one lock here
+    covers it and every other caller.
+    """
+    import ast
+
+    original = ast.parse
+    if getattr(original, 'thread_safe', False):
+        return
+    lock = threading.Lock()
+
+    @functools.wraps(original)
+    def parse(*args, **kwargs):
+        with lock:
+            return original(*args, **kwargs)
+
+    parse.thread_safe = True
+    ast.parse = parse
+
+
 def install_sqlite_tuning(conf):
     """Make SQLite usable from many engine threads at once."""
     from sqlalchemy import engine as sa_engine
@@ -102,6 +133,41 @@ def install_sqlite_tuning(conf):
                 and 'in_transaction' not in conn.info):
             conn.exec_driver_sql('BEGIN IMMEDIATE')
             conn.info['in_transaction'] = True
+
+
+def install_sqlite_pool(size):
+    """Keep SQLite connections open between transactions.
+
+    oslo.db gives SQLite file databases a NullPool: every transaction
+    opens a connection and runs the PRAGMAs above, then closes it. That was
+    a seventh of the engine's time holding the GIL in a 200-member create.
+    Here they come from a QueuePool of ``size`` that grows as needed, with
+    no ping on checkout (a file cannot go away like a server).
+    """
+    from oslo_db.sqlalchemy import engines
+    from sqlalchemy import event
+    from sqlalchemy import pool
+
+    original = engines._init_connection_args
+    if size == 0 or getattr(original, 'pooled', False):
+        return
+
+    def _init_connection_args(url, engine_args, kw):
+        original(url, engine_args, kw)
+        if engine_args.get('poolclass') is pool.NullPool:
+            engine_args.update(poolclass=pool.QueuePool, pool_size=size,
+                               max_overflow=-1, pool_pre_ping=False)
+            engine_args['connect_args']['check_same_thread'] = False
+
+    _init_connection_args.pooled = True
+    engines._init_connection_args = _init_connection_args
+
+    @event.listens_for(pool.Pool, 'checkin')
+    def _on_checkin(_dbapi_conn, record):
+        # A pooled connection outlives its transaction: never hand on the
+        # marker that makes _on_begin skip BEGIN IMMEDIATE.
+        if record is not None:
+            record.info.pop('in_transaction', None)
 
 
 def install_leaf_trigger_delay(delay):

@@ -67,6 +67,10 @@ OPTS = [
                help='PRAGMA synchronous for SQLite databases.'),
     cfg.IntOpt('sqlite_busy_timeout_ms', default=60000, min=0,
                help='How long a SQLite writer waits for the lock.'),
+    cfg.IntOpt('sqlite_pool_size', default=0, min=0,
+               help='SQLite connections kept open for reuse (more are '
+                    'opened when needed). oslo.db opens and closes one per '
+                    'transaction (0 keeps that).'),
     cfg.IntOpt('resource_chain_concurrency', default=0, min=0,
                help='Members of a concurrent OS::Heat::ResourceChain '
                     'created at once. Heat allows as many as there are '

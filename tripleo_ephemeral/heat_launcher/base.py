@@ -41,6 +41,9 @@ TUNED_EXECUTOR_THREADS = 256
 #: Heat creates as many members of a concurrent ResourceChain at once as
 #: there are engines: one at a time on one engine.
 TUNED_RESOURCE_CHAIN_CONCURRENCY = 16
+#: oslo.db opens a SQLite connection per transaction; pooled, a 200-member
+#: create took 27-29 s instead of 35-39 s.
+TUNED_SQLITE_POOL_SIZE = 32
 
 
 class Tuning:
@@ -50,13 +53,15 @@ class Tuning:
                  executor_thread_pool_size=TUNED_EXECUTOR_THREADS,
                  engine_workers=1, overrides=None,
                  resource_chain_concurrency=TUNED_RESOURCE_CHAIN_CONCURRENCY,
-                 lazy_resource_definitions=True, fast_template_parse=True):
+                 lazy_resource_definitions=True, fast_template_parse=True,
+                 sqlite_pool_size=TUNED_SQLITE_POOL_SIZE):
         self.leaf_trigger_delay = leaf_trigger_delay
         self.executor_thread_pool_size = executor_thread_pool_size
         self.engine_workers = engine_workers
         self.resource_chain_concurrency = resource_chain_concurrency
         self.lazy_resource_definitions = lazy_resource_definitions
         self.fast_template_parse = fast_template_parse
+        self.sqlite_pool_size = sqlite_pool_size
         self.overrides = overrides or {}
 
     @classmethod
@@ -66,6 +71,7 @@ class Tuning:
                    resource_chain_concurrency=0,
                    lazy_resource_definitions=False,
                    fast_template_parse=False,
+                   sqlite_pool_size=0,
                    overrides={'ephemeral_heat': {
                        'sqlite_journal_mode': 'DELETE',
                        'sqlite_synchronous': 'FULL'}})
@@ -90,6 +96,7 @@ class Tuning:
             'lazy_resource_definitions': str(
                 self.lazy_resource_definitions).lower(),
             'fast_template_parse': str(self.fast_template_parse).lower(),
+            'sqlite_pool_size': self.sqlite_pool_size,
         }
 
 

@@ -274,3 +274,93 @@ def test_yaql_parse_is_thread_safe(monkeypatch):
     engine_tuning.install_thread_safe_yaql()   # a second install is a no-op
     assert functions.Yaql._parse.thread_safe
     assert _parse_from_threads() == []
+
+
+class _Cycle:
+    """Garbage with a finalizer: the collector runs Python code mid-parse,
+    where another thread can take over."""
+
+    def __del__(self):
+        pass
+
+
+def _literal_eval_from_threads(threads=8, rounds=1500):
+    """Heat's sync point keys, unpacked from real threads; the errors."""
+    import sys
+    import threading
+
+    from heat.engine import sync_point
+    errors = []
+
+    def work():
+        for n in range(rounds):
+            junk = [_Cycle() for _ in range(3)]
+            for item in junk:
+                item.me = item
+            try:
+                sync_point._str_unpack_tuple(
+                    sync_point.str_pack_tuple((str(n), True)))
+            except Exception as exc:
+                errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        workers = [threading.Thread(target=work) for _ in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return errors
+
+
+def test_ast_parse_is_thread_safe(monkeypatch):
+    """Python 3.11's AST conversion shares its depth counter between
+    threads ("AST constructor recursion depth mismatch")."""
+    import ast
+    monkeypatch.setattr(ast, 'parse', ast.parse)
+    engine_tuning.install_thread_safe_ast_parse()
+    engine_tuning.install_thread_safe_ast_parse()  # a second is a no-op
+    assert ast.parse.thread_safe
+    assert ast.parse.__wrapped__.__module__ == 'ast'
+    assert _literal_eval_from_threads() == []
+
+
+def test_sqlite_pool_keeps_connections_and_no_transaction_marker(
+        monkeypatch, tmp_path):
+    from oslo_db.sqlalchemy import engines
+    from sqlalchemy import pool
+    monkeypatch.setattr(engines, '_init_connection_args',
+                        engines._init_connection_args)
+    engine_tuning.install_sqlite_pool(4)
+    engine_tuning.install_sqlite_pool(4)   # a second install is a no-op
+    engine = engines.create_engine('sqlite:///%s' % (tmp_path / 'h.sqlite'),
+                                   max_retries=0)
+    assert isinstance(engine.pool, pool.QueuePool)
+    assert not engine.pool._pre_ping
+    with engine.connect() as conn:
+        first = conn.connection.dbapi_connection
+        conn.info['in_transaction'] = True    # what _on_begin leaves
+    with engine.connect() as conn:
+        assert conn.connection.dbapi_connection is first   # reused
+        assert 'in_transaction' not in conn.info
+    # MySQL and the like keep the pool oslo.db gives them.
+    args = {'connect_args': {}}
+    engines._init_connection_args(
+        engines.utils.make_url('mysql+pymysql://u@127.0.0.1/heat'), args, {})
+    assert args.get('poolclass') is not pool.QueuePool
+    engine.dispose()
+
+
+def test_sqlite_pool_size_0_keeps_oslo_dbs_null_pool(monkeypatch, tmp_path):
+    from oslo_db.sqlalchemy import engines
+    from sqlalchemy import pool
+    monkeypatch.setattr(engines, '_init_connection_args',
+                        engines._init_connection_args)
+    engine_tuning.install_sqlite_pool(0)
+    engine = engines.create_engine('sqlite:///%s' % (tmp_path / 'h.sqlite'),
+                                   max_retries=0)
+    assert isinstance(engine.pool, pool.NullPool)
+    engine.dispose()

@@ -65,18 +65,7 @@ def install_thread_safe_yaql():
     """
     from heat.engine.hot import functions
 
-    original = functions.Yaql._parse
-    if getattr(original, 'thread_safe', False):
-        return
-    lock = threading.Lock()
-
-    @functools.wraps(original)
-    def _parse(self, expression):
-        with lock:
-            return original(self, expression)
-
-    _parse.thread_safe = True
-    functions.Yaql._parse = _parse
+    functions.Yaql._parse = _serialised(functions.Yaql._parse)
 
 
 def install_thread_safe_ast_parse():
@@ -93,18 +82,22 @@ def install_thread_safe_ast_parse():
     """
     import ast
 
-    original = ast.parse
-    if getattr(original, 'thread_safe', False):
-        return
+    ast.parse = _serialised(ast.parse)
+
+
+def _serialised(fn):
+    """``fn`` behind a lock of its own; ``fn`` itself if it already is."""
+    if getattr(fn, 'thread_safe', False):
+        return fn
     lock = threading.Lock()
 
-    @functools.wraps(original)
-    def parse(*args, **kwargs):
+    @functools.wraps(fn)
+    def serialised(*args, **kwargs):
         with lock:
-            return original(*args, **kwargs)
+            return fn(*args, **kwargs)
 
-    parse.thread_safe = True
-    ast.parse = parse
+    serialised.thread_safe = True
+    return serialised
 
 
 def install_sqlite_tuning(conf):

@@ -80,12 +80,11 @@ class DumpStore:
         """Keep ``image``: the database the newest dump was made from.
 
         A restore of that dump writes it out instead of loading the SQL
-        (about 5 ms instead of 25 for the 200-member benchmark database).
+        (3-4 ms instead of 27 for the 200-member benchmark database).
         It is only a cache: not fsynced, and used only while the index
         written after it matches both the dump's digest and its own.
         """
-        index = {'dump': os.path.basename(self.latest),
-                 'dump_sha256': fileutil.sha256(self.latest),
+        index = {'dump_sha256': fileutil.sha256(self.latest),
                  'image_sha256': hashlib.sha256(image).hexdigest()}
         try:
             for name, data in ((IMAGE_NAME, image),
@@ -169,9 +168,10 @@ class _GzipPipe:
     """Text in, gzip out: compressed on a second thread while it is read.
 
     zlib lets go of the GIL while it compresses, so the reading (in SQLite,
-    also GIL-free) and the compressing overlap: the 200-member benchmark
-    dump takes 17 ms instead of 28. Text goes over in 256 KiB pieces
-    through a short queue, so memory stays bounded whatever the database.
+    also GIL-free) and the compressing overlap: with the multi-row SQL, the
+    200-member benchmark dump takes 22 ms instead of 28. Text goes over in
+    256 KiB pieces through a short queue, so memory stays bounded whatever
+    the database.
     An error of the writing thread (a full disk) is raised to the caller
     at its next write or at the end.
     """

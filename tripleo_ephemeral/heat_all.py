@@ -71,6 +71,15 @@ OPTS = [
                help='SQLite connections kept open for reuse (more are '
                     'opened when needed). oslo.db opens and closes one per '
                     'transaction (0 keeps that).'),
+    cfg.BoolOpt('checkin_yield', default=True,
+                help='Sleep 0 s each time a database connection goes back '
+                     'to the pool, as oslo.db does for eventlet; with real '
+                     'threads that only hands the interpreter to another '
+                     'thread.'),
+    cfg.BoolOpt('atomic_sync_points', default=False,
+                help='Read and update a convergence sync point in one '
+                     'database transaction instead of retrying after a '
+                     'random wait when another thread updated it first.'),
     cfg.IntOpt('resource_chain_concurrency', default=0, min=0,
                help='Members of a concurrent OS::Heat::ResourceChain '
                     'created at once. Heat allows as many as there are '
@@ -208,6 +217,7 @@ def _run_engines(own, opts):
     from heat.rpc import api as rpc_api
     from oslo_service import service
 
+    engine_tuning.configure_database(opts)
     if own.db_sync:
         _db_sync(own.schema_cache)
     engine_tuning.install(opts)
@@ -242,6 +252,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
 
+    engine_tuning.configure_database(opts)
     if own.db_sync:
         _db_sync(own.schema_cache)
     engine_tuning.install(opts)

@@ -54,7 +54,8 @@ class Tuning:
                  engine_workers=1, overrides=None,
                  resource_chain_concurrency=TUNED_RESOURCE_CHAIN_CONCURRENCY,
                  lazy_resource_definitions=True, fast_template_parse=True,
-                 sqlite_pool_size=TUNED_SQLITE_POOL_SIZE):
+                 sqlite_pool_size=TUNED_SQLITE_POOL_SIZE,
+                 atomic_sync_points=True, checkin_yield=False):
         self.leaf_trigger_delay = leaf_trigger_delay
         self.executor_thread_pool_size = executor_thread_pool_size
         self.engine_workers = engine_workers
@@ -62,6 +63,8 @@ class Tuning:
         self.lazy_resource_definitions = lazy_resource_definitions
         self.fast_template_parse = fast_template_parse
         self.sqlite_pool_size = sqlite_pool_size
+        self.atomic_sync_points = atomic_sync_points
+        self.checkin_yield = checkin_yield
         self.overrides = overrides or {}
 
     @classmethod
@@ -72,6 +75,7 @@ class Tuning:
                    lazy_resource_definitions=False,
                    fast_template_parse=False,
                    sqlite_pool_size=0,
+                   atomic_sync_points=False, checkin_yield=True,
                    overrides={'ephemeral_heat': {
                        'sqlite_journal_mode': 'DELETE',
                        'sqlite_synchronous': 'FULL'}})
@@ -97,6 +101,8 @@ class Tuning:
                 self.lazy_resource_definitions).lower(),
             'fast_template_parse': str(self.fast_template_parse).lower(),
             'sqlite_pool_size': self.sqlite_pool_size,
+            'atomic_sync_points': str(self.atomic_sync_points).lower(),
+            'checkin_yield': str(self.checkin_yield).lower(),
         }
 
 

@@ -43,6 +43,8 @@ def test_heat_conf_tuning_and_overrides():
     assert conf['ephemeral_heat']['leaf_trigger_delay'] == '0.05'
     assert conf['ephemeral_heat']['resource_chain_concurrency'] == '4'
     assert conf['ephemeral_heat']['lazy_resource_definitions'] == 'true'
+    assert conf['ephemeral_heat']['atomic_sync_points'] == 'true'
+    assert conf['ephemeral_heat']['checkin_yield'] == 'false'
     assert conf['DEFAULT']['executor_thread_pool_size'] == '128'
     assert conf['extra']['a'] == 'b'
     # The override comes last, so oslo.config takes it.
@@ -87,4 +89,6 @@ def test_stock_tuning_turns_every_shim_off():
     assert 'ephemeral_heat.resource_chain_concurrency=0' in overrides
     assert 'ephemeral_heat.lazy_resource_definitions=false' in overrides
     assert 'ephemeral_heat.fast_template_parse=false' in overrides
+    assert 'ephemeral_heat.atomic_sync_points=false' in overrides
+    assert 'ephemeral_heat.checkin_yield=true' in overrides
     assert 'DEFAULT.executor_thread_pool_size=64' in overrides

@@ -364,3 +364,145 @@ def test_sqlite_pool_size_0_keeps_oslo_dbs_null_pool(monkeypatch, tmp_path):
                                    max_retries=0)
     assert isinstance(engine.pool, pool.NullPool)
     engine.dispose()
+
+
+# -- the database facade and sync points ------------------------------------
+
+@pytest.fixture
+def heat_db(tmp_path):
+    """Heat's database functions on a private SQLite file whose
+    transactions all begin with BEGIN IMMEDIATE, as the runner's do."""
+    import sqlalchemy
+    from heat.db import api as db_api
+    from heat.db import models
+    from oslo_db.sqlalchemy import enginefacade
+
+    factory = enginefacade._TransactionFactory()
+    factory.configure(connection='sqlite:///%s' % (tmp_path / 'h.sqlite'),
+                      thread_checkin=False)
+    reset = db_api.context_manager.patch_factory(factory)
+    engine = factory.get_writer_engine()
+
+    @sqlalchemy.event.listens_for(engine, 'connect')
+    def _connect(dbapi_conn, _record):
+        dbapi_conn.isolation_level = None
+        dbapi_conn.execute('PRAGMA busy_timeout = 60000')
+
+    # On the class, as the runner's: those run before oslo.db's own BEGIN.
+    def _begin(conn):
+        if conn.engine is engine and 'in_transaction' not in conn.info:
+            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            conn.info['in_transaction'] = True
+
+    sqlalchemy.event.listen(sqlalchemy.engine.Engine, 'begin', _begin)
+    models.BASE.metadata.create_all(engine)
+    yield engine
+    sqlalchemy.event.remove(sqlalchemy.engine.Engine, 'begin', _begin)
+    reset()
+    engine.dispose()
+
+
+def _sync_from_threads(threads=8, rounds=6):
+    """Every thread reports its predecessors into one sync point; returns
+    (the merged input data, how many writes were tried)."""
+    import threading
+
+    from heat.common import context
+    from heat.engine import sync_point
+
+    cnxt = context.get_admin_context()
+    sync_point.create(cnxt, 'stack-id', 'trav', True, 'stack-id')
+    predecessors = {('r%d-%d' % (t, n), True)
+                    for t in range(threads) for n in range(rounds)}
+    writes = []
+    stock_write = sync_point.update_input_data
+
+    def counting_write(*args, **kwargs):
+        writes.append(1)
+        return stock_write(*args, **kwargs)
+
+    def work(t):
+        for n in range(rounds):
+            sync_point.update_sync_point(
+                context.get_admin_context(), 'stack-id', 'trav', True,
+                predecessors, {('r%d-%d' % (t, n), True): n})
+
+    sync_point.update_input_data = counting_write
+    try:
+        workers = [threading.Thread(target=work, args=(t,))
+                   for t in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    finally:
+        sync_point.update_input_data = stock_write
+    merged = sync_point.deserialize_input_data(
+        sync_point.get(cnxt, 'stack-id', 'trav', True).input_data)
+    return merged, len(writes), predecessors
+
+
+def test_atomic_sync_points_never_race(heat_db, monkeypatch):
+    """Read and write in one BEGIN IMMEDIATE transaction: no write is
+    refused, so nobody sleeps before a retry, and nothing is lost."""
+    from heat.engine import sync_point
+    monkeypatch.setattr(sync_point, 'update_sync_point',
+                        sync_point.update_sync_point)
+    monkeypatch.setattr(sync_point, 'update_input_data',
+                        sync_point.update_input_data)
+    engine_tuning.install_atomic_sync_points()
+    engine_tuning.install_atomic_sync_points()  # a second is a no-op
+    merged, writes, predecessors = _sync_from_threads()
+    assert set(merged) == predecessors
+    assert writes == len(predecessors)
+
+
+def test_atomic_sync_point_falls_back_when_raced(heat_db, monkeypatch):
+    """A database that does not lock on BEGIN (MySQL) can still race:
+    then the transaction is rolled back and Heat's own retry runs."""
+    from heat.common import context
+    from heat.engine import sync_point
+    monkeypatch.setattr(sync_point, 'update_sync_point',
+                        sync_point.update_sync_point)
+    stock_write = sync_point.update_input_data
+    refused = []
+
+    def write_once_refused(*args, **kwargs):
+        if not refused:
+            refused.append(args)
+            return 0
+        return stock_write(*args, **kwargs)
+
+    monkeypatch.setattr(sync_point, 'update_input_data', write_once_refused)
+    engine_tuning.install_atomic_sync_points()
+    cnxt = context.get_admin_context()
+    sync_point.create(cnxt, 'stack-id', 'trav', True, 'stack-id')
+    data, _failures, _skip = sync_point.update_sync_point(
+        cnxt, 'stack-id', 'trav', True, {('a', True)}, {('a', True): 1})
+    assert data == {('a', True): 1} and len(refused) == 1
+    stored = sync_point.get(cnxt, 'stack-id', 'trav', True)
+    assert stored.atomic_key == 1
+
+
+def test_configure_database_drops_the_checkin_sleep(monkeypatch):
+    """oslo.db's sleep(0) after each transaction is for eventlet."""
+    import types
+
+    from heat.db import api as db_api
+    from oslo_db.sqlalchemy import enginefacade
+    from oslo_db.sqlalchemy import engines
+    import sqlalchemy
+
+    for checkin_yield in (False, True):
+        factory = enginefacade._TransactionFactory()
+        factory.configure(connection='sqlite://')
+        reset = db_api.context_manager.patch_factory(factory)
+        try:
+            engine_tuning.configure_database(
+                types.SimpleNamespace(checkin_yield=checkin_yield))
+            engine = factory.get_writer_engine()
+            assert sqlalchemy.event.contains(
+                engine, 'checkin', engines._thread_yield) is checkin_yield
+            engine.dispose()
+        finally:
+            reset()

@@ -210,6 +210,14 @@ def _db_sync(schema_cache=None):
         LOG.info('Saved the empty schema to %s', schema_cache)
 
 
+def _prepare_engine(own, opts):
+    """Database settings, migrations if asked, then the tuning shims."""
+    engine_tuning.configure_database(opts)  # before the first query
+    if own.db_sync:
+        _db_sync(own.schema_cache)
+    engine_tuning.install(opts)
+
+
 def _run_engines(own, opts):
     """Engine mode: ``workers`` engine processes behind oslo.service."""
     from heat.common import messaging
@@ -217,10 +225,7 @@ def _run_engines(own, opts):
     from heat.rpc import api as rpc_api
     from oslo_service import service
 
-    engine_tuning.configure_database(opts)
-    if own.db_sync:
-        _db_sync(own.schema_cache)
-    engine_tuning.install(opts)
+    _prepare_engine(own, opts)
     messaging.setup()
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     LOG.info('Starting %d engine worker(s)', own.workers)
@@ -252,10 +257,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
 
-    engine_tuning.configure_database(opts)
-    if own.db_sync:
-        _db_sync(own.schema_cache)
-    engine_tuning.install(opts)
+    _prepare_engine(own, opts)
     if stopping.is_set():
         return 0
 

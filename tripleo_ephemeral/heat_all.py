@@ -92,6 +92,39 @@ OPTS = [
                 help='Parse a resource definition when it is first needed '
                      'instead of all of a stack\'s on every resource '
                      'check.'),
+    cfg.FloatOpt('nested_stack_wait', default=0.0, min=0.0,
+                 help='With every engine in this process: seconds a parent '
+                      'resource waits to be woken by its nested stack\'s '
+                      'next state change before it polls again (0: poll '
+                      'every task_poll_interval, as Heat does).'),
+    cfg.BoolOpt('skip_unconsumed_notifications', default=False,
+                help='Format stack notifications only when a notification '
+                     'driver is set, and dispatch events only to a stack '
+                     'with event sinks.'),
+    cfg.BoolOpt('cache_root_stack_ids', default=False,
+                help='Remember the root stack of each nested stack instead '
+                     'of walking the owner chain in the database each time '
+                     'a resource is stored.'),
+    cfg.BoolOpt('narrow_referenced_attrs', default=False,
+                help='Ask only the resources whose template snippet names '
+                     'a resource in an attribute function which of its '
+                     'attributes they read, instead of parsing every '
+                     'resource definition of the stack to ask them all.'),
+    cfg.IntOpt('convergence_graph_cache', default=0, min=0,
+               help='Convergence graphs kept to share between the resource '
+                    'checks of a traversal (0: each check builds its '
+                    'stack\'s graph again, as Heat does).'),
+    cfg.BoolOpt('batch_events', default=False,
+                help='Store resource events from one writer thread, many '
+                     'in a transaction, instead of a transaction each on '
+                     'the thread that changed the resource.'),
+    cfg.ListOpt('gc_thresholds', default=[],
+                help='Thresholds of Python\'s cyclic garbage collector, '
+                     'generation 0,1,2 (empty: Python\'s 700,10,10).'),
+    cfg.BoolOpt('gc_freeze', default=False,
+                help='Move every object that exists once Heat has started '
+                     'out of the garbage collector\'s reach (gc.freeze): '
+                     'full collections then scan only what came after.'),
 ]
 CONF.register_opts(OPTS, group='ephemeral_heat')
 
@@ -229,6 +262,7 @@ def _run_engines(own, opts):
     messaging.setup()
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     LOG.info('Starting %d engine worker(s)', own.workers)
+    engine_tuning.tune_gc(opts)  # before the fork: shared, never scanned
     launcher = service.launch(CONF, srv, workers=max(1, own.workers),
                               restart_method='mutate')
     launcher.wait()
@@ -269,6 +303,7 @@ def main(argv=None):
         messaging.setup()
         srv = None
     httpd.set_app(heat_config.load_paste_app('heat-api'))
+    engine_tuning.tune_gc(opts)
     LOG.info('Heat API listening on http://%s:%s', *httpd.server_address[:2])
     try:
         if not stopping.is_set():

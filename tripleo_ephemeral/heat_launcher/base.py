@@ -32,53 +32,72 @@ DEFAULT_STOP_TIMEOUT = 60
 EXIT_PORT_IN_USE = 98
 
 
-#: Heat hard-codes a 1 s sleep between triggering leaf resources; the
-#: benchmark (tools/bench) measured what a shorter one buys.
-TUNED_LEAF_TRIGGER_DELAY = 0.05
-#: At a short delay 64 executor threads hung a 200-member create (all
-#: waiting on nested stacks); 256 did not.
+#: At a short leaf-trigger delay 64 executor threads hung a 200-member
+#: create (all waiting on nested stacks); 256 did not.
 TUNED_EXECUTOR_THREADS = 256
-#: Heat creates as many members of a concurrent ResourceChain at once as
-#: there are engines: one at a time on one engine.
-TUNED_RESOURCE_CHAIN_CONCURRENCY = 16
-#: oslo.db opens a SQLite connection per transaction; pooled, a 200-member
-#: create took 27-29 s instead of 35-39 s.
-TUNED_SQLITE_POOL_SIZE = 32
+
+#: The runner's ``[ephemeral_heat]`` tunings: (tuned default, Heat's own
+#: behaviour). tools/bench measured each one; doc/source/performance.rst
+#: says what it bought.
+RUNNER_TUNINGS = {
+    # Heat hard-codes a 1 s sleep between triggering leaf resources.
+    'leaf_trigger_delay': (0.05, 1.0),
+    # Heat creates as many members of a concurrent ResourceChain at once as
+    # there are engines: one at a time on one engine.
+    'resource_chain_concurrency': (16, 0),
+    'lazy_resource_definitions': (True, False),
+    'narrow_referenced_attrs': (True, False),
+    'fast_template_parse': (True, False),
+    # oslo.db opens a SQLite connection per transaction.
+    'sqlite_pool_size': (32, 0),
+    'atomic_sync_points': (True, False),
+    'checkin_yield': (False, True),
+    # A parent waits for its nested stack's state change, not 1 s polls.
+    'nested_stack_wait': (10.0, 0.0),
+    'skip_unconsumed_notifications': (True, False),
+    'cache_root_stack_ids': (True, False),
+    'convergence_graph_cache': (64, 0),
+    'batch_events': (True, False),
+    'gc_freeze': (True, False),
+    'gc_thresholds': ('10000,20,20', ''),
+}
 
 
 class Tuning:
-    """Engine settings the benchmark chose; each can be overridden."""
+    """Engine settings the benchmark chose; each can be overridden.
 
-    def __init__(self, leaf_trigger_delay=TUNED_LEAF_TRIGGER_DELAY,
-                 executor_thread_pool_size=TUNED_EXECUTOR_THREADS,
-                 engine_workers=1, overrides=None,
-                 resource_chain_concurrency=TUNED_RESOURCE_CHAIN_CONCURRENCY,
-                 lazy_resource_definitions=True, fast_template_parse=True,
-                 sqlite_pool_size=TUNED_SQLITE_POOL_SIZE,
-                 atomic_sync_points=True, checkin_yield=False):
-        self.leaf_trigger_delay = leaf_trigger_delay
+    Keyword arguments name ``RUNNER_TUNINGS`` options, or
+    ``executor_thread_pool_size`` and ``engine_workers``; ``overrides``
+    are further ``{section: {option: value}}`` for heat.conf.
+    """
+
+    def __init__(self, executor_thread_pool_size=TUNED_EXECUTOR_THREADS,
+                 engine_workers=1, overrides=None, **runner):
+        unknown = set(runner) - set(RUNNER_TUNINGS)
+        if unknown:
+            raise TypeError('unknown tuning(s): %s' % ', '.join(
+                sorted(unknown)))
         self.executor_thread_pool_size = executor_thread_pool_size
         self.engine_workers = engine_workers
-        self.resource_chain_concurrency = resource_chain_concurrency
-        self.lazy_resource_definitions = lazy_resource_definitions
-        self.fast_template_parse = fast_template_parse
-        self.sqlite_pool_size = sqlite_pool_size
-        self.atomic_sync_points = atomic_sync_points
-        self.checkin_yield = checkin_yield
         self.overrides = overrides or {}
+        self._runner = {name: runner.get(name, tuned)
+                        for name, (tuned, _stock) in RUNNER_TUNINGS.items()}
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__['_runner'][name]
+        except KeyError:
+            raise AttributeError(name) from None
 
     @classmethod
     def stock(cls):
         """Heat as TripleO's native launcher ran it: every tuning off."""
-        return cls(leaf_trigger_delay=1.0, executor_thread_pool_size=64,
-                   resource_chain_concurrency=0,
-                   lazy_resource_definitions=False,
-                   fast_template_parse=False,
-                   sqlite_pool_size=0,
-                   atomic_sync_points=False, checkin_yield=True,
+        return cls(executor_thread_pool_size=64,
                    overrides={'ephemeral_heat': {
                        'sqlite_journal_mode': 'DELETE',
-                       'sqlite_synchronous': 'FULL'}})
+                       'sqlite_synchronous': 'FULL'}},
+                   **{name: stock for name, (_tuned, stock)
+                      in RUNNER_TUNINGS.items()})
 
     def as_overrides(self):
         """Every setting as ``section.option=value`` (for
@@ -94,16 +113,8 @@ class Tuning:
 
     def runner_options(self):
         """The ``[ephemeral_heat]`` tuning options of heat.conf."""
-        return {
-            'leaf_trigger_delay': self.leaf_trigger_delay,
-            'resource_chain_concurrency': self.resource_chain_concurrency,
-            'lazy_resource_definitions': str(
-                self.lazy_resource_definitions).lower(),
-            'fast_template_parse': str(self.fast_template_parse).lower(),
-            'sqlite_pool_size': self.sqlite_pool_size,
-            'atomic_sync_points': str(self.atomic_sync_points).lower(),
-            'checkin_yield': str(self.checkin_yield).lower(),
-        }
+        return {name: str(value).lower() if isinstance(value, bool)
+                else value for name, value in self._runner.items()}
 
 
 class HeatLauncher(abc.ABC):

@@ -18,7 +18,6 @@ Heat process's RSS).
 """
 
 import argparse
-import gzip
 import json
 import os
 import re
@@ -135,17 +134,17 @@ def newest_dump(heat_dir):
 
 
 def nested_stacks(work_dir):
-    """Count the nested stacks in the newest SQL dump of the heat dir."""
+    """Count the nested stacks in the newest dump of the heat dir."""
+    from tripleo_ephemeral.saved import dump_reader
+
     dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
     if not dump:
         return None
-    opener = gzip.open if dump.endswith('.gz') else open
-    with opener(dump, 'rt', errors='replace') as f:
-        # One INSERT per row: SQLite's dump. MariaDB's packs many rows in
-        # one INSERT, so its dumps are not counted.
-        rows = sum(1 for line in f if line.startswith(
-            ('INSERT INTO stack ', 'INSERT INTO "stack" ')))
-    return rows - 1 if rows else None
+    try:
+        saved = dump_reader.SavedDatabase.from_dump(dump)
+    except dump_reader.SavedStateError:
+        return None
+    return sum(1 for s in saved.stacks(nested=True) if s['parent'])
 
 
 def deploy(args):

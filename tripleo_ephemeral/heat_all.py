@@ -110,14 +110,6 @@ OPTS = [
                      'a resource in an attribute function which of its '
                      'attributes they read, instead of parsing every '
                      'resource definition of the stack to ask them all.'),
-    cfg.IntOpt('convergence_graph_cache', default=0, min=0,
-               help='Convergence graphs kept to share between the resource '
-                    'checks of a traversal (0: each check builds its '
-                    'stack\'s graph again, as Heat does).'),
-    cfg.BoolOpt('batch_events', default=False,
-                help='Store resource events from one writer thread, many '
-                     'in a transaction, instead of a transaction each on '
-                     'the thread that changed the resource.'),
     cfg.ListOpt('gc_thresholds', default=[],
                 help='Thresholds of Python\'s cyclic garbage collector, '
                      'generation 0,1,2 (empty: Python\'s 700,10,10).'),

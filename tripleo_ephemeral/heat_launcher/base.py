@@ -56,8 +56,6 @@ RUNNER_TUNINGS = {
     'nested_stack_wait': (10.0, 0.0),
     'skip_unconsumed_notifications': (True, False),
     'cache_root_stack_ids': (True, False),
-    'convergence_graph_cache': (64, 0),
-    'batch_events': (True, False),
     'gc_freeze': (True, False),
     'gc_thresholds': ('10000,20,20', ''),
 }

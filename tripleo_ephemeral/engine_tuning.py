@@ -27,10 +27,10 @@ says by how much.
   base class checks, which took a quarter of its time.
 * The attributes other resources read of a resource, asked only of the
   resources whose snippet names it, not of every resource of the stack.
-* Work repeated for every resource check, done once: a parent polling its
-  nested stack every second (woken by the nested stack's state change
-  instead, when every engine is in this process), the walk up to the root
-  stack, notifications and event dispatches that nobody consumes.
+* Work stock Heat does for nothing: a parent polling its nested stack
+  every second (woken by the nested stack's state change instead, when
+  every engine is in this process), notifications and event dispatches
+  that nobody consumes.
 * The garbage collector: Heat's own objects frozen once it has started,
   and collections less often.
 """
@@ -71,8 +71,6 @@ def install(opts):
         install_nested_stack_wakeups(opts.nested_stack_wait)
     if opts.skip_unconsumed_notifications:
         install_skip_unconsumed_notifications()
-    if opts.cache_root_stack_ids:
-        install_root_stack_id_cache()
 
 
 def tune_gc(opts):
@@ -575,32 +573,6 @@ def install_skip_unconsumed_notifications():
     send.skips = True
     stack_notification.send = send
     heat_stack.Stack.dispatch_event = dispatch_event
-
-
-def install_root_stack_id_cache():
-    """Remember each stack's root: a nested stack never changes owner.
-
-    Stock Heat walks the owner chain in the database every time a
-    resource is stored (a transaction per resource).
-    """
-    from heat.objects import stack as stack_object
-
-    cls = stack_object.Stack
-    if getattr(cls.get_root_id, 'cached', False):
-        return
-    stock = cls.get_root_id.__func__
-    roots = {}
-
-    def get_root_id(klass, context, stack_id):
-        root = roots.get(stack_id)
-        if root is None:
-            root = stock(klass, context, stack_id)
-            if root is not None:
-                roots[stack_id] = root
-        return root
-
-    get_root_id.cached = True
-    cls.get_root_id = classmethod(get_root_id)
 
 
 def _get_attr_keys(template):

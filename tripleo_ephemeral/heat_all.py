@@ -65,8 +65,12 @@ OPTS = [
                help='PRAGMA journal_mode for SQLite databases.'),
     cfg.StrOpt('sqlite_synchronous', default='NORMAL',
                help='PRAGMA synchronous for SQLite databases.'),
-    cfg.IntOpt('sqlite_busy_timeout_ms', default=60000, min=0,
-               help='How long a SQLite writer waits for the lock.'),
+    cfg.IntOpt('sqlite_busy_timeout_ms', default=600000, min=0,
+               help='How long a SQLite writer waits for the lock. Every '
+                    'transaction takes the lock at BEGIN, so waiting cannot '
+                    'deadlock; SQLite waits by polling, not in a queue, and '
+                    'at 60 s a 200-member create on an overloaded machine '
+                    'failed with "database is locked".'),
     cfg.IntOpt('sqlite_pool_size', default=0, min=0,
                help='SQLite connections kept open for reuse (more are '
                     'opened when needed). oslo.db opens and closes one per '
@@ -101,15 +105,6 @@ OPTS = [
                 help='Format stack notifications only when a notification '
                      'driver is set, and dispatch events only to a stack '
                      'with event sinks.'),
-    cfg.BoolOpt('cache_root_stack_ids', default=False,
-                help='Remember the root stack of each nested stack instead '
-                     'of walking the owner chain in the database each time '
-                     'a resource is stored.'),
-    cfg.BoolOpt('narrow_referenced_attrs', default=False,
-                help='Ask only the resources whose template snippet names '
-                     'a resource in an attribute function which of its '
-                     'attributes they read, instead of parsing every '
-                     'resource definition of the stack to ask them all.'),
     cfg.ListOpt('gc_thresholds', default=[],
                 help='Thresholds of Python\'s cyclic garbage collector, '
                      'generation 0,1,2 (empty: Python\'s 700,10,10).'),

@@ -261,8 +261,10 @@ class Deployment:
         watcher = progress.StackWatcher(client, stack_id, out=self.say,
                                         verbose=self.verbose_events)
         status = watcher.wait()
-        elapsed = time.monotonic() - started
-        counts = watcher.counts()
+        # Until the end was seen: the last events and the exact counts
+        # after it are the report's, not the stack's.
+        elapsed = watcher.ended - started
+        counts = watcher.final_counts or watcher.counts()
         if status != 'CREATE_COMPLETE':
             failed = progress.failures(client, stack_id)
             for path, rtype, reason in failed:

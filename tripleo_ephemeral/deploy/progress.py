@@ -73,6 +73,10 @@ class StackWatcher:
         self._next = {}  # when each expensive call may run again
         self._latest = {}  # (stack, resource) -> its newest event
         self.started = clock()
+        #: When the end was seen (before the last events and counts).
+        self.ended = None
+        #: The exact counts listed once at the end.
+        self.final_counts = None
 
     def wait(self):
         """Return the final stack status (e.g. CREATE_COMPLETE).
@@ -85,6 +89,8 @@ class StackWatcher:
                                            resolve_outputs=False)
             status = stack.stack_status
             done = not status.endswith('_IN_PROGRESS')
+            if done:
+                self.ended = self._clock()
             self._spaced('events', self.poll, self._print_events, done)
             self._spaced('counts', self.report_every, self._report, done)
             if done:
@@ -108,8 +114,10 @@ class StackWatcher:
     def _report(self, force=False):
         # On the way, count what the events said (they are fetched anyway);
         # at the end, ask for the exact figures once.
-        counts = self.counts() if force else Counts(
-            list(self._latest.values()), self.action)
+        if force:
+            counts = self.final_counts = self.counts()
+        else:
+            counts = Counts(list(self._latest.values()), self.action)
         if counts.key() != self._last_counts or force:
             self.out('[%4ds] %s' % (self._clock() - self.started, counts))
             self._last_counts = counts.key()

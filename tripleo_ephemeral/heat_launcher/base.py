@@ -55,7 +55,6 @@ RUNNER_TUNINGS = {
     # A parent waits for its nested stack's state change, not 1 s polls.
     'nested_stack_wait': (10.0, 0.0),
     'skip_unconsumed_notifications': (True, False),
-    'cache_root_stack_ids': (True, False),
     'gc_freeze': (True, False),
     'gc_thresholds': ('10000,20,20', ''),
 }

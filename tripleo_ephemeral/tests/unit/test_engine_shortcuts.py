@@ -169,32 +169,6 @@ def test_unconsumed_notifications_are_not_built(monkeypatch):
         assert len(dispatched) == expect, sinks
 
 
-# -- root stack ids ---------------------------------------------------------
-
-def test_root_stack_ids_are_looked_up_once(heat_db, monkeypatch):
-    from heat.objects import stack as stack_object
-    monkeypatch.setattr(stack_object.Stack, 'get_root_id',
-                        stack_object.Stack.get_root_id)
-    cnxt = context.get_admin_context()
-    root = _stack(cnxt, 'root')
-    child = _stack(cnxt, 'child', owner_id=root.id)
-    grandchild = _stack(cnxt, 'grandchild', owner_id=child.id)
-    engine_tuning.install_root_stack_id_cache()
-    engine_tuning.install_root_stack_id_cache()  # a second is a no-op
-    lookups = []
-    stock_get = db_api.stack_get_root_id
-    monkeypatch.setattr(db_api, 'stack_get_root_id',
-                        lambda c, sid: lookups.append(sid) or stock_get(c,
-                                                                        sid))
-    for _ in range(3):
-        assert stack_object.Stack.get_root_id(cnxt, grandchild.id) == root.id
-        assert stack_object.Stack.get_root_id(cnxt, root.id) == root.id
-    assert stack_object.Stack.get_root_id(cnxt, 'missing') is None
-    assert stack_object.Stack.get_root_id(cnxt, 'missing') is None
-    # Found ones once each; a missing one is asked again (it may appear).
-    assert lookups == [grandchild.id, root.id, 'missing', 'missing']
-
-
 # -- the garbage collector --------------------------------------------------
 
 def test_tune_gc(monkeypatch):

@@ -119,3 +119,6 @@ def test_watcher_spaces_out_expensive_calls():
     assert len(listed) == 1
     assert '1/2 resources complete' in '\n'.join(out)
     assert out[-1].endswith('1/1 resources complete (100%), 0 in progress')
+    # the end was seen before the last (2 s) event fetch and the listing
+    assert watcher.ended <= fetched[-1] < listed[-1]
+    assert watcher.final_counts.total == 1

@@ -39,6 +39,7 @@ import collections
 import collections.abc
 import contextlib
 import functools
+import logging
 import sqlite3
 import threading
 import time
@@ -48,6 +49,11 @@ import types
 # backend) and the tests: Heat is there.
 from heat.common import exception as heat_exception
 from heat.engine import function as heat_function
+
+LOG = logging.getLogger(__name__)
+
+#: Waits for SQLite's write lock longer than this are logged.
+SLOW_LOCK_WAIT = 5.0
 
 
 def install(opts):
@@ -179,7 +185,14 @@ def install_sqlite_tuning(conf):
         # class-level listeners run before its per-engine one.
         if (conn.dialect.name == 'sqlite' and conf.sqlite_begin_immediate
                 and 'in_transaction' not in conn.info):
-            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            started = time.monotonic()
+            try:
+                conn.exec_driver_sql('BEGIN IMMEDIATE')
+            finally:
+                waited = time.monotonic() - started
+                if waited > SLOW_LOCK_WAIT:
+                    LOG.warning('Waited %.1f s for the SQLite write lock',
+                                waited)
             conn.info['in_transaction'] = True
 
 

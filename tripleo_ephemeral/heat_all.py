@@ -105,6 +105,11 @@ OPTS = [
                 help='Format stack notifications only when a notification '
                      'driver is set, and dispatch events only to a stack '
                      'with event sinks.'),
+    cfg.BoolOpt('narrow_referenced_attrs', default=False,
+                help='Ask only the resources whose template snippet names '
+                     'a resource in an attribute function which of its '
+                     'attributes they read, instead of parsing every '
+                     'resource definition of the stack to ask them all.'),
     cfg.ListOpt('gc_thresholds', default=[],
                 help='Thresholds of Python\'s cyclic garbage collector, '
                      'generation 0,1,2 (empty: Python\'s 700,10,10).'),

@@ -92,3 +92,18 @@ def test_stock_tuning_turns_every_shim_off():
     assert 'ephemeral_heat.atomic_sync_points=false' in overrides
     assert 'ephemeral_heat.checkin_yield=true' in overrides
     assert 'DEFAULT.executor_thread_pool_size=64' in overrides
+
+
+def test_every_tuning_is_a_runner_option_whose_default_is_heats():
+    """The launcher writes each tuning into [ephemeral_heat]; the runner
+    must know it (oslo.config would refuse it at start), and the runner's
+    own default must be the stock behaviour the baseline relies on."""
+    from tripleo_ephemeral import heat_all
+    from tripleo_ephemeral.heat_launcher import base
+    runner = {opt.name: opt for opt in heat_all.OPTS}
+    for name, (_tuned, stock) in base.RUNNER_TUNINGS.items():
+        assert name in runner, name
+        default = runner[name].default
+        if isinstance(default, list):
+            stock = [v for v in str(stock).split(',') if v]
+        assert default == stock, name

@@ -42,6 +42,7 @@ def fingerprint():
         pass
     h.update(' '.join(PACKAGES).encode())
     for parts in (('heat_all.py',), ('engine_tuning.py',),
+                  ('runner_options.py',),
                   ('images', CONTAINERFILE)):
         h.update(_package_file(*parts).read_bytes())
     return h.hexdigest()[:12]

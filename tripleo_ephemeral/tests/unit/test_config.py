@@ -98,9 +98,9 @@ def test_every_tuning_is_a_runner_option_whose_default_is_heats():
     """The launcher writes each tuning into [ephemeral_heat]; the runner
     must know it (oslo.config would refuse it at start), and the runner's
     own default must be the stock behaviour the baseline relies on."""
-    from tripleo_ephemeral import heat_all
     from tripleo_ephemeral.heat_launcher import base
-    runner = {opt.name: opt for opt in heat_all.OPTS}
+    from tripleo_ephemeral import runner_options
+    runner = {opt.name: opt for opt in runner_options.OPTS}
     for name, (_tuned, stock) in base.RUNNER_TUNINGS.items():
         assert name in runner, name
         default = runner[name].default

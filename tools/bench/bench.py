@@ -110,29 +110,48 @@ def free_port():
 
 
 class RssSampler(threading.Thread):
-    """Peak RSS of a process tree, sampled every 0.2 s."""
+    """Peak RSS of some process trees together, sampled every 0.2 s."""
 
-    def __init__(self, pid):
+    def __init__(self, pids):
         super().__init__(daemon=True)
-        self.pid = pid
+        self.pids = pids
         self.peak = 0
         self._halt = threading.Event()
 
     def run(self):
         while not self._halt.is_set():
-            try:
-                proc = psutil.Process(self.pid)
-                procs = [proc] + proc.children(recursive=True)
-                self.peak = max(self.peak, sum(p.memory_info().rss
-                                               for p in procs))
-            except psutil.Error:
-                pass
+            total = 0
+            for pid in self.pids:
+                try:
+                    proc = psutil.Process(pid)
+                    total += sum(p.memory_info().rss for p in
+                                 [proc] + proc.children(recursive=True))
+                except psutil.Error:
+                    pass
+            self.peak = max(self.peak, total)
             self._halt.wait(0.2)
 
     def stop(self):
         self._halt.set()
         self.join()
         return self.peak
+
+
+def heat_pids(launcher):
+    """Host pids of the launched Heat: the runner, or its containers (a
+    pod's with its MariaDB and RabbitMQ)."""
+    saved = launcher.state.load()
+    if saved.get('pid'):
+        return [saved['pid']]
+    if saved.get('pod'):
+        which = 'pod=%s' % saved['pod']
+    elif saved.get('container'):
+        which = 'name=^%s$' % saved['container']
+    else:
+        return []
+    out = subprocess.run(['podman', 'ps', '--filter', which, '--format',
+                          'json'], capture_output=True, check=False).stdout
+    return [c['Pid'] for c in json.loads(out or b'[]') or [] if c.get('Pid')]
 
 
 def wait_stack(client, stack_id, timeout=1800):
@@ -217,8 +236,8 @@ def bench_config(config, sizes, update, workdir, skip=()):
     heat_dir = os.path.join(workdir, config)
     launcher = make_launcher(config, heat_dir)
     timed(results, 'launch', launcher.start)
-    pid = launcher.state.load().get('pid')
-    sampler = RssSampler(pid) if pid else None
+    pids = heat_pids(launcher)
+    sampler = RssSampler(pids) if pids else None
     try:
         if sampler:
             sampler.start()

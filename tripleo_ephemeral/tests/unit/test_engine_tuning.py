@@ -206,19 +206,23 @@ def _template_files():
                 yield path
 
 
-def test_fast_parse_on_real_templates():
+def _real_templates():
+    """(path, parsed HOT template) of every real template found."""
     from heat.common import template_format
-    from heat.engine import template as heat_template
-    checked = 0
     for path in _template_files():
         with open(path) as f:
             try:
                 doc = template_format.parse(f.read())
             except ValueError:
                 continue  # not a template (environments, roles)
-        version = doc.get('heat_template_version')
-        if not isinstance(version, str):
-            continue
+        if isinstance(doc.get('heat_template_version'), str):
+            yield path, doc
+
+
+def test_fast_parse_on_real_templates():
+    from heat.engine import template as heat_template
+    checked = 0
+    for path, doc in _real_templates():
         tmpl = {k: v for k, v in doc.items() if k != 'resources'}
         for section in ('resources', 'outputs'):
             results = []
@@ -547,17 +551,9 @@ def test_narrow_referenced_attrs_parse_only_the_readers(narrow, lazy):
 
 
 def test_narrow_referenced_attrs_on_real_templates(narrow, lazy):
-    from heat.common import template_format
     stock, narrowed = narrow
     checked = 0
-    for path in _template_files():
-        with open(path) as f:
-            try:
-                doc = template_format.parse(f.read())
-            except ValueError:
-                continue
-        if not isinstance(doc.get('heat_template_version'), str):
-            continue
+    for path, doc in _real_templates():
         for name in doc.get('resources') or {}:
             expect = _referenced(stock, doc, name, in_outputs=False)
             if isinstance(expect, str):

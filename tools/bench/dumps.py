@@ -76,7 +76,7 @@ def measure(db_path, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('databases', nargs='+', metavar='HEAT_SQLITE')
-    parser.add_argument('--repeat', type=int, default=5)
+    parser.add_argument('--repeat', type=int, default=bench.DUMP_REPEAT)
     args = parser.parse_args()
     print('| database | MB (SQLite) | baseline dump+restore | ours '
           'dump+restore | ratio | ours, restore from the SQL | ratio | '

@@ -58,7 +58,8 @@ def ensure_venv(extras=''):
                 return
     except FileNotFoundError:
         pass
-    pip = [os.path.join(BIN, 'python'), '-m', 'pip', '--disable-pip-version-check']
+    pip = [os.path.join(BIN, 'python'), '-m', 'pip',
+           '--disable-pip-version-check']
     _run(pip + ['install', '-q', '--upgrade', 'pip'])
     target = '.[%s]' % extras if extras else '.'
     _run(pip + ['install', '-q', '-e', target], cwd=ROOT)

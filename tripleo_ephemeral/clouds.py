@@ -8,7 +8,10 @@ from tripleo_ephemeral import fileutil
 
 
 def user_clouds_file():
-    """Where openstacksdk reads the user's clouds (OS_CLIENT_CONFIG_FILE wins)."""
+    """Where openstacksdk reads the user's clouds.
+
+    ``OS_CLIENT_CONFIG_FILE`` wins.
+    """
     explicit = os.environ.get('OS_CLIENT_CONFIG_FILE')
     if explicit:
         return explicit

@@ -253,7 +253,7 @@ def bench_config(config, sizes, update, workdir, skip=()):
             status = timed(results, 'create %d' % n, create)
             if status != 'CREATE_COMPLETE':
                 raise RuntimeError('%s: create %d ended %s' % (config, n,
-                                                                status))
+                                                               status))
         if update and update[0] in ids:
             def do_update():
                 client.stacks.update(ids[update[0]], existing=True,
@@ -398,7 +398,7 @@ def table(all_results, configs):
     lines = []
     for i, r in enumerate(rows):
         lines.append('| ' + ' | '.join(c.ljust(w) for c, w in
-                                         zip(r, widths)) + ' |')
+                                       zip(r, widths)) + ' |')
         if i == 0:
             lines.append('|' + '|'.join('-' * (w + 2) for w in widths) + '|')
     return '\n'.join(lines)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plot create time against node count per configuration, as SVG.
 
-    python tools/bench/plot.py bench-results/bench-<stamp>.json doc/source/perf.svg
+    python tools/bench/plot.py bench-results/bench-<stamp>.json \
+        doc/source/perf.svg
 
 Standard library only: a small line chart, log-scaled on both axes.
 """
@@ -64,7 +65,7 @@ def svg(data, title):
                  'ResourceGroup</text>' % ((LEFT + W - RIGHT) // 2, H - 10))
     parts.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" '
                  'text-anchor="middle">create seconds</text>' % (H // 2,
-                                                                  H // 2))
+                                                                 H // 2))
     for i, (config, pts) in enumerate(sorted(data.items())):
         colour = COLOURS[i % len(COLOURS)]
         path = ' '.join('%s%.1f,%.1f' % ('M' if j == 0 else 'L', px(x),
@@ -80,7 +81,7 @@ def svg(data, title):
                      'stroke-width="2"/>' % (W - RIGHT + 15, ly,
                                              W - RIGHT + 40, ly, colour))
         parts.append('<text x="%d" y="%d">%s</text>' % (W - RIGHT + 46,
-                                                         ly + 4, config))
+                                                        ly + 4, config))
     parts.append('</svg>')
     return '\n'.join(parts) + '\n'
 

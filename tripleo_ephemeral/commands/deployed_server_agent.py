@@ -132,7 +132,7 @@ class ConfigDeployedServerAgent(command.Lister):
         rows = {}
         for server in servers:
             path = os.path.join(out_dir, '%s-%d.conf' % (server.role,
-                                                        server.index))
+                                                         server.index))
             fileutil.write_atomic(path, agent_config.render_conf(
                 server.metadata_url, parsed_args.polling_interval,
                 parsed_args.agent_command))

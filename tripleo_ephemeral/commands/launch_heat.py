@@ -24,7 +24,10 @@ DEFAULT_HEAT_DIR = os.path.join('~', 'overcloud-deploy', 'overcloud',
 
 
 def build_launcher(parsed_args, heat_dir):
-    """A launcher for ``heat_dir``; type and port default to the last launch."""
+    """A launcher for ``heat_dir``.
+
+    Type and port default to the last launch.
+    """
     saved = launcher_state.LauncherState(heat_dir).load()
     try:
         overrides = config.parse_overrides(parsed_args.heat_config_override)

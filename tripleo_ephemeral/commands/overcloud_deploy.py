@@ -120,7 +120,7 @@ class DeployOvercloud(command.Command):
             help=_('Run Ansible only on these hosts or groups'))
         ansible.add_argument(
             '--tags', metavar='<tags>', help=_('Run only tasks with these '
-                                                'tags'))
+                                               'tags'))
         ansible.add_argument(
             '--skip-tags', metavar='<tags>',
             help=_('Skip tasks with these tags'))

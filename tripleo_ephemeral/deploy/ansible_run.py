@@ -61,7 +61,7 @@ def ansible_cfg(config_dir, options):
         '# Written by openstack overcloud deploy; rewritten on every run.',
         '[defaults]',
         'inventory = %s' % os.path.join(config_dir,
-                                         inventory_mod.INVENTORY_FILE),
+                                        inventory_mod.INVENTORY_FILE),
         'log_path = %s' % os.path.join(config_dir, ANSIBLE_LOG),
         'local_tmp = %s' % os.path.join(config_dir, '.ansible', 'tmp'),
         'retry_files_enabled = False',
@@ -140,7 +140,7 @@ def run_config_download(config_dir, options, out):
             cancel_callback=lambda: False)
     except (OSError, RuntimeError, ValueError) as exc:
         raise AnsibleError('Could not run Ansible in %s: %s' % (config_dir,
-                                                               exc))
+                                                                exc))
     progress.finish()
     elapsed = time.monotonic() - started
     artifacts = os.path.join(config_dir, 'artifacts', ident)

@@ -58,7 +58,7 @@ class Result:
         for key, value in self.details.items():
             if value is not None:
                 lines.append('  %-16s %s' % (key.replace('_', ' ') + ':',
-                                              value))
+                                             value))
         return '\n'.join(lines)
 
 
@@ -70,7 +70,8 @@ class Deployment:
                  skip_checks=()):
         self.stack = stack
         self.workdir = workdir_mod.WorkDir(work_dir, stack)
-        self.templates = templates or template_processing.bundled_templates_dir()
+        self.templates = (templates or
+                          template_processing.bundled_templates_dir())
         self.environment_files = list(environment_files)
         self.environment_directories = list(environment_directories)
         self.roles_file = roles_file or os.path.join(self.templates,

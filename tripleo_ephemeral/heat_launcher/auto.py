@@ -13,7 +13,7 @@ MAX_NATIVE_ROLES = 2
 def choose(nodes, roles, pod_ready):
     """Return (heat type, reason). ``pod_ready()`` says if the pod can run."""
     size = '%d node%s in %d role%s' % (nodes, '' if nodes == 1 else 's',
-                                        roles, '' if roles == 1 else 's')
+                                       roles, '' if roles == 1 else 's')
     if nodes <= MAX_NATIVE_NODES and roles <= MAX_NATIVE_ROLES:
         return 'native', ('%s is within one Heat process\'s reach (at most '
                           '%d nodes and %d roles)' % (

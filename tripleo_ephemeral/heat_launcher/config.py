@@ -1,4 +1,4 @@
-"""Render the files an ephemeral Heat reads: pure functions, values in, text out."""
+"""Render the files an ephemeral Heat reads: values in, text out."""
 
 import datetime
 import uuid
@@ -6,7 +6,8 @@ import uuid
 import jinja2
 
 _ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader('tripleo_ephemeral.heat_launcher', 'templates'),
+    loader=jinja2.PackageLoader('tripleo_ephemeral.heat_launcher',
+                                'templates'),
     undefined=jinja2.StrictUndefined,
     keep_trailing_newline=True,
     trim_blocks=True,

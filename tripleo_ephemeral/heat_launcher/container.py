@@ -106,7 +106,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
         name = saved.get('container') or self.container_name
         state = self.podman.container_state(name)
         if state is not None and state[0] in ('running', 'created',
-                                               'configured'):
+                                              'configured'):
             return
         code = state[1] if state else None
         raise self._exited_error(code, 'Heat container %s' % name)

@@ -127,4 +127,5 @@ def check_role_networks(roles, networks, path='<roles data>'):
             if net not in known:
                 raise errors.RolesDataError(
                     'Roles data file %s: role %s uses network %s, which the '
-                    'networks data does not define' % (path, role['name'], net))
+                    'networks data does not define'
+                    % (path, role['name'], net))

@@ -89,7 +89,7 @@ def check_configured(host, role, all_hosts, identifier):
 
 def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
     ctrl, cmp0, cmp1 = (hosts.hosts[n] for n in ('ctrl-0', 'cmp-0',
-                                                   'cmp-1'))
+                                                 'cmp-1'))
     first = servers_file(tmp_path, 'servers.yaml', hosts, ['ctrl-0'],
                          ['cmp-0', 'cmp-1'])
     machine_hosts = open('/etc/hosts').read()

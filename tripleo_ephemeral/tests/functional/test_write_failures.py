@@ -61,7 +61,7 @@ def test_dump_on_a_full_disk_keeps_the_last_good_dump(tmp_path, small_tmpfs):
 
 
 def test_launch_in_a_read_only_dir_is_a_one_line_error(cli, read_only_dir,
-                                                        port):
+                                                       port):
     proc = cli.run('tripleo', 'launch', 'heat', '--heat-dir',
                    str(read_only_dir / 'heat'), '--heat-api-port', str(port),
                    check=False)

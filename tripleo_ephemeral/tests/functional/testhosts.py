@@ -199,7 +199,7 @@ class TestHost:
                 self._proc.wait(5)
             except subprocess.TimeoutExpired:
                 problems.append('sshd %d of %s did not exit' % (self.pid,
-                                                                 self.name))
+                                                                self.name))
             self._log.close()
             self._proc = None
         for argv in (['ip', 'link', 'del', self.veth],
@@ -285,7 +285,7 @@ class TestHostNetwork:
         proc = _run(['ip', 'link', 'del', self.bridge], check=False)
         if proc.returncode != 0 and 'Cannot find' not in proc.stderr:
             problems.append('ip link del %s: %s' % (self.bridge,
-                                                     proc.stderr.strip()))
+                                                    proc.stderr.strip()))
         return problems
 
     def __enter__(self):

@@ -68,7 +68,7 @@ def test_token_file_expires_later_and_points_at_the_api():
 def test_clouds_yaml_and_heatrc():
     assert 'endpoint: http://x:1/v1/admin' in config.clouds_yaml('http://x:1')
     assert 'OS_ENDPOINT=http://x:1/v1/admin' in config.heatrc('http://x:1',
-                                                               '/d')
+                                                              '/d')
 
 
 @pytest.mark.parametrize('item', ['novalue', 'nosection=1', '.x=1', 'a.=1'])

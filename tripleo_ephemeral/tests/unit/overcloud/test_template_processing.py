@@ -118,7 +118,8 @@ def test_render_like_process_templates(tmp_path):
     _tree(str(src), {
         'common/post.j2.yaml': "{% include 'steps.j2' %}\n",
         'common/steps.j2': 'steps of {{roles | length}} roles',
-        'network/network.network.j2.yaml': '{{network.name}} {{network.idx}}\n',
+        'network/network.network.j2.yaml':
+            '{{network.name}} {{network.idx}}\n',
         '.hidden/x.j2.yaml': '{{ undefined.boom() }}\n',
     })
     nets = roles.validate_networks([{'name': 'Off', 'enabled': False},

@@ -11,13 +11,13 @@ idle for 30-56 s of it). The tuned engine locks the row when it reads it.
 import os
 import shutil
 import subprocess
-import threading
 import time
 
 import pytest
 import sqlalchemy
 
 from tripleo_ephemeral import engine_tuning
+from tripleo_ephemeral.tests import sync_point_load
 
 
 def _binary(*names):
@@ -91,55 +91,6 @@ def heat_mysql(mariadb_url):
     engine.dispose()
 
 
-def _sync_from_threads(threads=8, rounds=6):
-    """Every thread reports its predecessors into one sync point, as the
-    engines finishing a group's members do; returns (merged input, writes
-    tried, refused writes, every predecessor)."""
-    from heat.common import context
-    from heat.db import api as db_api
-    from heat.engine import sync_point
-
-    cnxt = context.get_admin_context()
-    template = db_api.raw_template_create(
-        cnxt, {'template': {}, 'files': {}, 'environment': {}})
-    db_api.stack_create(cnxt, dict(
-        id='stack-id', name='s', raw_template_id=template.id, username='u',
-        tenant='admin', action='CREATE', status='IN_PROGRESS',
-        status_reason='', convergence=True, disable_rollback=True))
-    sync_point.create(cnxt, 'stack-id', 'trav', True, 'stack-id')
-    predecessors = {('r%d-%d' % (t, n), True)
-                    for t in range(threads) for n in range(rounds)}
-    writes, refused = [], []
-    stock_write = sync_point.update_input_data
-
-    def counting_write(*args, **kwargs):
-        rows = stock_write(*args, **kwargs)
-        writes.append(1)
-        if not rows:
-            refused.append(1)
-        return rows
-
-    def work(t):
-        for n in range(rounds):
-            sync_point.update_sync_point(
-                context.get_admin_context(), 'stack-id', 'trav', True,
-                predecessors, {('r%d-%d' % (t, n), True): n})
-
-    sync_point.update_input_data = counting_write
-    try:
-        workers = [threading.Thread(target=work, args=(t,))
-                   for t in range(threads)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-    finally:
-        sync_point.update_input_data = stock_write
-    merged = sync_point.deserialize_input_data(
-        sync_point.get(cnxt, 'stack-id', 'trav', True).input_data)
-    return merged, len(writes), len(refused), predecessors
-
-
 def test_locked_sync_points_never_collide_on_mariadb(heat_mysql,
                                                      monkeypatch):
     from heat.engine import sync_point
@@ -148,7 +99,7 @@ def test_locked_sync_points_never_collide_on_mariadb(heat_mysql,
     monkeypatch.setattr(sync_point, 'update_input_data',
                         sync_point.update_input_data)
     engine_tuning.install_atomic_sync_points()
-    merged, writes, refused, predecessors = _sync_from_threads()
+    merged, writes, refused, predecessors = sync_point_load.sync_from_threads()
     assert set(merged) == predecessors
     assert refused == 0
     assert writes == len(predecessors)
@@ -160,6 +111,6 @@ def test_stock_sync_points_collide_on_mariadb(heat_mysql, monkeypatch):
     from heat.engine import sync_point
     monkeypatch.setattr(sync_point, 'update_sync_point',
                         sync_point.update_sync_point)
-    merged, writes, refused, predecessors = _sync_from_threads()
+    merged, writes, refused, predecessors = sync_point_load.sync_from_threads()
     assert set(merged) == predecessors
     assert refused > 0 and writes == len(predecessors) + refused

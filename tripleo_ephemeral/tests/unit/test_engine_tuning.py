@@ -12,6 +12,7 @@ from heat.engine import stk_defn
 from heat.engine import template
 
 from tripleo_ephemeral import engine_tuning
+from tripleo_ephemeral.tests import sync_point_load
 
 resources.initialise()
 
@@ -372,46 +373,6 @@ def test_sqlite_pool_size_0_keeps_oslo_dbs_null_pool(monkeypatch, tmp_path):
 
 # -- the database facade and sync points ------------------------------------
 
-def _sync_from_threads(threads=8, rounds=6):
-    """Every thread reports its predecessors into one sync point; returns
-    (the merged input data, how many writes were tried)."""
-    import threading
-
-    from heat.common import context
-    from heat.engine import sync_point
-
-    cnxt = context.get_admin_context()
-    sync_point.create(cnxt, 'stack-id', 'trav', True, 'stack-id')
-    predecessors = {('r%d-%d' % (t, n), True)
-                    for t in range(threads) for n in range(rounds)}
-    writes = []
-    stock_write = sync_point.update_input_data
-
-    def counting_write(*args, **kwargs):
-        writes.append(1)
-        return stock_write(*args, **kwargs)
-
-    def work(t):
-        for n in range(rounds):
-            sync_point.update_sync_point(
-                context.get_admin_context(), 'stack-id', 'trav', True,
-                predecessors, {('r%d-%d' % (t, n), True): n})
-
-    sync_point.update_input_data = counting_write
-    try:
-        workers = [threading.Thread(target=work, args=(t,))
-                   for t in range(threads)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-    finally:
-        sync_point.update_input_data = stock_write
-    merged = sync_point.deserialize_input_data(
-        sync_point.get(cnxt, 'stack-id', 'trav', True).input_data)
-    return merged, len(writes), predecessors
-
-
 def test_atomic_sync_points_never_race(heat_db, monkeypatch):
     """Read and write in one BEGIN IMMEDIATE transaction: no write is
     refused, so nobody sleeps before a retry, and nothing is lost."""
@@ -422,9 +383,10 @@ def test_atomic_sync_points_never_race(heat_db, monkeypatch):
                         sync_point.update_input_data)
     engine_tuning.install_atomic_sync_points()
     engine_tuning.install_atomic_sync_points()  # a second is a no-op
-    merged, writes, predecessors = _sync_from_threads()
+    merged, writes, refused, predecessors = (
+        sync_point_load.sync_from_threads())
     assert set(merged) == predecessors
-    assert writes == len(predecessors)
+    assert refused == 0 and writes == len(predecessors)
 
 
 def test_atomic_sync_point_falls_back_when_raced(heat_db, monkeypatch):

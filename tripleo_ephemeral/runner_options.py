@@ -74,6 +74,11 @@ OPTS = [
     cfg.ListOpt('gc_thresholds', default=[],
                 help='Thresholds of Python\'s cyclic garbage collector, '
                      'generation 0,1,2 (empty: Python\'s 700,10,10).'),
+    cfg.FloatOpt('rpc_idle_poll_max', default=5.0, min=0.01,
+                 help='Longest wait, in seconds, of an idle message bus '
+                      'listener before it looks again (oslo.messaging '
+                      'hard-codes 5). A stopping engine finishes its '
+                      'listeners one after another, each at its next look.'),
     cfg.BoolOpt('gc_freeze', default=False,
                 help='Move every object that exists once Heat has started '
                      'out of the garbage collector\'s reach (gc.freeze): '

@@ -184,3 +184,42 @@ def test_tune_gc(monkeypatch):
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+# -- a stopping engine's message bus listeners ------------------------------
+
+def _idle_listener_waits(looks=24):
+    """The waits oslo.messaging's real AMQP poll loop asks of an idle
+    connection, over ``looks`` looks."""
+    from oslo_messaging._drivers import amqpdriver
+    from oslo_messaging._drivers import common as rpc_common
+
+    waits = []
+
+    class IdleConnection:
+        def consume(self, timeout):
+            waits.append(timeout)
+            if len(waits) >= looks:
+                listener._shutdown.set()  # the server stops meanwhile
+            raise rpc_common.Timeout()
+
+    listener = amqpdriver.AMQPListener(
+        types.SimpleNamespace(prefetch_size=1), IdleConnection())
+    assert listener.poll() == []
+    return waits
+
+
+def test_rpc_idle_poll_max(monkeypatch):
+    from oslo_messaging._drivers import amqpdriver
+    monkeypatch.setattr(amqpdriver, 'ACK_REQUEUE_EVERY_SECONDS_MAX',
+                        amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MAX)
+    assert max(_idle_listener_waits()) == 5.0  # stock
+    engine_tuning.install_rpc_idle_poll_max(0.5)
+    waits = _idle_listener_waits()
+    assert max(waits) == 0.5 and waits[-1] == 0.5
+    assert waits[0] < 0.01  # still quick to look again after a message
+    # The rabbit driver's options still validate as stock oslo.messaging's.
+    from oslo_messaging._drivers import impl_rabbit
+    delay, = [o for o in impl_rabbit.rabbit_opts
+              if o.name == 'kombu_reconnect_delay']
+    assert delay.type.max == 4.5

@@ -75,11 +75,12 @@ def install(opts):
         install_narrow_referenced_attrs()
     if opts.fast_template_parse:
         install_fast_template_parse()
-    if opts.nested_stack_wait and _engines_in_process():
+    in_process = _engines_in_process()
+    if opts.nested_stack_wait and in_process:
         install_nested_stack_wakeups(opts.nested_stack_wait)
     if opts.skip_unconsumed_notifications:
         install_skip_unconsumed_notifications()
-    if not _engines_in_process():  # a message bus: the pod's RabbitMQ
+    if not in_process:  # a message bus: the pod's RabbitMQ
         install_rpc_idle_poll_max(opts.rpc_idle_poll_max)
 
 

@@ -265,7 +265,7 @@ class Deployment:
         # Until the end was seen: the last events and the exact counts
         # after it are the report's, not the stack's.
         elapsed = watcher.ended - started
-        counts = watcher.final_counts or watcher.counts()
+        counts = watcher.final_counts  # listed once, as the end was seen
         if status != 'CREATE_COMPLETE':
             failed = progress.failures(client, stack_id)
             for path, rtype, reason in failed:

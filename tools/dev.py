@@ -3,13 +3,16 @@
 
     python3 tools/dev.py deploy [overcloud deploy options]
     python3 tools/dev.py test [pytest options]
+    python3 tools/dev.py lint           # flake8 and the docs build (-W)
     python3 tools/dev.py bench [benchmark options]
     python3 tools/dev.py shell          # a shell with the venv on PATH
 
 It makes ``.venv`` beside this repository (once), installs the project and
-its dependencies into it (again only when setup.cfg changed), and then runs
-the command. ``test`` also installs and sets up the system parts the tests
-use (see tools/ci/setup-system.sh) when it may: as root, or with CI set.
+its dependencies into it against OpenStack 2026.1's upper-constraints
+(tools/constraints/; again only when setup.cfg or the constraints changed),
+and then runs the command. ``test`` also installs and sets up the system
+parts the tests use (see tools/ci/setup-system.sh) when it may: as root, or
+with CI set, and tripleo-heat-templates 18.0.0 into the venv.
 Standard library only: it runs before anything is installed.
 """
 
@@ -22,6 +25,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.environ.get('TRIPLEO_EPHEMERAL_VENV', os.path.join(ROOT, '.venv'))
 BIN = os.path.join(VENV, 'bin')
 STAMP = os.path.join(VENV, '.tripleo-ephemeral-installed')
+#: The OpenStack release's upper-constraints every install uses (tox too).
+CONSTRAINTS = os.environ.get('TOX_CONSTRAINTS_FILE') or os.path.join(
+    ROOT, 'tools', 'constraints', 'upper-constraints-2026.1.txt')
+LINT_VENV = os.path.join(ROOT, '.venv-lint')
+#: Extras of the development venv (tests and docs).
+DEV_EXTRAS = 'test,doc'
 
 
 def _say(msg):
@@ -35,8 +44,9 @@ def _run(argv, **kwargs):
 
 def _fingerprint(extras):
     h = hashlib.sha256(extras.encode())
-    for name in ('setup.cfg', 'setup.py'):
-        with open(os.path.join(ROOT, name), 'rb') as f:
+    for path in (os.path.join(ROOT, 'setup.cfg'),
+                 os.path.join(ROOT, 'setup.py'), CONSTRAINTS):
+        with open(path, 'rb') as f:
             h.update(f.read())
     return h.hexdigest()
 
@@ -51,10 +61,11 @@ def ensure_venv(extras=''):
             # Debian splits venv out of python3.
             _run(['apt-get', 'install', '-y', 'python3-venv'])
             _run([sys.executable, '-m', 'venv', VENV])
-    want = _fingerprint(extras)
+    # A venv made for more extras serves fewer: DEV_EXTRAS covers deploy.
     try:
         with open(STAMP) as f:
-            if f.read().strip() == want:
+            if f.read().strip() in (_fingerprint(extras),
+                                    _fingerprint(DEV_EXTRAS)):
                 return
     except FileNotFoundError:
         pass
@@ -62,9 +73,9 @@ def ensure_venv(extras=''):
            '--disable-pip-version-check']
     _run(pip + ['install', '-q', '--upgrade', 'pip'])
     target = '.[%s]' % extras if extras else '.'
-    _run(pip + ['install', '-q', '-e', target], cwd=ROOT)
+    _run(pip + ['install', '-q', '-c', CONSTRAINTS, '-e', target], cwd=ROOT)
     with open(STAMP, 'w') as f:
-        f.write(want)
+        f.write(_fingerprint(extras))
 
 
 def _env():
@@ -95,30 +106,61 @@ def cmd_deploy(args):
     os.execve(argv[0], argv + list(args), _env())
 
 
+def install_templates():
+    """tripleo-heat-templates into the venv, where --templates finds them."""
+    _run([os.path.join(BIN, 'openstack'), 'tripleo', 'templates', 'install',
+          '-f', 'value', '-c', 'templates'], env=_env())
+
+
 def cmd_test(args):
-    ensure_venv('test')
+    ensure_venv(DEV_EXTRAS)
     setup_system()
+    install_templates()
     argv = [os.path.join(BIN, 'python'), '-m', 'pytest'] + (
         list(args) or ['-q', '-ra', 'tripleo_ephemeral/tests'])
     os.chdir(ROOT)
     os.execve(argv[0], argv, _env())
 
 
+def lint_venv():
+    """flake8 in a venv of its own: Heat's neutron-lib registers a flake8
+    plugin that needs OpenStack's hacking, so flake8 cannot share the
+    project's venv (tox's pep8 env skips the install for the same reason).
+    """
+    python = os.path.join(LINT_VENV, 'bin', 'python')
+    if not os.path.exists(python):
+        _run([sys.executable, '-m', 'venv', LINT_VENV])
+    _run([python, '-m', 'pip', 'install', '-q',
+          '--disable-pip-version-check', 'flake8'])
+    return python
+
+
+def cmd_lint(args):
+    ensure_venv(DEV_EXTRAS)
+    os.chdir(ROOT)
+    _run([lint_venv(), '-m', 'flake8', 'tripleo_ephemeral', 'tools'] +
+         list(args))
+    _run([os.path.join(BIN, 'python'), '-m', 'sphinx', '-q', '-W', '-b',
+          'html', 'doc/source', os.path.join('doc', 'build', 'html')],
+         env=_env())
+
+
 def cmd_bench(args):
-    ensure_venv('test')
+    ensure_venv(DEV_EXTRAS)
+    install_templates()
     argv = [os.path.join(BIN, 'python'), os.path.join(ROOT, 'tools', 'bench',
                                                       'bench.py')] + list(args)
     os.execve(argv[0], argv, _env())
 
 
 def cmd_shell(args):
-    ensure_venv('test')
+    ensure_venv(DEV_EXTRAS)
     shell = os.environ.get('SHELL', '/bin/bash')
     os.execve(shell, [shell] + list(args), _env())
 
 
-COMMANDS = {'deploy': cmd_deploy, 'test': cmd_test, 'bench': cmd_bench,
-            'shell': cmd_shell}
+COMMANDS = {'deploy': cmd_deploy, 'test': cmd_test, 'lint': cmd_lint,
+            'bench': cmd_bench, 'shell': cmd_shell}
 
 
 def main():

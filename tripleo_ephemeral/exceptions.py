@@ -51,3 +51,7 @@ class CommandFailedError(LauncherError):
 
 class CommandNotFoundError(CommandFailedError):
     """The program to run is not installed."""
+
+
+class TemplatesNotFoundError(TripleoEphemeralError):
+    """tripleo-heat-templates are not installed where they were looked for."""

@@ -27,7 +27,7 @@ import tarfile
 import threading
 import time
 
-from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 
 THT_VERSION = '18.0.0'
 THT_NAME = 'tripleo-heat-templates'
@@ -42,7 +42,7 @@ SERVERS = {
                  'ctlplane_ip': '192.0.2.20'}],
 }
 #: TripleO's stock Heat behaviour (see --stock): the benchmark's baseline.
-STOCK_OVERRIDES = tuple(base.Tuning.stock().as_overrides())
+STOCK_OVERRIDES = tuple(launcher_tuning.Tuning.stock().as_overrides())
 BIN = os.path.dirname(sys.executable)
 
 

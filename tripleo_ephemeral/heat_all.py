@@ -35,7 +35,7 @@ backend.init_backend(backend.BackendType.THREADING)
 from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 
-from tripleo_ephemeral import engine_tuning  # noqa: E402
+from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
 from tripleo_ephemeral import runner_options  # noqa: E402
 
 EXIT_PORT_IN_USE = 98
@@ -166,10 +166,10 @@ def _db_sync(schema_cache=None):
 
 def _prepare_engine(own, opts):
     """Database settings, migrations if asked, then the tuning shims."""
-    engine_tuning.configure_database(opts)  # before the first query
+    guard.install(opts, stage='database')  # before the first query
     if own.db_sync:
         _db_sync(own.schema_cache)
-    engine_tuning.install(opts)
+    guard.install(opts, stage='engine')
 
 
 def _run_engines(own, opts):
@@ -183,7 +183,7 @@ def _run_engines(own, opts):
     messaging.setup()
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     LOG.info('Starting %d engine worker(s)', own.workers)
-    engine_tuning.tune_gc(opts)  # before the fork: shared, never scanned
+    guard.install(opts, stage='started')  # before the fork: never scanned
     launcher = service.launch(CONF, srv, workers=max(1, own.workers),
                               restart_method='mutate')
     launcher.wait()
@@ -224,7 +224,7 @@ def main(argv=None):
         messaging.setup()
         srv = None
     httpd.set_app(heat_config.load_paste_app('heat-api'))
-    engine_tuning.tune_gc(opts)
+    guard.install(opts, stage='started')
     LOG.info('Heat API listening on http://%s:%s', *httpd.server_address[:2])
     try:
         if not stopping.is_set():

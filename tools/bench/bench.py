@@ -43,8 +43,8 @@ import psutil
 
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral import heat_launcher
-from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import native
+from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
@@ -60,7 +60,7 @@ class BaselineLauncher(native.NativeHeatLauncher):
     heat_type = 'native'
 
     def __init__(self, heat_dir, api_port, **kwargs):
-        kwargs['tuning'] = base.Tuning.stock()
+        kwargs['tuning'] = launcher_tuning.Tuning.stock()
         super().__init__(heat_dir, api_port, **kwargs)
 
     def runner_argv(self):
@@ -214,7 +214,7 @@ def make_launcher(config, heat_dir):
         heat_type, overrides = VARIANTS[config]
         return heat_launcher.get_launcher(
             heat_type, heat_dir, api_port=port,
-            tuning=base.Tuning(overrides=overrides))
+            tuning=launcher_tuning.Tuning(overrides=overrides))
     return heat_launcher.get_launcher(config, heat_dir, api_port=port)
 
 

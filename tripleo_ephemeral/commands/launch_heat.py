@@ -15,6 +15,7 @@ from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import config
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral import locking
 
 LOG = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ def build_launcher(parsed_args, heat_dir):
         heat_dir,
         api_port=(parsed_args.heat_api_port or saved.get('api_port') or
                   base.DEFAULT_API_PORT),
-        tuning=base.Tuning(overrides=overrides),
+        tuning=launcher_tuning.Tuning(overrides=overrides),
         startup_timeout=parsed_args.heat_startup_timeout,
         debug=parsed_args.heat_debug,
         **options.container_kwargs(parsed_args))

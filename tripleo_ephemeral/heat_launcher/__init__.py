@@ -1,7 +1,7 @@
 """Heat launchers: one interface, one class per ``--heat-type``."""
 
 from tripleo_ephemeral.heat_launcher.base import HeatLauncher  # noqa: F401
-from tripleo_ephemeral.heat_launcher.base import Tuning  # noqa: F401
+from tripleo_ephemeral.heat_launcher.tuning import Tuning  # noqa: F401
 
 _LAUNCHERS = {
     'installed':

@@ -21,6 +21,7 @@ from tripleo_ephemeral.heat_launcher import config
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 
 LOG = logging.getLogger(__name__)
 
@@ -30,91 +31,6 @@ DEFAULT_STARTUP_TIMEOUT = 180
 DEFAULT_STOP_TIMEOUT = 60
 #: The runner's exit code when its port is taken (EADDRINUSE).
 EXIT_PORT_IN_USE = 98
-
-
-#: At a short leaf-trigger delay 64 executor threads hung a 200-member
-#: create (all waiting on nested stacks); 256 did not.
-TUNED_EXECUTOR_THREADS = 256
-
-#: The runner's ``[ephemeral_heat]`` tunings: (tuned default, Heat's own
-#: behaviour). tools/bench measured each one; doc/source/performance.rst
-#: says what it bought.
-RUNNER_TUNINGS = {
-    # Heat hard-codes a 1 s sleep between triggering leaf resources.
-    'leaf_trigger_delay': (0.05, 1.0),
-    # Heat creates as many members of a concurrent ResourceChain at once as
-    # there are engines: one at a time on one engine.
-    'resource_chain_concurrency': (16, 0),
-    'lazy_resource_definitions': (True, False),
-    'narrow_referenced_attrs': (True, False),
-    'fast_template_parse': (True, False),
-    # oslo.db opens a SQLite connection per transaction.
-    'sqlite_pool_size': (32, 0),
-    'atomic_sync_points': (True, False),
-    'checkin_yield': (False, True),
-    # A parent waits for its nested stack's state change, not 1 s polls.
-    'nested_stack_wait': (10.0, 0.0),
-    'skip_unconsumed_notifications': (True, False),
-    'gc_freeze': (True, False),
-    'gc_thresholds': ('10000,20,20', ''),
-    # A stopping engine's three message bus listeners each end at their
-    # next look, up to 5 s apart when idle: the pod's stop.
-    'rpc_idle_poll_max': (0.5, 5.0),
-}
-
-
-class Tuning:
-    """Engine settings the benchmark chose; each can be overridden.
-
-    Keyword arguments name ``RUNNER_TUNINGS`` options, or
-    ``executor_thread_pool_size`` and ``engine_workers``; ``overrides``
-    are further ``{section: {option: value}}`` for heat.conf.
-    """
-
-    def __init__(self, executor_thread_pool_size=TUNED_EXECUTOR_THREADS,
-                 engine_workers=1, overrides=None, **runner):
-        unknown = set(runner) - set(RUNNER_TUNINGS)
-        if unknown:
-            raise TypeError('unknown tuning(s): %s' % ', '.join(
-                sorted(unknown)))
-        self.executor_thread_pool_size = executor_thread_pool_size
-        self.engine_workers = engine_workers
-        self.overrides = overrides or {}
-        self._runner = {name: runner.get(name, tuned)
-                        for name, (tuned, _stock) in RUNNER_TUNINGS.items()}
-
-    def __getattr__(self, name):
-        try:
-            return self.__dict__['_runner'][name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    @classmethod
-    def stock(cls):
-        """Heat as TripleO's native launcher ran it: every tuning off."""
-        return cls(executor_thread_pool_size=64,
-                   overrides={'ephemeral_heat': {
-                       'sqlite_journal_mode': 'DELETE',
-                       'sqlite_synchronous': 'FULL'}},
-                   **{name: stock for name, (_tuned, stock)
-                      in RUNNER_TUNINGS.items()})
-
-    def as_overrides(self):
-        """Every setting as ``section.option=value`` (for
-        ``--heat-config-override``)."""
-        items = [('DEFAULT', 'executor_thread_pool_size',
-                  self.executor_thread_pool_size)]
-        items += [('ephemeral_heat', k, v)
-                  for k, v in sorted(self.runner_options().items())]
-        items += [(section, k, v)
-                  for section, values in sorted(self.overrides.items())
-                  for k, v in sorted(values.items())]
-        return ['%s.%s=%s' % item for item in items]
-
-    def runner_options(self):
-        """The ``[ephemeral_heat]`` tuning options of heat.conf."""
-        return {name: str(value).lower() if isinstance(value, bool)
-                else value for name, value in self._runner.items()}
 
 
 class HeatLauncher(abc.ABC):
@@ -133,7 +49,7 @@ class HeatLauncher(abc.ABC):
         self.heat_dir = os.path.abspath(os.path.expanduser(heat_dir))
         self.api_port = int(api_port)
         self.bind_host = bind_host
-        self.tuning = tuning or Tuning()
+        self.tuning = tuning or launcher_tuning.Tuning()
         self.runner = runner or process.ProcessRunner()
         self.startup_timeout = startup_timeout
         self.stop_timeout = stop_timeout

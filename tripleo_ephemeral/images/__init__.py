@@ -41,9 +41,11 @@ def fingerprint():
     except importlib.metadata.PackageNotFoundError:
         pass
     h.update(' '.join(PACKAGES).encode())
-    for parts in (('heat_all.py',), ('engine_tuning.py',),
-                  ('runner_options.py',),
-                  ('images', CONTAINERFILE)):
+    tuning = sorted(f.name for f in _package_file('engine_tuning').iterdir()
+                    if f.name.endswith('.py'))
+    for parts in ([('heat_all.py',)] +
+                  [('engine_tuning', name) for name in tuning] +
+                  [('runner_options.py',), ('images', CONTAINERFILE)]):
         h.update(_package_file(*parts).read_bytes())
     return h.hexdigest()[:12]
 

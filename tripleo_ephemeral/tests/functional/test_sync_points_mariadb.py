@@ -16,7 +16,7 @@ import time
 import pytest
 import sqlalchemy
 
-from tripleo_ephemeral import engine_tuning
+from tripleo_ephemeral.engine_tuning import guard
 from tripleo_ephemeral.tests import sync_point_load
 
 
@@ -91,15 +91,13 @@ def heat_mysql(mariadb_url):
     engine.dispose()
 
 
-def test_locked_sync_points_never_collide_on_mariadb(heat_mysql,
-                                                     monkeypatch):
-    from heat.engine import sync_point
-    monkeypatch.setattr(sync_point, 'update_sync_point',
-                        sync_point.update_sync_point)
-    monkeypatch.setattr(sync_point, 'update_input_data',
-                        sync_point.update_input_data)
-    engine_tuning.install_atomic_sync_points()
-    merged, writes, refused, predecessors = sync_point_load.sync_from_threads()
+def test_locked_sync_points_never_collide_on_mariadb(heat_mysql):
+    assert guard.install_shim('atomic_sync_points') is not None
+    try:
+        merged, writes, refused, predecessors = (
+            sync_point_load.sync_from_threads())
+    finally:
+        guard.uninstall(['atomic_sync_points'])
     assert set(merged) == predecessors
     assert refused == 0
     assert writes == len(predecessors)

@@ -35,3 +35,25 @@ def heat_db(tmp_path):
     sqlalchemy.event.remove(sqlalchemy.engine.Engine, 'begin', _begin)
     reset()
     engine.dispose()
+
+
+@pytest.fixture
+def install_shim():
+    """Install engine tuning shims for one test; take them away after.
+
+    ``install_shim(name, **values)`` installs through the guard, so a
+    target that no longer matches its fingerprint fails the test; pass
+    ``check=False`` to install over a fake put in a target's place.
+    """
+    from tripleo_ephemeral.engine_tuning import guard
+
+    names = []
+
+    def install(name, check=True, **values):
+        patches = guard.install_shim(name, check=check, **values)
+        assert patches is not None, '%s stayed off (see the log)' % name
+        names.append(name)
+        return patches
+
+    yield install
+    guard.uninstall(names)

@@ -33,8 +33,8 @@ def test_heat_conf_binds_loopback_and_uses_noauth():
 
 
 def test_heat_conf_tuning_and_overrides():
-    from tripleo_ephemeral.heat_launcher import base
-    conf = _conf(runner_options=base.Tuning(
+    from tripleo_ephemeral.heat_launcher import tuning
+    conf = _conf(runner_options=tuning.Tuning(
                      leaf_trigger_delay=0.05,
                      resource_chain_concurrency=4).runner_options(),
                  executor_thread_pool_size=128,
@@ -83,8 +83,8 @@ def test_parse_overrides():
 
 
 def test_stock_tuning_turns_every_shim_off():
-    from tripleo_ephemeral.heat_launcher import base
-    overrides = base.Tuning.stock().as_overrides()
+    from tripleo_ephemeral.heat_launcher import tuning
+    overrides = tuning.Tuning.stock().as_overrides()
     assert 'ephemeral_heat.leaf_trigger_delay=1.0' in overrides
     assert 'ephemeral_heat.resource_chain_concurrency=0' in overrides
     assert 'ephemeral_heat.lazy_resource_definitions=false' in overrides
@@ -98,10 +98,10 @@ def test_every_tuning_is_a_runner_option_whose_default_is_heats():
     """The launcher writes each tuning into [ephemeral_heat]; the runner
     must know it (oslo.config would refuse it at start), and the runner's
     own default must be the stock behaviour the baseline relies on."""
-    from tripleo_ephemeral.heat_launcher import base
+    from tripleo_ephemeral.heat_launcher import tuning
     from tripleo_ephemeral import runner_options
     runner = {opt.name: opt for opt in runner_options.OPTS}
-    for name, (_tuned, stock) in base.RUNNER_TUNINGS.items():
+    for name, (_tuned, stock) in tuning.RUNNER_TUNINGS.items():
         assert name in runner, name
         default = runner[name].default
         if isinstance(default, list):

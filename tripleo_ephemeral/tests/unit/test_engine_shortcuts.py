@@ -1,8 +1,8 @@
 """The tunings that skip or share work stock Heat repeats.
 
-Each test installs one shim for its own duration (monkeypatch takes it
-away), drives it with real threads on a real Heat database where it touches
-one, and checks it gives what stock Heat gives.
+Each test installs one shim for its own duration (the guard takes it
+away again), drives it with real threads on a real Heat database where it
+touches one, and checks it gives what stock Heat gives.
 """
 
 import gc
@@ -15,7 +15,7 @@ import pytest
 from heat.common import context
 from heat.db import api as db_api
 
-from tripleo_ephemeral import engine_tuning
+from tripleo_ephemeral.engine_tuning import guard
 
 
 def _stack(cnxt, name='s', owner_id=None, **values):
@@ -33,17 +33,11 @@ def _stack(cnxt, name='s', owner_id=None, **values):
 # -- nested stacks wake their parents ---------------------------------------
 
 @pytest.fixture
-def wakeups(monkeypatch):
+def wakeups(install_shim):
     from heat.engine.resources import stack_resource
-    for name in ('stack_update', 'stack_delete',
-                 'persist_state_and_release_lock'):
-        monkeypatch.setattr(db_api, name, getattr(db_api, name))
-    cls = stack_resource.StackResource
-    monkeypatch.setattr(cls, '_check_status_complete',
-                        cls._check_status_complete)
-    engine_tuning.install_nested_stack_wakeups(30)
-    engine_tuning.install_nested_stack_wakeups(30)  # a second is a no-op
-    return cls
+    install_shim('nested_stack_wakeups', nested_stack_wait=30)
+    install_shim('nested_stack_wakeups', nested_stack_wait=30)  # no-op
+    return stack_resource.StackResource
 
 
 class _Stack:
@@ -96,14 +90,12 @@ def test_a_parent_is_woken_by_its_nested_stack(heat_db, wakeups,
     assert len(polls) == 2
 
 
-def test_a_parent_still_polls_when_nobody_wakes_it(heat_db, monkeypatch):
+def test_a_parent_still_polls_when_nobody_wakes_it(heat_db, install_shim):
     """After max_wait without a state change the check gives up as stock
     Heat's poll does (False), and TaskRunner polls again later."""
     from heat.engine.resources import stack_resource
     cls = stack_resource.StackResource
-    monkeypatch.setattr(cls, '_check_status_complete',
-                        cls._check_status_complete)
-    engine_tuning.install_nested_stack_wakeups(0.2)
+    install_shim('nested_stack_wakeups', nested_stack_wait=0.2)
     cnxt = context.get_admin_context()
     nested = _stack(cnxt)
     parent, _counted = _parent(cls, nested.id, [])
@@ -129,15 +121,15 @@ def test_wakeups_only_when_every_engine_is_in_this_process(monkeypatch):
     import oslo_messaging
     oslo_messaging.TransportURL.parse(cfg.CONF)  # registers transport_url
     monkeypatch.setattr(cfg.CONF, 'transport_url', 'fake://')
-    assert engine_tuning._engines_in_process()
+    assert guard.engines_in_process()
     monkeypatch.setattr(cfg.CONF, 'transport_url',
                         'rabbit://u:p@127.0.0.1:5672/')
-    assert not engine_tuning._engines_in_process()
+    assert not guard.engines_in_process()
 
 
 # -- notifications and event dispatches nobody consumes ---------------------
 
-def test_unconsumed_notifications_are_not_built(monkeypatch):
+def test_unconsumed_notifications_are_not_built(monkeypatch, install_shim):
     from oslo_config import cfg
     import oslo_messaging
     oslo_messaging.Notifier(oslo_messaging.get_notification_transport(
@@ -148,8 +140,9 @@ def test_unconsumed_notifications_are_not_built(monkeypatch):
     monkeypatch.setattr(stack_notification, 'send', sent.append)
     monkeypatch.setattr(heat_stack.Stack, 'dispatch_event',
                         lambda self, ev: dispatched.append(ev))
-    engine_tuning.install_skip_unconsumed_notifications()
-    engine_tuning.install_skip_unconsumed_notifications()  # no-op
+    # Over the fakes above: their fingerprints are not Heat's.
+    install_shim('skip_unconsumed_notifications', check=False)
+    install_shim('skip_unconsumed_notifications', check=False)  # no-op
     group = cfg.CONF.oslo_messaging_notifications
     for drivers, expect in (([], 0), (['noop'], 0), (['log'], 1)):
         monkeypatch.setattr(group, 'driver', drivers)
@@ -171,19 +164,21 @@ def test_unconsumed_notifications_are_not_built(monkeypatch):
 
 # -- the garbage collector --------------------------------------------------
 
-def test_tune_gc(monkeypatch):
+def test_tune_gc():
     thresholds = gc.get_threshold()
     try:
-        engine_tuning.tune_gc(types.SimpleNamespace(
-            gc_freeze=True, gc_thresholds=['5000', '15', '12']))
+        assert guard.install(types.SimpleNamespace(
+            gc_freeze=True, gc_thresholds=['5000', '15', '12']),
+            stage='started') == ['gc_freeze', 'gc_thresholds']
         assert gc.get_threshold() == (5000, 15, 12)
         assert gc.get_freeze_count() > 0
-        engine_tuning.tune_gc(types.SimpleNamespace(gc_freeze=False,
-                                                    gc_thresholds=[]))
+        assert guard.install(types.SimpleNamespace(
+            gc_freeze=False, gc_thresholds=[]), stage='started') == []
         assert gc.get_threshold() == (5000, 15, 12)
     finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
+        guard.uninstall(['gc_freeze', 'gc_thresholds'])
+    assert gc.get_threshold() == thresholds
+    assert gc.get_freeze_count() == 0
 
 
 # -- a stopping engine's message bus listeners ------------------------------
@@ -209,12 +204,9 @@ def _idle_listener_waits(looks=24):
     return waits
 
 
-def test_rpc_idle_poll_max(monkeypatch):
-    from oslo_messaging._drivers import amqpdriver
-    monkeypatch.setattr(amqpdriver, 'ACK_REQUEUE_EVERY_SECONDS_MAX',
-                        amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MAX)
+def test_rpc_idle_poll_max(install_shim):
     assert max(_idle_listener_waits()) == 5.0  # stock
-    engine_tuning.install_rpc_idle_poll_max(0.5)
+    install_shim('rpc_idle_poll_max', rpc_idle_poll_max=0.5)
     waits = _idle_listener_waits()
     assert max(waits) == 0.5 and waits[-1] == 0.5
     assert waits[0] < 0.01  # still quick to look again after a message

@@ -11,7 +11,10 @@ from heat.engine import resources
 from heat.engine import stk_defn
 from heat.engine import template
 
-from tripleo_ephemeral import engine_tuning
+import tripleo_ephemeral
+from tripleo_ephemeral.engine_tuning import definitions
+from tripleo_ephemeral.engine_tuning import guard
+from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.tests import sync_point_load
 
 resources.initialise()
@@ -48,15 +51,9 @@ def _definition(tmpl=TEMPLATE):
 
 
 @pytest.fixture
-def lazy(monkeypatch):
+def lazy(install_shim):
     """Install the shim for one test and take it away after."""
-    cls = stk_defn.StackDefinition
-    for name in ('resource_definition', '_load_rsrc_defns'):
-        monkeypatch.setattr(cls, name, getattr(cls, name))
-    for name in ('add_resource', 'remove_resource', 'update_resource_data'):
-        monkeypatch.setattr(stk_defn, name, getattr(stk_defn, name))
-    monkeypatch.setattr(cls, '_tripleo_lazy', False, raising=False)
-    engine_tuning.install_lazy_resource_definitions()
+    install_shim('lazy_resource_definitions')
 
 
 def test_each_definition_equals_stock():
@@ -64,21 +61,17 @@ def test_each_definition_equals_stock():
     eager = {name: stock.resource_definition(name) for name in ENABLED}
     lazy_defns, keep = {}, []  # functions hold weak refs to the stack
     cls = stk_defn.StackDefinition
-    saved = (cls.resource_definition, cls._load_rsrc_defns,
-             stk_defn.add_resource, stk_defn.remove_resource,
-             stk_defn.update_resource_data)
+    stock_resource_definition = cls.resource_definition
+    assert guard.install_shim('lazy_resource_definitions') is not None
     try:
-        engine_tuning.install_lazy_resource_definitions()
         for name in reversed(ENABLED):  # any order, each on its own
             defn = _definition()
             keep.append(defn)
             lazy_defns[name] = defn.resource_definition(name)
             assert defn._resource_defns is None  # nothing else parsed
     finally:
-        (cls.resource_definition, cls._load_rsrc_defns,
-         stk_defn.add_resource, stk_defn.remove_resource,
-         stk_defn.update_resource_data) = saved
-        cls._tripleo_lazy = False
+        guard.uninstall(['lazy_resource_definitions'])
+    assert cls.resource_definition is stock_resource_definition
     for name in ENABLED:
         assert lazy_defns[name] == eager[name]
         assert repr(lazy_defns[name]) == repr(eager[name])
@@ -157,8 +150,8 @@ def _both(snippet, tmpl=TEMPLATE):
     defn = _definition(tmpl)
     stock = heat_template.parse(defn.t.functions, defn, snippet, 'x',
                                 defn.t)
-    fast = engine_tuning.fast_parse(defn.t.functions, defn, snippet, 'x',
-                                    defn.t)
+    fast = definitions.fast_parse(defn.t.functions, defn, snippet, 'x',
+                                  defn.t)
     return defn, stock, fast
 
 
@@ -185,7 +178,7 @@ def test_fast_parse_gives_the_same_error_path():
     bad = {'a': [{'ok': 1}, {'list_join': 'not a list'}]}
     defn = _definition()
     errors = []
-    for parse in (heat_template.parse, engine_tuning.fast_parse):
+    for parse in (heat_template.parse, definitions.fast_parse):
         with pytest.raises(exception.StackValidationFailed) as err:
             parse(defn.t.functions, defn, bad, 'x', defn.t)
         errors.append(str(err.value))
@@ -197,7 +190,7 @@ def _template_files():
     """The bundled templates, and THT's when a THT run cached them."""
     import glob
     import os
-    here = os.path.dirname(engine_tuning.__file__)
+    here = os.path.dirname(tripleo_ephemeral.__file__)
     roots = [os.path.join(here, 'templates'), os.path.expanduser(
         '~/.cache/tripleo-ephemeral/tht/tripleo-heat-templates-18.0.0')]
     for root in roots:
@@ -227,7 +220,7 @@ def test_fast_parse_on_real_templates():
         tmpl = {k: v for k, v in doc.items() if k != 'resources'}
         for section in ('resources', 'outputs'):
             results = []
-            for parse in (heat_template.parse, engine_tuning.fast_parse):
+            for parse in (heat_template.parse, definitions.fast_parse):
                 defn = _definition(tmpl)
                 try:
                     results.append(parse(defn.t.functions, defn,
@@ -271,13 +264,13 @@ def _parse_from_threads(threads=8, rounds=150):
     return errors
 
 
-def test_yaql_parse_is_thread_safe(monkeypatch):
+def test_yaql_parse_is_thread_safe(install_shim):
     """Stock Heat shares one ply parser between engine threads."""
     from heat.engine.hot import functions
-    monkeypatch.setattr(functions.Yaql, '_parse', functions.Yaql._parse)
-    engine_tuning.install_thread_safe_yaql()
-    engine_tuning.install_thread_safe_yaql()   # a second install is a no-op
+    first = install_shim('thread_safe_yaql')
+    assert install_shim('thread_safe_yaql') is first  # installed once
     assert functions.Yaql._parse.thread_safe
+    assert not hasattr(functions.Yaql._parse.__wrapped__, 'thread_safe')
     assert _parse_from_threads() == []
 
 
@@ -321,26 +314,23 @@ def _literal_eval_from_threads(threads=8, rounds=1500):
     return errors
 
 
-def test_ast_parse_is_thread_safe(monkeypatch):
+def test_ast_parse_is_thread_safe(install_shim):
     """Python 3.11's AST conversion shares its depth counter between
     threads ("AST constructor recursion depth mismatch")."""
     import ast
-    monkeypatch.setattr(ast, 'parse', ast.parse)
-    engine_tuning.install_thread_safe_ast_parse()
-    engine_tuning.install_thread_safe_ast_parse()  # a second is a no-op
+    install_shim('thread_safe_ast_parse')
+    install_shim('thread_safe_ast_parse')  # a second is a no-op
     assert ast.parse.thread_safe
     assert ast.parse.__wrapped__.__module__ == 'ast'
     assert _literal_eval_from_threads() == []
 
 
 def test_sqlite_pool_keeps_connections_and_no_transaction_marker(
-        monkeypatch, tmp_path):
+        install_shim, tmp_path):
     from oslo_db.sqlalchemy import engines
     from sqlalchemy import pool
-    monkeypatch.setattr(engines, '_init_connection_args',
-                        engines._init_connection_args)
-    engine_tuning.install_sqlite_pool(4)
-    engine_tuning.install_sqlite_pool(4)   # a second install is a no-op
+    install_shim('sqlite_pool', sqlite_pool_size=4)
+    install_shim('sqlite_pool', sqlite_pool_size=4)  # a second is a no-op
     engine = engines.create_engine('sqlite:///%s' % (tmp_path / 'h.sqlite'),
                                    max_retries=0)
     assert isinstance(engine.pool, pool.QueuePool)
@@ -359,12 +349,11 @@ def test_sqlite_pool_keeps_connections_and_no_transaction_marker(
     engine.dispose()
 
 
-def test_sqlite_pool_size_0_keeps_oslo_dbs_null_pool(monkeypatch, tmp_path):
+def test_sqlite_pool_size_0_keeps_oslo_dbs_null_pool(tmp_path):
     from oslo_db.sqlalchemy import engines
     from sqlalchemy import pool
-    monkeypatch.setattr(engines, '_init_connection_args',
-                        engines._init_connection_args)
-    engine_tuning.install_sqlite_pool(0)
+    opts = {'sqlite_pool_size': 0}
+    assert not registry.shim('sqlite_pool').enabled(opts)
     engine = engines.create_engine('sqlite:///%s' % (tmp_path / 'h.sqlite'),
                                    max_retries=0)
     assert isinstance(engine.pool, pool.NullPool)
@@ -373,29 +362,23 @@ def test_sqlite_pool_size_0_keeps_oslo_dbs_null_pool(monkeypatch, tmp_path):
 
 # -- the database facade and sync points ------------------------------------
 
-def test_atomic_sync_points_never_race(heat_db, monkeypatch):
+def test_atomic_sync_points_never_race(heat_db, install_shim):
     """Read and write in one BEGIN IMMEDIATE transaction: no write is
     refused, so nobody sleeps before a retry, and nothing is lost."""
-    from heat.engine import sync_point
-    monkeypatch.setattr(sync_point, 'update_sync_point',
-                        sync_point.update_sync_point)
-    monkeypatch.setattr(sync_point, 'update_input_data',
-                        sync_point.update_input_data)
-    engine_tuning.install_atomic_sync_points()
-    engine_tuning.install_atomic_sync_points()  # a second is a no-op
+    install_shim('atomic_sync_points')
+    install_shim('atomic_sync_points')  # a second is a no-op
     merged, writes, refused, predecessors = (
         sync_point_load.sync_from_threads())
     assert set(merged) == predecessors
     assert refused == 0 and writes == len(predecessors)
 
 
-def test_atomic_sync_point_falls_back_when_raced(heat_db, monkeypatch):
+def test_atomic_sync_point_falls_back_when_raced(heat_db, monkeypatch,
+                                                 install_shim):
     """A database that does not lock on BEGIN (MySQL) can still race:
     then the transaction is rolled back and Heat's own retry runs."""
     from heat.common import context
     from heat.engine import sync_point
-    monkeypatch.setattr(sync_point, 'update_sync_point',
-                        sync_point.update_sync_point)
     stock_write = sync_point.update_input_data
     refused = []
 
@@ -406,7 +389,7 @@ def test_atomic_sync_point_falls_back_when_raced(heat_db, monkeypatch):
         return stock_write(*args, **kwargs)
 
     monkeypatch.setattr(sync_point, 'update_input_data', write_once_refused)
-    engine_tuning.install_atomic_sync_points()
+    install_shim('atomic_sync_points', check=False)  # over the fake
     cnxt = context.get_admin_context()
     sync_point.create(cnxt, 'stack-id', 'trav', True, 'stack-id')
     data, _failures, _skip = sync_point.update_sync_point(
@@ -430,13 +413,14 @@ def test_configure_database_drops_the_checkin_sleep(monkeypatch):
         factory.configure(connection='sqlite://')
         reset = db_api.context_manager.patch_factory(factory)
         try:
-            engine_tuning.configure_database(
-                types.SimpleNamespace(checkin_yield=checkin_yield))
+            guard.install(types.SimpleNamespace(checkin_yield=checkin_yield),
+                          stage='database')
             engine = factory.get_writer_engine()
             assert sqlalchemy.event.contains(
                 engine, 'checkin', engines._thread_yield) is checkin_yield
             engine.dispose()
         finally:
+            guard.uninstall(['checkin_yield'])
             reset()
 
 
@@ -480,12 +464,11 @@ def _referenced(referenced_attrs, tmpl, name, **kwargs):
 
 
 @pytest.fixture
-def narrow(monkeypatch):
+def narrow(install_shim):
     from heat.engine import resource
     stock = resource.Resource.referenced_attrs
-    monkeypatch.setattr(resource.Resource, 'referenced_attrs', stock)
-    engine_tuning.install_narrow_referenced_attrs()
-    engine_tuning.install_narrow_referenced_attrs()  # a second is a no-op
+    install_shim('narrow_referenced_attrs')
+    install_shim('narrow_referenced_attrs')  # a second is a no-op
     return stock, resource.Resource.referenced_attrs
 
 

@@ -1,0 +1,23 @@
+"""Python's garbage collector, once everything Heat needs is loaded.
+
+A 200-member create spent a seventh of its CPU in the cyclic garbage
+collector, most of it in full collections walking Heat's and its
+libraries' own long-lived objects.
+"""
+
+import gc
+
+
+def install_gc_freeze(patches):
+    """Move every object that exists now out of the collector's reach."""
+    # No gc.collect() first: it would cost 0.1-0.2 s of the launch and
+    # found nothing to free here after Heat's imports.
+    gc.freeze()
+    patches.on_undo(gc.unfreeze)
+
+
+def install_gc_thresholds(patches, gc_thresholds):
+    """Collect less often than Python's 700,10,10."""
+    stock = gc.get_threshold()
+    gc.set_threshold(*(int(t) for t in gc_thresholds))
+    patches.on_undo(lambda: gc.set_threshold(*stock))

@@ -1,0 +1,140 @@
+"""Install the shims the options enable, each only where it still fits.
+
+Before a shim is installed its targets are fingerprinted
+(:mod:`.fingerprint`) and compared with those :mod:`.registry` recorded.
+A target that differs or is missing leaves that shim off, with one
+warning line naming it, the target and the versions it was checked on:
+Heat then runs its own code there, slower but never wrong. A shim that
+fails while installing is undone and left off the same way.
+
+Installed shims are kept here and :func:`uninstall` takes them away
+again, so a test can install one, compare it with stock Heat and remove
+it. Imported by the runner (after it chose oslo.service's backend) and
+the tests.
+"""
+
+import importlib
+import importlib.metadata
+import logging
+import platform
+
+from tripleo_ephemeral.engine_tuning import fingerprint
+from tripleo_ephemeral.engine_tuning import patching
+from tripleo_ephemeral.engine_tuning import registry
+
+LOG = logging.getLogger(__name__)
+
+#: Installed shims: name -> their Patches, in the order installed.
+_installed = {}
+
+
+def install(opts, stage='engine'):
+    """Install the shims of ``stage`` that ``opts`` (the
+    ``[ephemeral_heat]`` group) enables; return the names installed."""
+    done = []
+    conditions = {}
+    for shim in registry.SHIMS:
+        if shim.stage != stage or shim.name in _installed:
+            continue
+        values = {opt.name: getattr(opts, opt.name) for opt in shim.options}
+        if not shim.enabled(values):
+            continue
+        if shim.when is not None:
+            if not conditions:
+                conditions['in_process'] = engines_in_process()
+                conditions['message_bus'] = not conditions['in_process']
+            if not conditions[shim.when]:
+                continue
+        if install_shim(shim.name, **values) is not None:
+            done.append(shim.name)
+    return done
+
+
+def install_shim(name, check=True, **values):
+    """Install the shim ``name`` with its options' ``values`` (tuned
+    values for those not given); return its Patches, or None when it
+    stays off. Installing an installed shim returns it as it is."""
+    if name in _installed:
+        return _installed[name]
+    shim = registry.shim(name)
+    if check:
+        problem = mismatch(shim)
+        if problem:
+            LOG.warning('Engine tuning %s is off: %s; Heat runs its own '
+                        'code there (tools/check_tuning.py re-checks)',
+                        name, problem)
+            return None
+    kwargs = {opt.name: values.get(opt.name, opt.value(opt.tuned))
+              for opt in shim.options if opt.type != 'bool'}
+    patches = patching.Patches(name)
+    module = importlib.import_module('%s.%s' % (__package__, shim.module))
+    try:
+        getattr(module, 'install_' + name)(patches, **kwargs)
+    except Exception as exc:  # a library that moved under the shim
+        patches.undo()
+        LOG.warning('Engine tuning %s is off: it failed to install (%s: '
+                    '%s); Heat runs its own code there', name,
+                    type(exc).__name__, exc)
+        return None
+    _installed[name] = patches
+    return patches
+
+
+def uninstall(names=None):
+    """Take away the installed shims (or those of ``names``), the last
+    installed first."""
+    for name in reversed(list(_installed)):
+        if names is None or name in names:
+            _installed.pop(name).undo()
+
+
+def installed():
+    """The names of the installed shims, in order."""
+    return list(_installed)
+
+
+def mismatch(shim):
+    """Why ``shim``'s targets are not what it was checked on, in one
+    line; None when every one matches."""
+    differs, missing = [], []
+    for tgt in shim.targets:
+        try:
+            if fingerprint.fingerprint(tgt.path) not in tgt.fingerprints:
+                differs.append(tgt)
+        except fingerprint.TargetMissing as exc:
+            missing.append((tgt, exc))
+    if not differs and not missing:
+        return None
+    parts = []
+    if differs:
+        parts.append('%s differ%s from the code it was checked on' % (
+            ', '.join(t.path for t in differs),
+            's' if len(differs) == 1 else ''))
+    parts += ['%s' % exc for _tgt, exc in missing]
+    bad = differs + [tgt for tgt, _exc in missing]
+    return '%s (checked on %s; installed: %s)' % (
+        '; '.join(parts), ', '.join(shim.checked_on),
+        ', '.join(installed_versions(bad)))
+
+
+def installed_versions(targets):
+    """'distribution version' of each distribution ``targets`` come from."""
+    found = []
+    for dist in sorted({t.distribution for t in targets}):
+        if dist == 'Python':
+            version = platform.python_version()
+        else:
+            try:
+                version = importlib.metadata.version(dist)
+            except importlib.metadata.PackageNotFoundError:
+                version = 'unknown'
+        found.append('%s %s' % (dist, version))
+    return found
+
+
+def engines_in_process():
+    """Whether every engine runs in this process (the in-memory bus)."""
+    from oslo_config import cfg
+    import oslo_messaging
+
+    return oslo_messaging.TransportURL.parse(cfg.CONF).transport == 'fake'

@@ -1,0 +1,56 @@
+"""What one shim changed, so that it can be put back.
+
+A shim never assigns to Heat or a library directly: it asks its
+:class:`Patches` to, and :meth:`Patches.undo` restores every attribute and
+removes every event listener, in reverse order. So a test can install a
+shim, compare with stock Heat and take it away, and a shim that fails
+half-way leaves nothing behind.
+"""
+
+_MISSING = object()
+
+
+class Patches:
+    """The changes one shim made, in order."""
+
+    def __init__(self, name):
+        self.name = name
+        self._undo = []
+
+    def replace(self, owner, attr, value):
+        """Set ``owner.attr`` to ``value``; return what it was.
+
+        On a class, an inherited attribute is deleted again on undo rather
+        than copied onto the class.
+        """
+        if isinstance(owner, type):
+            previous = owner.__dict__.get(attr, _MISSING)
+        else:
+            previous = getattr(owner, attr, _MISSING)
+        current = getattr(owner, attr)
+        setattr(owner, attr, value)
+
+        def restore():
+            if previous is _MISSING:
+                delattr(owner, attr)
+            else:
+                setattr(owner, attr, previous)
+
+        self._undo.append(restore)
+        return current
+
+    def listen(self, target, identifier, fn):
+        """A SQLAlchemy event listener, removed on undo."""
+        from sqlalchemy import event
+
+        event.listen(target, identifier, fn)
+        self._undo.append(lambda: event.remove(target, identifier, fn))
+
+    def on_undo(self, fn):
+        """Call ``fn`` on undo (for changes that are not attributes)."""
+        self._undo.append(fn)
+
+    def undo(self):
+        """Put back everything, the last change first; safe to repeat."""
+        while self._undo:
+            self._undo.pop()()

@@ -1,0 +1,87 @@
+"""What a shim declaration in :mod:`.registry` is made of. No Heat here."""
+
+import dataclasses
+
+#: The distribution a target's top-level package comes from (others are
+#: Python's standard library).
+DISTRIBUTIONS = {'heat': 'openstack-heat', 'oslo_db': 'oslo.db',
+                 'oslo_messaging': 'oslo.messaging'}
+
+#: When a shim is installed: before Heat's first query, after the
+#: migrations (before the engine starts), once Heat has started.
+STAGES = ('database', 'engine', 'started')
+
+_STOCK = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """An ``[ephemeral_heat]`` option of the runner.
+
+    ``stock`` is Heat's own behaviour (as TripleO's native launcher ran
+    it: the benchmark's baseline) and the runner's default; ``tuned`` is
+    what the launcher writes into heat.conf (None: not a tuning). Values
+    are written as heat.conf has them (a list as ``a,b,c``).
+    """
+
+    name: str
+    type: str  # bool, int, float, str, list, host or port
+    stock: object
+    tuned: object = None
+    help: str = ''
+    min: float = None
+
+    def value(self, text):
+        """The value the runner sees for ``text`` in heat.conf."""
+        if self.type == 'list' and isinstance(text, str):
+            return [v for v in text.split(',') if v]
+        return text
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """Code a shim replaces or relies on, and the fingerprints accepted
+    for it (one per release where it differs)."""
+
+    path: str
+    fingerprints: tuple
+
+    @property
+    def distribution(self):
+        return DISTRIBUTIONS.get(self.path.split('.', 1)[0], 'Python')
+
+
+def target(path, *fingerprints):
+    return Target(path, fingerprints)
+
+
+@dataclasses.dataclass(frozen=True)
+class Shim:
+    """One tuning or fix of the engine.
+
+    Installed by ``install_<name>(patches, **values)`` of its ``module``
+    in this package, which gets the values of its options that are not
+    booleans, by name.
+    """
+
+    name: str
+    module: str
+    options: tuple = ()
+    targets: tuple = ()
+    #: 'distribution version' of every release its targets were read on.
+    checked_on: tuple = ()
+    #: A fix: installed whatever the options say.
+    always_on: bool = False
+    #: The value of the first option that leaves it out (default: stock).
+    off: object = _STOCK
+    stage: str = 'engine'
+    #: 'in_process' (every engine in this process), 'message_bus' or None.
+    when: str = None
+
+    def enabled(self, values):
+        """Whether the options' ``values`` (name -> value) switch it on."""
+        if self.always_on:
+            return True
+        first = self.options[0]
+        off = first.stock if self.off is _STOCK else self.off
+        return values[first.name] != first.value(off)

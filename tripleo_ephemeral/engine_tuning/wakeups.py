@@ -1,0 +1,110 @@
+"""Work stock Heat does for nothing: polling and unconsumed messages."""
+
+import contextlib
+import functools
+import threading
+import time
+
+
+class _StackWaiters:
+    """Threads waiting for a stack's state to change, woken when it does."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._waiting = {}  # stack id -> set of threading.Event
+
+    @contextlib.contextmanager
+    def watch(self, stack_id):
+        """An Event set when ``stack_id``'s state is written after this."""
+        event = threading.Event()
+        with self._lock:
+            self._waiting.setdefault(stack_id, set()).add(event)
+        try:
+            yield event
+        finally:
+            with self._lock:
+                events = self._waiting.get(stack_id)
+                events.discard(event)
+                if not events:
+                    del self._waiting[stack_id]
+
+    def changed(self, stack_id):
+        with self._lock:
+            for event in self._waiting.get(stack_id, ()):
+                event.set()
+
+
+def install_nested_stack_wakeups(patches, nested_stack_wait):
+    """Wake a parent resource as soon as its nested stack changes state.
+
+    A nested stack's parent resource (a template resource, a
+    ResourceGroup, a ResourceChain) checks the nested stack's status every
+    poll interval until it completes: in a 200-member create that was a
+    fifth of all database transactions. When every engine runs in this
+    process, every state change is written here, so a parent whose nested
+    stack is still in progress waits to be woken by that write (and looks
+    again at each), for at most ``nested_stack_wait`` seconds in all; after
+    that it polls as before.
+    """
+    from heat.db import api as db_api
+    from heat.engine.resources import stack_resource
+
+    cls = stack_resource.StackResource
+    waiters = _StackWaiters()
+
+    def notifying(write):
+        @functools.wraps(write)
+        def wrapper(context, stack_id, *args, **kwargs):
+            try:
+                return write(context, stack_id, *args, **kwargs)
+            finally:
+                waiters.changed(stack_id)
+        return wrapper
+
+    for name in ('stack_update', 'stack_delete',
+                 'persist_state_and_release_lock'):
+        patches.replace(db_api, name, notifying(getattr(db_api, name)))
+
+    stock_check = cls._check_status_complete
+
+    def _check_status_complete(self, expected_action, cookie=None):
+        if self.resource_id is None:
+            return stock_check(self, expected_action, cookie)
+        deadline = time.monotonic() + nested_stack_wait
+        with waiters.watch(self.resource_id) as changed:
+            while True:
+                changed.clear()
+                done = stock_check(self, expected_action, cookie)
+                left = deadline - time.monotonic()
+                if done or left <= 0 or not changed.wait(left):
+                    return done
+
+    patches.replace(cls, '_check_status_complete', _check_status_complete)
+
+
+def install_skip_unconsumed_notifications(patches):
+    """Build notifications and event dispatches only for a consumer.
+
+    Every stack state change formats a notification body (a database query
+    for the stack's tags among it) that oslo.messaging drops when no
+    notification driver is set, and every event starts a thread to hand it
+    to the environment's event sinks, usually none.
+    """
+    from oslo_config import cfg
+    from heat.engine.notification import stack as stack_notification
+    from heat.engine import stack as heat_stack
+
+    stock_send = stack_notification.send
+    stock_dispatch = heat_stack.Stack.dispatch_event
+
+    def send(stack):
+        drivers = cfg.CONF.oslo_messaging_notifications.driver
+        if drivers and drivers != ['noop']:
+            stock_send(stack)
+
+    def dispatch_event(self, ev):
+        if self.env.get_event_sinks():
+            stock_dispatch(self, ev)
+
+    patches.replace(stack_notification, 'send', send)
+    patches.replace(heat_stack.Stack, 'dispatch_event', dispatch_event)

@@ -1,0 +1,284 @@
+"""The tuning registry, its fingerprints and the guard that checks them."""
+
+import inspect
+import linecache
+import logging
+import subprocess
+import sys
+import types
+
+import pytest
+
+from tripleo_ephemeral.engine_tuning import fingerprint
+from tripleo_ephemeral.engine_tuning import guard
+from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import spec
+from tripleo_ephemeral.heat_launcher import tuning
+
+
+def test_fingerprints_match_the_installed_libraries():
+    """Fails on a Heat (or oslo.db, oslo.messaging, Python) whose code a
+    shim replaces or relies on changed: those shims would stay off."""
+    assert guard.installed() == [], 'a test left shims installed'
+    stale = {}
+    for shim in registry.SHIMS:
+        problem = guard.mismatch(shim)
+        if problem:
+            stale[shim.name] = problem
+    assert not stale, (
+        'Re-check these engine tuning shims against the installed '
+        'libraries (tools/check_tuning.py), then record the new '
+        'fingerprints in engine_tuning/registry.py:\n' + '\n'.join(
+            '%s: %s' % item for item in sorted(stale.items())))
+
+
+def test_the_launcher_side_imports_no_heat():
+    code = ('import sys\n'
+            'from tripleo_ephemeral.engine_tuning import registry\n'
+            'from tripleo_ephemeral.heat_launcher import tuning\n'
+            'from tripleo_ephemeral import runner_options\n'
+            'print(sorted(m for m in sys.modules if m == "heat" or '
+            'm.startswith(("heat.", "oslo_db", "oslo_messaging"))))\n')
+    out = subprocess.run([sys.executable, '-c', code], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == '[]'
+
+
+def test_every_shim_is_declared_whole():
+    names = set()
+    for shim in registry.SHIMS:
+        assert shim.name not in names
+        names.add(shim.name)
+        assert shim.stage in spec.STAGES
+        assert shim.when in (None, 'in_process', 'message_bus')
+        assert shim.always_on or shim.options, shim.name
+        assert bool(shim.targets) == bool(shim.checked_on), shim.name
+        for tgt in shim.targets:
+            assert tgt.fingerprints and all(
+                len(f) == fingerprint.LENGTH for f in tgt.fingerprints)
+        module = __import__('tripleo_ephemeral.engine_tuning.' + shim.module,
+                            fromlist=['x'])
+        install = getattr(module, 'install_' + shim.name)
+        values = [opt.name for opt in shim.options if opt.type != 'bool']
+        assert list(inspect.signature(install).parameters) == [
+            'patches'] + values, shim.name
+    options = [opt.name for opt in registry.tunings()]
+    assert len(options) == len(set(options))
+
+
+def _values(which):
+    return types.SimpleNamespace(**{
+        opt.name: opt.value(getattr(opt, which))
+        for opt in registry.tunings()})
+
+
+def test_stock_options_install_only_the_fixes():
+    try:
+        assert guard.install(_values('stock'), stage='database') == []
+        assert guard.install(_values('stock'), stage='engine') == [
+            'thread_safe_yaql', 'thread_safe_ast_parse',
+            'sqlite_begin_immediate', 'sqlite_pragmas']
+        assert guard.install(_values('stock'), stage='started') == []
+    finally:
+        guard.uninstall()
+
+
+def _targets():
+    """(path, object) of every target a name resolves to here."""
+    found = []
+    for shim in registry.SHIMS:
+        for tgt in shim.targets:
+            if not tgt.path.endswith(']'):
+                found.append((tgt.path, _resolve(tgt.path)))
+    return found
+
+
+def _resolve(path):
+    module, _value, _dialect = fingerprint._resolve(path)
+    owner_path, name = path.rsplit('.', 1)
+    owner = fingerprint._resolve(owner_path)[1] if (
+        owner_path != module.__name__) else module
+    return (owner.__dict__.get(name) if isinstance(owner, type)
+            else getattr(owner, name))
+
+
+@pytest.mark.parametrize('in_process', [True, False])
+def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
+                                                      in_process):
+    """Every tuned shim installed (through the guard, so every target
+    matched), then taken away: every target is Heat's own object again."""
+    import gc
+    from oslo_db.sqlalchemy import engines
+
+    monkeypatch.setattr(guard, 'engines_in_process', lambda: in_process)
+    before = _targets()
+    dispatcher = engines._init_connection_args
+    thresholds = gc.get_threshold()
+    installed = []
+    try:
+        for stage in spec.STAGES:
+            installed += guard.install(_values('tuned'), stage=stage)
+        changed = [path for path, obj in before if _resolve(path) is not obj]
+    finally:
+        guard.uninstall()
+    expected = [shim.name for stage in spec.STAGES
+                for shim in registry.SHIMS if shim.stage == stage
+                and shim.name != 'task_poll_interval'  # tuned as stock
+                and shim.when != ('message_bus' if in_process
+                                  else 'in_process')]
+    assert installed == expected
+    assert 'heat.engine.template.parse' in changed
+    assert ('heat.db.api.stack_update' in changed) is in_process
+    assert guard.installed() == []
+    assert [(p, _resolve(p)) for p, _obj in before] == before
+    assert engines._init_connection_args is dispatcher
+    assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
+
+
+def test_a_changed_target_leaves_its_shim_off_with_one_warning(
+        monkeypatch, caplog):
+    from heat.engine import template
+
+    def parse(functions, stack, snippet, path='', template=None):
+        return 'another Heat'
+
+    monkeypatch.setattr(template, 'parse', parse)
+    with caplog.at_level(logging.WARNING):
+        assert guard.install_shim('fast_template_parse') is None
+        assert guard.install_shim('fast_template_parse') is None
+    assert template.parse is parse  # Heat's own (here: the other Heat's)
+    assert guard.installed() == []
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2 and lines[0] == lines[1]
+    assert 'Engine tuning fast_template_parse is off' in lines[0]
+    assert 'heat.engine.template.parse differs' in lines[0]
+    assert 'checked on openstack-heat 26.0.2, openstack-heat 27.0.1' in (
+        lines[0])
+    assert 'installed: openstack-heat ' in lines[0]
+    assert '\n' not in lines[0]
+
+
+def test_a_wrapped_target_differs_too(monkeypatch):
+    """A wrapper put in a target's place (which calls Heat's function) is
+    not what the shim was checked on either."""
+    import functools
+    from heat.engine import template
+
+    stock = template.parse
+
+    @functools.wraps(stock)
+    def parse(*args, **kwargs):
+        return stock(*args, **kwargs)
+
+    shim = registry.shim('fast_template_parse')
+    assert guard.mismatch(shim) is None
+    monkeypatch.setattr(template, 'parse', parse)
+    assert 'heat.engine.template.parse differs' in guard.mismatch(shim)
+
+
+def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
+    gone = spec.Shim('gone', 'definitions', always_on=True,
+                     checked_on=registry.HEAT, targets=(spec.target(
+                         'heat.engine.template.no_such_parse', '0' * 16),))
+    monkeypatch.setattr(registry, 'SHIMS', registry.SHIMS + (gone,))
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert 'gone' not in guard.install(_values('stock'),
+                                               stage='engine')
+    finally:
+        guard.uninstall()
+    warned = [r.getMessage() for r in caplog.records if 'gone' in
+              r.getMessage()]
+    assert len(warned) == 1
+    assert 'no attribute no_such_parse' in warned[0]
+
+
+def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
+    from heat.engine import stk_defn
+    from tripleo_ephemeral.engine_tuning import definitions
+
+    stock = stk_defn.StackDefinition.resource_definition
+
+    def half_done(patches):
+        patches.replace(stk_defn.StackDefinition, 'resource_definition',
+                        None)
+        raise AttributeError('moved')
+
+    monkeypatch.setattr(definitions, 'install_lazy_resource_definitions',
+                        half_done)
+    with caplog.at_level(logging.WARNING):
+        assert guard.install_shim('lazy_resource_definitions') is None
+    assert stk_defn.StackDefinition.resource_definition is stock
+    assert 'failed to install (AttributeError: moved)' in caplog.text
+
+
+def _function(text):
+    """The function ``f`` defined by ``text``, with its source where
+    fingerprint (and inspect) look for it."""
+    filename = '<fingerprint test %d>' % len(linecache.cache)
+    linecache.cache[filename] = (len(text), None, text.splitlines(True),
+                                 filename)
+    namespace = {}
+    exec(compile(text, filename, 'exec'), namespace)
+    return namespace['f']
+
+
+def test_fingerprints_ignore_comments_docstrings_and_layout():
+    plain = fingerprint._source(_function(
+        'def f(a, b=1):\n'
+        '    return [a + b, {"k": a}]\n'))
+    assert plain == fingerprint._source(_function(
+        'def f(a,\n'
+        '      b=1):\n'
+        '    """A docstring."""\n'
+        '    # a comment\n'
+        "    return [a + b,   # more\n"
+        "            {'k': a}\n"
+        '            ]\n'))
+    assert plain != fingerprint._source(_function(
+        'def f(a, b=1):\n'
+        '    return [a - b, {"k": a}]\n'))
+
+
+# -- the launcher's values ----------------------------------------------------
+
+TUNED = {
+    'atomic_sync_points': 'true', 'checkin_yield': 'false',
+    'fast_template_parse': 'true', 'gc_freeze': 'true',
+    'gc_thresholds': '10000,20,20', 'lazy_resource_definitions': 'true',
+    'leaf_trigger_delay': 0.05, 'narrow_referenced_attrs': 'true',
+    'nested_stack_wait': 10.0, 'resource_chain_concurrency': 16,
+    'rpc_idle_poll_max': 0.5, 'skip_unconsumed_notifications': 'true',
+    'sqlite_begin_immediate': 'true', 'sqlite_busy_timeout_ms': 600000,
+    'sqlite_journal_mode': 'WAL', 'sqlite_pool_size': 32,
+    'sqlite_synchronous': 'NORMAL', 'task_poll_interval': 1.0,
+}
+
+
+def test_tuned_values():
+    """What the benchmark chose (doc/source/performance.rst)."""
+    assert tuning.Tuning().runner_options() == TUNED
+    assert tuning.Tuning().executor_thread_pool_size == 256
+
+
+def test_stock_values():
+    """TripleO's native launcher: the benchmark's baseline."""
+    stock = tuning.Tuning.stock()
+    assert stock.executor_thread_pool_size == 64
+    assert stock.runner_options() == dict(
+        TUNED, atomic_sync_points='false', checkin_yield='true',
+        fast_template_parse='false', gc_freeze='false', gc_thresholds='',
+        lazy_resource_definitions='false', leaf_trigger_delay=1.0,
+        narrow_referenced_attrs='false', nested_stack_wait=0.0,
+        resource_chain_concurrency=0, rpc_idle_poll_max=5.0,
+        skip_unconsumed_notifications='false', sqlite_journal_mode='DELETE',
+        sqlite_pool_size=0, sqlite_synchronous='FULL')
+    overrides = stock.as_overrides()
+    assert overrides[0] == 'DEFAULT.executor_thread_pool_size=64'
+    assert 'ephemeral_heat.sqlite_journal_mode=DELETE' in overrides
+    assert 'ephemeral_heat.sqlite_synchronous=FULL' in overrides
+
+
+def test_unknown_tuning_is_refused():
+    with pytest.raises(TypeError, match='unknown tuning'):
+        tuning.Tuning(no_such_tuning=1)

@@ -135,6 +135,7 @@ def newest_dump(heat_dir):
 
 def nested_stacks(work_dir):
     """Count the nested stacks in the newest dump of the heat dir."""
+    from tripleo_ephemeral import exceptions
     from tripleo_ephemeral.saved import dump_reader
 
     dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
@@ -142,7 +143,7 @@ def nested_stacks(work_dir):
         return None
     try:
         saved = dump_reader.SavedDatabase.from_dump(dump)
-    except dump_reader.SavedStateError:
+    except exceptions.SavedStateError:
         return None
     return sum(1 for s in saved.stacks(nested=True) if s['parent'])
 

@@ -11,6 +11,7 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import agent_push
 from tripleo_ephemeral.deploy import heat_client
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import installed
 from tripleo_ephemeral.overcloud import agent_config
@@ -159,7 +160,7 @@ class ConfigDeployedServerAgent(command.Lister):
                     known_hosts=known_hosts,
                     remote_path=parsed_args.config_path,
                     restart=parsed_args.restart_command)
-            except agent_push.AgentPushError as exc:
+            except exceptions.AgentPushError as exc:
                 failures.append(str(exc))
                 continue
             row[7] = True

@@ -16,10 +16,6 @@ REMOTE_CONFIG = '/etc/os-collect-config.conf'
 DEFAULT_RESTART = 'systemctl restart os-collect-config'
 
 
-class AgentPushError(exceptions.TripleoEphemeralError):
-    """A server could not be given its agent configuration."""
-
-
 def ssh_argv(host, user=None, key=None, known_hosts=None):
     argv = ['ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10',
             '-o', 'StrictHostKeyChecking=accept-new']
@@ -52,4 +48,4 @@ def push(host, conf_text, user=None, key=None, known_hosts=None,
     try:
         runner.run(argv, input=conf_text.encode(), timeout=120)
     except exceptions.CommandFailedError as exc:
-        raise AgentPushError('%s: %s' % (host, exc))
+        raise exceptions.AgentPushError('%s: %s' % (host, exc))

@@ -21,10 +21,6 @@ LOG = logging.getLogger(__name__)
 RULES_FILE = os.path.join(os.path.dirname(__file__), 'check_rules.yaml')
 
 
-class CheckFailedError(exceptions.TripleoEphemeralError):
-    """A change would break the deployed overcloud."""
-
-
 def snapshot(environment_files, roles, servers=None):
     """What the checks compare: env files, merged parameters, roles."""
     parameters = {}
@@ -134,7 +130,7 @@ def compare(previous, current, rules=None, skip=()):
 
 def enforce(violations):
     if violations:
-        raise CheckFailedError(
+        raise exceptions.CheckFailedError(
             'Pre-deploy checks failed: %s; override one with --skip-check '
             '<id>, or all with --disable-validations' % '; '.join(
                 '%s: %s' % v for v in violations))

@@ -43,10 +43,6 @@ DEPLOYED_SERVER_ENVIRONMENTS = (
 )
 
 
-class DeployError(exceptions.TripleoEphemeralError):
-    """The stack or config-download failed."""
-
-
 class Result:
     def __init__(self, stack, status, **details):
         self.stack = stack
@@ -101,8 +97,9 @@ class Deployment:
     def prepare_request(self):
         """Read and check every input; return the stack create kwargs."""
         if not os.path.isdir(self.templates):
-            raise DeployError('Templates directory %s not found; check '
-                              '--templates' % self.templates)
+            raise exceptions.DeployError(
+                'Templates directory %s not found; check '
+                '--templates' % self.templates)
         roles = roles_mod.load_roles(self.roles_file)
         networks = roles_mod.load_networks(self.networks_file)
         work = self.workdir.path
@@ -256,7 +253,7 @@ class Deployment:
         try:
             created = client.stacks.create(**request)
         except heat_exc.HTTPException as exc:
-            raise DeployError('Heat refused stack %s: %s' % (
+            raise exceptions.DeployError('Heat refused stack %s: %s' % (
                 self.stack, _heat_message(exc)))
         stack_id = created['stack']['id']
         watcher = progress.StackWatcher(client, stack_id, out=self.say,
@@ -270,7 +267,7 @@ class Deployment:
             failed = progress.failures(client, stack_id)
             for path, rtype, reason in failed:
                 self.say('FAILED %s (%s): %s' % (path, rtype, reason))
-            raise DeployError(
+            raise exceptions.DeployError(
                 'Stack %s ended %s after %ds with %d failed resources (listed '
                 'above); Heat\'s log is in %s' % (
                     self.stack, status, elapsed, len(failed),

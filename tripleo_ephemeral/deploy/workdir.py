@@ -92,7 +92,7 @@ class WorkDir:
                     tar.add(self.path, arcname=os.path.basename(self.path),
                             filter=_filter)
         except OSError as exc:
-            raise exceptions.TripleoEphemeralError(
+            raise exceptions.WorkDirError(
                 'Could not write the install archive %s: %s' %
                 (path, exc.strerror or exc))
         self._prune_archives()

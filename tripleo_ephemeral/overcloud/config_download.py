@@ -20,8 +20,8 @@ import logging
 import os
 import re
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import deployment_tasks
-from tripleo_ephemeral.overcloud import errors
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -86,7 +86,7 @@ def output_file_name(name):
     """
     base = os.path.basename(name.replace('\\', '/'))
     if not base or base in ('.', '..'):
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'RoleConfig key %r is not a usable file name: rename it in the '
             'templates' % name)
     if not os.path.splitext(base)[1]:
@@ -189,7 +189,7 @@ def deployment_document(deployment, server_id):
     name = (config.get('name') or
             _input_value(config, 'deploy_resource_name'))
     if not name:
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Deployment %s has no name: set the name property of the '
             'deployment resource in the templates' % deployment.get('id'))
     body = config.get('config')
@@ -232,7 +232,7 @@ def _write_deployments(writer, deployments, names, roles):
         host, role = names[server_id], roles[server_id]
         name, document = deployment_document(deployment, server_id)
         if name != os.path.basename(name) or name in ('.', '..'):
-            raise errors.StackOutputsError(
+            raise exceptions.StackOutputsError(
                 'Deployment name %r is not a usable file name: rename it in '
                 'the templates' % name)
         writer.mkdir(role, host)
@@ -256,7 +256,7 @@ def render(outputs, dest, stack_name, deployments=None,
     Returns the number of files written.
     """
     if not isinstance(outputs, dict) or 'RoleData' not in outputs:
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Stack %s has no RoleData output: the templates are not an '
             'overcloud template set' % stack_name)
     os.makedirs(dest, mode=0o700, exist_ok=True)

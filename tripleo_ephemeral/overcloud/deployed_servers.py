@@ -21,7 +21,7 @@ import ipaddress
 import logging
 import os
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -41,12 +41,12 @@ def load_servers(path):
     ``ssh_user`` (or None).
     """
     data = yamlfile.load(path, 'Deployed servers file',
-                         errors.DeployedServersError)
+                         exceptions.DeployedServersError)
     return validate_servers(data, path)
 
 
 def _fail(path, message):
-    raise errors.DeployedServersError(
+    raise exceptions.DeployedServersError(
         'Deployed servers file %s: %s' % (path, message))
 
 
@@ -126,7 +126,7 @@ def check_roles(servers, roles, servers_path='<deployed servers>',
     known = [role['name'] for role in roles]
     for role in servers:
         if role not in known:
-            raise errors.DeployedServersError(
+            raise exceptions.DeployedServersError(
                 'Deployed servers file %s names role %s, which roles data '
                 'file %s does not define (roles: %s): add the role or fix '
                 'the name' % (servers_path, role, roles_path,
@@ -186,7 +186,7 @@ def build_environment(servers, roles, stack_name,
                                         subnet.prefixlen),
             }}
     if not all_hosts:
-        raise errors.DeployedServersError(
+        raise exceptions.DeployedServersError(
             'Deployed servers file lists no hosts: add at least one host')
 
     primary = servers.get(_primary_role(roles)) or all_hosts

@@ -7,7 +7,7 @@ re-render the Ansible project without a running Heat.
 import logging
 import os
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ def fetch_outputs(client, stack_id):
     for output in stack.outputs or []:
         key = output['output_key']
         if output.get('output_error'):
-            raise errors.StackOutputsError(
+            raise exceptions.StackOutputsError(
                 'Stack %s output %s failed: %s' % (
                     stack_id, key, output['output_error']))
         outputs[key] = output.get('output_value')
@@ -96,20 +96,20 @@ def load(work_dir, stack_name):
     """Return ``(outputs, deployments)`` saved by :func:`save`."""
     outputs_path, deployments_path = _paths(work_dir, stack_name)
     if not os.path.exists(outputs_path):
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'No saved outputs for stack %s in %s: deploy once without '
             '--config-download-only' % (stack_name, outputs_path))
     outputs = yamlfile.load(outputs_path, 'Saved outputs file',
-                            errors.StackOutputsError)
+                            exceptions.StackOutputsError)
     if not isinstance(outputs, dict):
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Saved outputs file %s must be a mapping: deploy again to '
             'rewrite it' % outputs_path)
     deployments = []
     if os.path.exists(deployments_path):
         deployments = yamlfile.load(deployments_path,
                                     'Saved deployments file',
-                                    errors.StackOutputsError) or []
+                                    exceptions.StackOutputsError) or []
     return outputs, deployments
 
 

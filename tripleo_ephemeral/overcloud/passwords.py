@@ -17,7 +17,7 @@ import uuid
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives import serialization
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -145,12 +145,12 @@ def load(path):
     """Return the ``parameter_defaults`` of the passwords file, or {}."""
     if not os.path.exists(path):
         return {}
-    data = yamlfile.load(path, 'Passwords file', errors.PasswordsError)
+    data = yamlfile.load(path, 'Passwords file', exceptions.PasswordsError)
     if data is None:
         return {}
     if not isinstance(data, dict) or not isinstance(
             data.get('parameter_defaults', {}), dict):
-        raise errors.PasswordsError(
+        raise exceptions.PasswordsError(
             'Passwords file %s must hold a parameter_defaults mapping: fix '
             'or remove it (removing generates new passwords)' % path)
     return data.get('parameter_defaults') or {}
@@ -166,7 +166,7 @@ def ensure_passwords(work_dir, stack_name, names=PASSWORD_NAMES):
             yamlfile.write(path, {'parameter_defaults': passwords},
                            mode=0o600)
         except OSError as e:
-            raise errors.PasswordsError(
+            raise exceptions.PasswordsError(
                 'Passwords file %s could not be written: %s: check the '
                 'work dir permissions' % (path, e.strerror))
         LOG.info('Wrote %d passwords to %s', len(passwords), path)

@@ -25,7 +25,7 @@ import re
 
 import yaml
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def merged_environment(paths):
     merged = {'parameter_defaults': {}, 'resource_registry': {}}
     for path in paths:
         env = yamlfile.load(path, 'Environment file',
-                            errors.EnvironmentFileError) or {}
+                            exceptions.EnvironmentFileError) or {}
         if not isinstance(env, dict):
             continue
         for section in merged:
@@ -78,7 +78,7 @@ def role_services(roles, environment):
             count = int(defaults.get('%sCount' % name,
                                      role.get('CountDefault', 0)))
         except (TypeError, ValueError):
-            raise errors.EnvironmentFileError(
+            raise exceptions.EnvironmentFileError(
                 'Parameter %sCount must be an integer, got %r' % (
                     name, defaults.get('%sCount' % name)))
         if count <= 0:

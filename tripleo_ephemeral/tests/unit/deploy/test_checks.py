@@ -2,6 +2,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral.deploy import checks
+from tripleo_ephemeral import exceptions
 
 
 def _env(tmp_path, name, params):
@@ -28,7 +29,7 @@ def test_ceph_fsid_change_is_refused(tmp_path):
     summary, violations = checks.compare(old, new)
     assert [v[0] for v in violations] == ['ceph-fsid-unchanged']
     assert 'parameters changed:  CephClusterFSID' in summary
-    with pytest.raises(checks.CheckFailedError,
+    with pytest.raises(exceptions.CheckFailedError,
                        match='ceph-fsid-unchanged: CephClusterFSID changed'):
         checks.enforce(violations)
     assert checks.compare(old, new, skip={'ceph-fsid-unchanged'})[1] == []

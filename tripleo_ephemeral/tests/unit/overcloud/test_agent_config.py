@@ -4,8 +4,8 @@ import pytest
 
 from tripleo_ephemeral.commands import deployed_server_agent as command
 from tripleo_ephemeral.deploy import agent_push
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import agent_config
-from tripleo_ephemeral.overcloud import errors
 
 
 def server(role, index, **kw):
@@ -41,9 +41,9 @@ def test_assign_hosts_in_index_order():
     pairs = agent_config.assign_hosts(servers, {'Compute': ['a', 'b']})
     assert [(s.role, s.index, h) for s, h in pairs] == [
         ('Compute', 0, 'a'), ('Compute', 1, 'b')]
-    with pytest.raises(errors.DeployedServersError, match='2 deployed'):
+    with pytest.raises(exceptions.DeployedServersError, match='2 deployed'):
         agent_config.assign_hosts(servers, {'Compute': ['a']})
-    with pytest.raises(errors.DeployedServersError, match='Storage'):
+    with pytest.raises(exceptions.DeployedServersError, match='Storage'):
         agent_config.assign_hosts(servers, {'Storage': ['a']})
 
 

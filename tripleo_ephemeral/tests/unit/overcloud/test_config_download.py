@@ -3,8 +3,8 @@ import os
 import pytest
 import yaml
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import config_download as cd
-from tripleo_ephemeral.overcloud import errors
 from tripleo_ephemeral.tests.unit.overcloud import fakes
 
 
@@ -32,7 +32,7 @@ def test_output_file_name(name, expected):
 
 
 def test_output_file_name_rejects_empty():
-    with pytest.raises(errors.StackOutputsError):
+    with pytest.raises(exceptions.StackOutputsError):
         cd.output_file_name('x/')
 
 
@@ -106,14 +106,14 @@ def test_rerender_overwrites(tmp_path):
 
 
 def test_outputs_without_role_data(tmp_path):
-    with pytest.raises(errors.StackOutputsError, match='RoleData'):
+    with pytest.raises(exceptions.StackOutputsError, match='RoleData'):
         cd.render({}, str(tmp_path), 'oc')
 
 
 def test_deployment_without_name(tmp_path):
     dep = fakes.deployment('d1', 's-c0', None)
     dep['config']['inputs'] = []
-    with pytest.raises(errors.StackOutputsError, match='d1'):
+    with pytest.raises(exceptions.StackOutputsError, match='d1'):
         cd.render(fakes.outputs(), str(tmp_path), 'oc', [dep])
 
 

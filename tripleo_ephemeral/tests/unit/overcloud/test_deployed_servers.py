@@ -4,8 +4,8 @@ import stat
 import pytest
 import yaml
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import deployed_servers as ds
-from tripleo_ephemeral.overcloud import errors
 
 ROLES = [
     {'name': 'Controller', 'tags': ['primary'],
@@ -57,7 +57,7 @@ def test_unknown_role_names_role_and_roles_file(tmp_path):
     path = tmp_path / 'servers.yaml'
     path.write_text(yaml.safe_dump({'Networker': [
         {'hostname': 'x', 'ctlplane_ip': '192.0.2.1'}]}))
-    with pytest.raises(errors.DeployedServersError) as e:
+    with pytest.raises(exceptions.DeployedServersError) as e:
         ds.prepare_environment(str(path), ROLES, 'oc', str(tmp_path),
                                roles_file='roles_data.yaml')
     message = str(e.value)
@@ -81,7 +81,7 @@ def test_unknown_role_names_role_and_roles_file(tmp_path):
     ([], 'must map role names'),
 ])
 def test_invalid_servers(data, fragment):
-    with pytest.raises(errors.DeployedServersError, match=fragment):
+    with pytest.raises(exceptions.DeployedServersError, match=fragment):
         ds.validate_servers(data, 's.yaml')
 
 

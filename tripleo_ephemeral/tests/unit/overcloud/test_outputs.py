@@ -1,6 +1,6 @@
 import pytest
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import outputs
 from tripleo_ephemeral.tests.unit.overcloud import fakes
 
@@ -28,7 +28,7 @@ def test_output_error_is_reported():
     client = fakes.FakeHeat()
     client.stacks.get = lambda i: type('S', (), {'outputs': [
         {'output_key': 'RoleData', 'output_error': 'boom'}]})()
-    with pytest.raises(errors.StackOutputsError, match='RoleData.*boom'):
+    with pytest.raises(exceptions.StackOutputsError, match='RoleData.*boom'):
         outputs.fetch_outputs(client, 'oc')
 
 
@@ -39,5 +39,6 @@ def test_save_and_load(tmp_path):
 
 
 def test_load_missing(tmp_path):
-    with pytest.raises(errors.StackOutputsError, match='config-download-only'):
+    with pytest.raises(exceptions.StackOutputsError,
+                       match='config-download-only'):
         outputs.load(str(tmp_path), 'oc')

@@ -8,7 +8,7 @@ from cryptography.hazmat.primitives import serialization
 import pytest
 import yaml
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import passwords
 
 
@@ -67,5 +67,5 @@ def test_file_created_then_reused(tmp_path):
 
 def test_bad_passwords_file(tmp_path):
     (tmp_path / 'oc-passwords.yaml').write_text('- a\n')
-    with pytest.raises(errors.PasswordsError, match='oc-passwords.yaml'):
+    with pytest.raises(exceptions.PasswordsError, match='oc-passwords.yaml'):
         passwords.ensure_passwords(str(tmp_path), 'oc')

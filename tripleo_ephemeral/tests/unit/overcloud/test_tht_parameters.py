@@ -3,7 +3,7 @@ import os
 import pytest
 import yaml
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import tht_parameters as tht
 
 ROLES = [
@@ -49,7 +49,7 @@ def test_role_services_follow_counts_and_registry(tmp_path):
 
 
 def test_role_services_bad_count():
-    with pytest.raises(errors.EnvironmentFileError, match='ComputeCount'):
+    with pytest.raises(exceptions.EnvironmentFileError, match='ComputeCount'):
         tht.role_services(ROLES, {'parameter_defaults': {
             'ComputeCount': 'two'}})
 

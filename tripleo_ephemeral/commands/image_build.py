@@ -8,10 +8,10 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.heat_launcher import podman
-from tripleo_ephemeral.heat_launcher import process
 from tripleo_ephemeral import images
 from tripleo_ephemeral.images import builder
 from tripleo_ephemeral.images import rootfs
+from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
 

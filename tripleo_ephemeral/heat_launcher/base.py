@@ -129,7 +129,7 @@ class HeatLauncher(abc.ABC):
                  bind_host=DEFAULT_BIND_HOST, tuning=None, runner=None,
                  startup_timeout=DEFAULT_STARTUP_TIMEOUT,
                  stop_timeout=DEFAULT_STOP_TIMEOUT, debug=False):
-        from tripleo_ephemeral.heat_launcher import process
+        from tripleo_ephemeral import process
         self.heat_dir = os.path.abspath(os.path.expanduser(heat_dir))
         self.api_port = int(api_port)
         self.bind_host = bind_host

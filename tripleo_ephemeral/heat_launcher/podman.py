@@ -8,7 +8,7 @@ import json
 import logging
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import process
+from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
 

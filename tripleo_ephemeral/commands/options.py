@@ -8,6 +8,7 @@ from osc_lib.cli import parseractions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import podman
 
 
 def port_number(value):
@@ -86,9 +87,7 @@ def add_container_options(parser):
 
 def container_kwargs(parsed_args):
     """Launcher keyword arguments from add_container_options' options."""
-    from tripleo_ephemeral.heat_launcher import container
-
-    images = container.ContainerImages(
+    images = podman.ContainerImages(
         default=parsed_args.heat_container_image,
         api=parsed_args.heat_container_api_image,
         engine=parsed_args.heat_container_engine_image,

@@ -6,7 +6,6 @@ import sys
 import psutil
 
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
@@ -30,7 +29,7 @@ class NativeHeatLauncher(base.HeatLauncher):
             self.path('heat.sqlite'), runner=self.runner,
             mysql_reader=scratch_mariadb.ScratchMariadb(
                 podman or podman_cli.Podman(self.runner),
-                images or container.ContainerImages(), self.heat_dir,
+                images or podman_cli.ContainerImages(), self.heat_dir,
                 pull=pull))
         self._child = None
 

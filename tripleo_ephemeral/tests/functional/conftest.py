@@ -3,24 +3,18 @@
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 
 import pytest
 
 from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.tests.functional import testhosts
 
 BIN = os.path.dirname(sys.executable)
 TEMPLATES = os.path.join(os.path.dirname(__file__), 'templates')
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
 
 
 class Cli:
@@ -70,7 +64,7 @@ def heat_dir(tmp_path):
 
 @pytest.fixture
 def port():
-    return free_port()
+    return readiness.free_port()
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """Create the bundled templates' stack on a real Heat and render it."""
 
 import os
-import socket
 import time
 
 from heatclient import client as heat_client
@@ -9,6 +8,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import outputs
@@ -26,16 +26,10 @@ SERVERS = {
 }
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def heat(tmp_path):
     launcher = heat_launcher.get_launcher(
-        'native', str(tmp_path / 'heat'), api_port=_free_port(),
+        'native', str(tmp_path / 'heat'), api_port=readiness.free_port(),
         tuning=heat_launcher.Tuning(leaf_trigger_delay=0.05))
     launcher.start()
     try:

@@ -11,6 +11,7 @@ import psutil
 import pytest
 import yaml
 
+from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.tests.functional import conftest
@@ -143,7 +144,7 @@ def test_two_heat_dirs_side_by_side(cli, tmp_path):
     dirs = [tmp_path / 'a', tmp_path / 'b']
     try:
         infos = [cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(d),
-                          '--heat-api-port', str(conftest.free_port()))
+                          '--heat-api-port', str(readiness.free_port()))
                  for d in dirs]
         assert {i['status'] for i in infos} == {'running'}
         assert infos[0]['api_url'] != infos[1]['api_url']

@@ -45,7 +45,7 @@ def test_container_launch_argv(tmp_path):
     runner = FakeRunner()
     launcher = container.ContainerHeatLauncher(
         str(tmp_path / 'hd'), 18006, runner=runner,
-        images=container.ContainerImages(IMAGE))
+        images=podman.ContainerImages(IMAGE))
     launcher.prepare()
     saved = launcher._launch()
     name = launcher.container_name
@@ -92,7 +92,7 @@ def test_remote_image_pulled_unless_skipped():
 
 
 def test_factory_drops_options_a_type_does_not_take(tmp_path):
-    images = container.ContainerImages(IMAGE)
+    images = podman.ContainerImages(IMAGE)
     native = heat_launcher.get_launcher('native', str(tmp_path),
                                         images=images, pull=False,
                                         engine_workers=3)
@@ -105,7 +105,7 @@ def test_factory_drops_options_a_type_does_not_take(tmp_path):
 def _pod(tmp_path, runner=None, **kwargs):
     return pod.PodHeatLauncher(
         str(tmp_path / 'hd'), 18106, runner=runner or FakeRunner(),
-        images=container.ContainerImages(IMAGE), **kwargs)
+        images=podman.ContainerImages(IMAGE), **kwargs)
 
 
 def test_pod_yaml_and_private_files(tmp_path):

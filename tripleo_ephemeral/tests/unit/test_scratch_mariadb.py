@@ -6,7 +6,6 @@ import stat
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral.tests.unit.test_podman_launchers import FakeRunner
@@ -28,7 +27,7 @@ class CheckingRunner(FakeRunner):
 
 def _scratch(tmp_path, runner):
     return scratch_mariadb.ScratchMariadb(
-        podman.Podman(runner), container.ContainerImages(IMAGE),
+        podman.Podman(runner), podman.ContainerImages(IMAGE),
         str(tmp_path))
 
 

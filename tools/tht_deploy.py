@@ -28,6 +28,7 @@ import threading
 import time
 
 from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral import workdir
 
 THT_VERSION = '18.0.0'
 THT_NAME = 'tripleo-heat-templates'
@@ -133,12 +134,12 @@ def newest_dump(heat_dir):
     return max(found)[1] if found else None
 
 
-def nested_stacks(work_dir):
+def nested_stacks(wd):
     """Count the nested stacks in the newest dump of the heat dir."""
     from tripleo_ephemeral import exceptions
     from tripleo_ephemeral.saved import dump_reader
 
-    dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
+    dump = newest_dump(wd.heat_dir)
     if not dump:
         return None
     try:
@@ -151,11 +152,11 @@ def nested_stacks(work_dir):
 def deploy(args):
     tht = tht_dir()
     base = os.path.abspath(os.path.expanduser(args.work_dir))
-    work_dir = os.path.join(base, STACK)
+    wd = workdir.WorkDir(os.path.join(base, STACK), STACK)
     roles, networks, servers = write_inputs(tht, os.path.join(base, 'inputs'))
     argv = [os.path.join(BIN, 'openstack'), 'overcloud', 'deploy',
             '--heat-type', args.heat_type, '--stack', STACK, '--stack-only',
-            '--work-dir', work_dir, '--templates', tht, '-r', roles,
+            '--work-dir', wd.path, '--templates', tht, '-r', roles,
             '-n', networks, '--deployed-servers', servers]
     for env in args.environment_files:
         argv += ['-e', env]
@@ -170,7 +171,7 @@ def deploy(args):
         argv.append('--keep-running')
     print('$ ' + ' '.join(argv), flush=True)
 
-    sampler = RssSampler(os.path.join(work_dir, 'heat-launcher'))
+    sampler = RssSampler(wd.heat_dir)
     sampler.start()
     started = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
@@ -188,8 +189,8 @@ def deploy(args):
 
     created = re.search(r'Stack %s (\w+) in ([\d.]+)s \((\d+) resources\)'
                         % STACK, text)
-    config = os.path.join(work_dir, 'config-download', STACK)
-    dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
+    config = wd.config_download_dir
+    dump = newest_dump(wd.heat_dir)
     print('\n== tripleo-heat-templates %s, %s %s Heat ==' % (
         THT_VERSION, 'stock' if args.stock else 'tuned', args.heat_type))
     print('exit status:          %d' % proc.returncode)
@@ -198,7 +199,7 @@ def deploy(args):
         print('stack:                %s in %ss' % (created.group(1),
                                                    created.group(2)))
         print('resources:            %s' % created.group(3))
-    stacks = nested_stacks(work_dir)
+    stacks = nested_stacks(wd)
     if stacks is not None:
         print('nested stacks:        %d' % stacks)
     if os.path.isdir(config):

@@ -3,6 +3,7 @@
 import contextlib
 import hashlib
 import os
+import tarfile
 import tempfile
 
 
@@ -54,6 +55,13 @@ def ensure_private_dir(path):
     os.makedirs(path, mode=0o700, exist_ok=True)
     os.chmod(path, 0o700)
     return path
+
+
+def safe_extract(archive, dest):
+    """Extract ``archive`` into ``dest``, refusing members that would leave
+    it, links out of it and device files (tarfile's ``data`` filter)."""
+    with tarfile.open(archive) as tar:
+        tar.extractall(dest, filter='data')
 
 
 def _fsync_dir(directory):

@@ -18,29 +18,20 @@ import tempfile
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral import workdir
 
 MANIFEST = 'MANIFEST.json'
 FORMAT = 1
-#: Left out: locks, the live database of a running Heat, and the install
-#: archives (each is itself a copy of the work dir).
-_SKIP_PREFIXES = ('.',)
-_SKIP_CONTAINS = ('-install-',)
-_SKIP_STARTS = ('heat.sqlite',)
-
-
-def _skipped(name):
-    base = os.path.basename(name)
-    return (base.startswith(_SKIP_PREFIXES) or base.startswith(_SKIP_STARTS)
-            or (base.endswith('.tar.gz') and
-                any(s in base for s in _SKIP_CONTAINS)))
 
 
 def _walk(root):
+    """The files a backup carries: the work dir's, transient ones left out
+    (:func:`tripleo_ephemeral.workdir.is_transient`)."""
     for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not _skipped(d))
+        dirs[:] = sorted(d for d in dirs if not workdir.is_transient(d))
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if not _skipped(name) and os.path.isfile(path) and \
+            if not workdir.is_transient(name) and os.path.isfile(path) and \
                     not os.path.islink(path):
                 yield os.path.relpath(path, root)
 
@@ -103,8 +94,7 @@ def restore(archive, work_dir):
     scratch = tempfile.mkdtemp(prefix='.restore-', dir=parent)
     try:
         try:
-            with tarfile.open(archive) as tar:
-                tar.extractall(scratch, filter='data')
+            fileutil.safe_extract(archive, scratch)
         except (tarfile.TarError, OSError, EOFError) as exc:
             raise exceptions.BackupError(
                 'Backup %s cannot be extracted: %s' % (archive, exc))
@@ -113,7 +103,7 @@ def restore(archive, work_dir):
         for rel, entry in manifest['files'].items():
             os.chmod(os.path.join(scratch, rel), int(entry['mode'], 8))
         # The processes it names ran on the machine the backup came from.
-        heat_dir = os.path.join(scratch, 'heat-launcher')
+        heat_dir = workdir.WorkDir(scratch).heat_dir
         if os.path.exists(os.path.join(heat_dir, launcher_state.STATE_NAME)):
             launcher_state.LauncherState(heat_dir).clear_process()
         os.chmod(scratch, 0o700)

@@ -28,7 +28,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
         self.pull = pull
         self.podman = podman or podman_cli.Podman(self.runner)
         self._database = database.SqliteDatabase(
-            self.path('heat.sqlite'), runner=self.runner,
+            self.path(database.SQLITE_NAME), runner=self.runner,
             mysql_reader=scratch_mariadb.ScratchMariadb(
                 self.podman, self.images, self.heat_dir, pull=pull))
 

@@ -28,6 +28,8 @@ from tripleo_ephemeral.heat_launcher import sqlite_dump
 
 LOG = logging.getLogger(__name__)
 
+#: The live SQLite database of a native or container Heat, in the heat dir.
+SQLITE_NAME = 'heat.sqlite'
 DUMP_NAME = 'heat-db-dump.sql.gz'
 #: How many dumps to keep, the newest included.
 DUMP_KEEP = 5

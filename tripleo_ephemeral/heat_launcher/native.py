@@ -26,7 +26,7 @@ class NativeHeatLauncher(base.HeatLauncher):
         super().__init__(heat_dir, api_port, **kwargs)
         # Only a pod's (MySQL) dump needs podman: a scratch MariaDB reads it.
         self._database = database.SqliteDatabase(
-            self.path('heat.sqlite'), runner=self.runner,
+            self.path(database.SQLITE_NAME), runner=self.runner,
             mysql_reader=scratch_mariadb.ScratchMariadb(
                 podman or podman_cli.Podman(self.runner),
                 images or podman_cli.ContainerImages(), self.heat_dir,

@@ -1,7 +1,7 @@
 """Rendering stack outputs into the Ansible project tripleo-ansible runs.
 
-The layout under ``<work-dir>/config-download/<stack>/`` follows what
-tripleo-common's ``Config`` wrote:
+The layout of the project directory (``config-download/<stack>/`` of the
+work dir) follows what tripleo-common's ``Config`` wrote:
 
 * ``<Role>/`` for every role of ``RoleData``: one ``<key>.yaml`` per
   RoleData key, plus ``<key>_step<N>.yaml`` for the per-step task lists;
@@ -27,7 +27,6 @@ from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
-CONFIG_DOWNLOAD_DIR = 'config-download'
 DEFAULT_STEPS_MAX = 6
 EXTERNAL_TASKS = ('external_deploy_tasks', 'external_deploy_steps_tasks')
 # RoleData task lists split per step: key -> number of steps (0..N-1).
@@ -41,11 +40,6 @@ RUNNER_DIRS = ('artifacts', 'env', 'inventory', 'profiling_data', 'project',
                'roles')
 
 _STEP_RE = re.compile(r'\(?step(?:\|int)?\)?==(\d+)')
-
-
-def config_dir(work_dir, stack_name):
-    """Return ``<work_dir>/config-download/<stack_name>``."""
-    return os.path.join(work_dir, CONFIG_DOWNLOAD_DIR, stack_name)
 
 
 def task_steps(task):
@@ -296,11 +290,3 @@ def render(outputs, dest, stack_name, deployments=None,
     LOG.info('Rendered %d config-download files into %s', writer.count,
              dest)
     return writer.count
-
-
-def render_to_work_dir(outputs, work_dir, stack_name, deployments=None,
-                       **kwargs):
-    """Render into ``<work_dir>/config-download/<stack_name>``; return it."""
-    dest = config_dir(work_dir, stack_name)
-    render(outputs, dest, stack_name, deployments=deployments, **kwargs)
-    return dest

@@ -1,7 +1,7 @@
 """The passwords and keys of an overcloud, generated once and then reused.
 
-They live in ``<work-dir>/<stack>-passwords.yaml`` as ``parameter_defaults``
-(mode 0600, written atomically). A later deploy keeps every existing value
+They live in one YAML file of the work dir as ``parameter_defaults`` (mode
+0600, written atomically). A later deploy keeps every existing value
 and only adds the missing ones, so services never see a password change.
 """
 
@@ -136,11 +136,6 @@ def complete(existing=None, names=PASSWORD_NAMES):
     return passwords
 
 
-def passwords_path(work_dir, stack_name):
-    """Return ``<work_dir>/<stack_name>-passwords.yaml``."""
-    return os.path.join(work_dir, '%s-passwords.yaml' % stack_name)
-
-
 def load(path):
     """Return the ``parameter_defaults`` of the passwords file, or {}."""
     if not os.path.exists(path):
@@ -156,9 +151,9 @@ def load(path):
     return data.get('parameter_defaults') or {}
 
 
-def ensure_passwords(work_dir, stack_name, names=PASSWORD_NAMES):
-    """Create or complete the passwords file; return ``(path, passwords)``."""
-    path = passwords_path(work_dir, stack_name)
+def ensure_passwords(path, names=PASSWORD_NAMES):
+    """Create or complete the passwords file ``path``; return
+    ``(path, passwords)``."""
     existing = load(path)
     passwords = complete(existing, names)
     if passwords != existing or not os.path.exists(path):

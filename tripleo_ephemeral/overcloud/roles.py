@@ -117,15 +117,26 @@ def validate_networks(data, path='<networks data>'):
 
 
 def check_role_networks(roles, networks, path='<roles data>'):
-    """Fail if a role uses a network that is neither ctlplane nor defined."""
+    """Fail if a role uses a network that is neither ctlplane nor defined.
+
+    A role's ``networks`` is a list of names or, as in THT's roles, a
+    mapping of names to their ``subnet``; a name matches a network's
+    ``name`` (``InternalApi``) or ``name_lower`` (``internal_api``). Without
+    networks data (THT's default: control plane only) nothing is checked:
+    the roles may then name networks the deploy does not create.
+    """
+    if not networks:
+        return
     known = {'ctlplane'}
     for network in networks:
         known.add(network['name'])
         known.add(network['name_lower'])
     for role in roles:
         for net in role.get('networks') or []:
-            if net not in known:
+            if isinstance(net, str) and net not in known:
                 raise exceptions.RolesDataError(
                     'Roles data file %s: role %s uses network %s, which the '
-                    'networks data does not define'
-                    % (path, role['name'], net))
+                    'networks data does not define (networks: %s): add it '
+                    'to the networks data or remove it from the role'
+                    % (path, role['name'], net, ', '.join(sorted(
+                        n['name'] for n in networks))))

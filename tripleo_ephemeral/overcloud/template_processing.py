@@ -1,7 +1,7 @@
 """Rendering a template set and building the request that creates the stack.
 
-The template set is copied into ``<work-dir>/tripleo-heat-templates`` and
-its Jinja2 templates are rendered the way tripleo-heat-templates'
+The template set is copied into the work dir and its Jinja2 templates are
+rendered the way tripleo-heat-templates'
 ``tools/process-templates.py`` renders them:
 
 * ``*.role.j2.yaml`` once per role, as ``<role lower>-<name>.yaml``, with
@@ -30,7 +30,6 @@ from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
-TEMPLATES_DIR_NAME = 'tripleo-heat-templates'
 ROOT_TEMPLATE = 'overcloud.yaml'
 RESOURCE_REGISTRY = 'overcloud-resource-registry.yaml'
 # tripleo-heat-templates names its registry after the puppet era; used when
@@ -49,8 +48,8 @@ def bundled_templates_dir():
                         'templates')
 
 
-def copy_templates(source_dir, work_dir):
-    """Copy ``source_dir`` to ``<work_dir>/tripleo-heat-templates``.
+def copy_templates(source_dir, dest):
+    """Copy ``source_dir`` to ``dest``.
 
     A previous copy is replaced. Returns the destination.
     """
@@ -58,7 +57,6 @@ def copy_templates(source_dir, work_dir):
         raise exceptions.TemplateError(
             'Templates directory %s not found: pass --templates with an '
             'existing directory' % source_dir)
-    dest = os.path.join(work_dir, TEMPLATES_DIR_NAME)
     if os.path.abspath(source_dir) == os.path.abspath(dest):
         return dest
     if os.path.exists(dest):
@@ -156,9 +154,9 @@ def render_templates(templates_dir, roles, networks):
     return written
 
 
-def prepare_templates(source_dir, work_dir, roles, networks):
-    """Copy ``source_dir`` into the work dir and render it; return the copy."""
-    dest = copy_templates(source_dir, work_dir)
+def prepare_templates(source_dir, dest, roles, networks):
+    """Copy ``source_dir`` to ``dest`` and render it; return the copy."""
+    dest = copy_templates(source_dir, dest)
     render_templates(dest, roles, networks)
     return dest
 

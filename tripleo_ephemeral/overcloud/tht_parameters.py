@@ -165,20 +165,14 @@ def build(templates_dir, roles, environment_paths):
     return params
 
 
-def environment_path(work_dir, stack_name):
-    """Return ``<work_dir>/<stack_name>-tht-parameters.yaml``."""
-    return os.path.join(work_dir, '%s-tht-parameters.yaml' % stack_name)
-
-
-def prepare_environment(templates_dir, roles, work_dir, stack_name,
-                        environment_paths=()):
-    """Write the generated parameters as an environment; return its path.
+def prepare_environment(templates_dir, roles, path, environment_paths=()):
+    """Write the generated parameters as the environment ``path``; return
+    it.
 
     ``environment_paths`` are the environments of the deploy, in order
     (registry first); they decide counts, services and image naming.
     """
     params = build(templates_dir, roles, environment_paths)
-    path = environment_path(work_dir, stack_name)
     yamlfile.write(path, {'parameter_defaults': params}, mode=0o600)
     LOG.info('Wrote %d generated template parameters to %s', len(params),
              path)

@@ -9,7 +9,8 @@ import os
 import pytest
 import yaml
 
-from tripleo_ephemeral.deploy import overcloud
+from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import inputs
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.tests.unit import test_launcher_base
 
@@ -33,14 +34,15 @@ class FakeLauncher(test_launcher_base.FakeLauncher):
 
 
 @pytest.fixture
-def deployment(tmp_path, monkeypatch):
-    dep = overcloud.Deployment('oc', str(tmp_path / 'work'))
-    monkeypatch.setattr(dep, 'prepare_request', lambda: {})
-    monkeypatch.setattr(overcloud.heat_client, 'make_client',
+def run(tmp_path, monkeypatch):
+    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    monkeypatch.setattr(dep.inputs, 'prepare',
+                        lambda say: inputs.Request({}, None, {}))
+    monkeypatch.setattr(deployment.heat_client, 'make_client',
                         lambda session, endpoint: object())
-    monkeypatch.setattr(dep, '_create', lambda client, request: {
-        'stack_id': 'x', 'stack_status': 'CREATE_COMPLETE'})
-    monkeypatch.setattr(overcloud.stack_outputs, 'fetch_and_save',
+    monkeypatch.setattr(dep, '_create', lambda client, args: (
+        deployment.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
+    monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
     return dep
 
@@ -58,25 +60,25 @@ def _status(dep):
         return yaml.safe_load(f)['deployment_status']
 
 
-def test_ctrl_c_during_config_download(deployment, tmp_path, monkeypatch):
+def test_ctrl_c_during_config_download(run, tmp_path, monkeypatch):
     launcher = _launcher(tmp_path, monkeypatch)
 
     def render(*a, **kw):
         raise KeyboardInterrupt
-    monkeypatch.setattr(deployment, '_render', render)
+    monkeypatch.setattr(run, '_render', render)
     with pytest.raises(KeyboardInterrupt):
-        deployment.run(launcher)
+        run.run(launcher)
     assert 'stop' in launcher.calls and not launcher.alive
-    assert _status(deployment) == 'DEPLOY_FAILED'
-    assert deployment.workdir.archives()  # the state is kept
+    assert _status(run) == 'DEPLOY_FAILED'
+    assert run.workdir.archives()  # the state is kept
 
 
-def test_ctrl_c_during_the_dump(deployment, tmp_path, monkeypatch):
+def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
     launcher = _launcher(tmp_path, monkeypatch, interrupt_dump=True)
     with pytest.raises(KeyboardInterrupt):
-        deployment.run(launcher)
+        run.run(launcher)
     assert not launcher.alive
-    assert _status(deployment) == 'DEPLOY_FAILED'
+    assert _status(run) == 'DEPLOY_FAILED'
 
 
 def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):

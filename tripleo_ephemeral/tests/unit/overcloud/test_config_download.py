@@ -117,8 +117,8 @@ def test_deployment_without_name(tmp_path):
         cd.render(fakes.outputs(), str(tmp_path), 'oc', [dep])
 
 
-def test_render_to_work_dir(tmp_path):
-    dest = cd.render_to_work_dir(fakes.outputs(), str(tmp_path), 'oc')
-    assert dest == str(tmp_path / 'config-download' / 'oc')
+def test_render_into_a_new_dir(tmp_path):
+    dest = str(tmp_path / 'config-download' / 'oc')
+    assert cd.render(fakes.outputs(), dest, 'oc') > 0
     assert os.path.exists(os.path.join(dest,
                                        'tripleo-ansible-inventory.yaml'))

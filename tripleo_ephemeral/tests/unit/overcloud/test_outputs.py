@@ -32,13 +32,17 @@ def test_output_error_is_reported():
         outputs.fetch_outputs(client, 'oc')
 
 
+def _paths(tmp_path):
+    return str(tmp_path / 'o' / 'oc-outputs.yaml'), str(tmp_path / 'd.yaml')
+
+
 def test_save_and_load(tmp_path):
-    outs, deps = outputs.fetch_and_save(_client(), 'oc', str(tmp_path), 'oc')
-    loaded = outputs.load(str(tmp_path), 'oc')
+    outs, deps = outputs.fetch_and_save(_client(), 'oc', *_paths(tmp_path))
+    loaded = outputs.load(*_paths(tmp_path))
     assert loaded == (outs, deps)
 
 
 def test_load_missing(tmp_path):
     with pytest.raises(exceptions.StackOutputsError,
-                       match='config-download-only'):
-        outputs.load(str(tmp_path), 'oc')
+                       match='oc-outputs.yaml.*config-download-only'):
+        outputs.load(*_paths(tmp_path))

@@ -52,3 +52,26 @@ def test_networks_defaults_and_role_networks():
     with pytest.raises(exceptions.RolesDataError, match='Storage'):
         roles.check_role_networks([{'name': 'A', 'networks': ['Storage']}],
                                   nets)
+
+
+THT_ROLE = {'name': 'Controller', 'networks': {
+    'External': {'subnet': 'external_subnet'},
+    'InternalApi': {'subnet': 'internal_api_subnet'}}}
+
+
+def test_tht_role_networks_by_name_or_name_lower():
+    nets = roles.validate_networks([
+        {'name': 'External'},
+        {'name': 'InternalApi', 'name_lower': 'internal_api'}])
+    roles.check_role_networks([THT_ROLE], nets)
+    roles.check_role_networks(
+        [{'name': 'C', 'networks': ['ctlplane', 'internal_api']}], nets)
+    with pytest.raises(exceptions.RolesDataError,
+                       match='role C uses network Tenant.*InternalApi'):
+        roles.check_role_networks([{'name': 'C', 'networks': {
+            'Tenant': {'subnet': 'tenant_subnet'}}}], nets, 'r.yaml')
+
+
+def test_role_networks_unchecked_without_networks_data():
+    # THT's default: network_data_default.yaml is [] (control plane only)
+    roles.check_role_networks([THT_ROLE], roles.validate_networks([]))

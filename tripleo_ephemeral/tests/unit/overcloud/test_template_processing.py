@@ -26,8 +26,9 @@ def test_render_role_network_and_plain(tmp_path):
         'network/ports/port.network.j2.yaml': 'net: {{network.name}}\n',
         'static.yaml': 'a: 1\n',
     })
-    dest = tp.prepare_templates(str(src), str(tmp_path / 'work'), ROLES, NETS)
-    assert dest == str(tmp_path / 'work' / tp.TEMPLATES_DIR_NAME)
+    wanted = str(tmp_path / 'work' / 'tht')
+    dest = tp.prepare_templates(str(src), wanted, ROLES, NETS)
+    assert dest == wanted
 
     def read(rel):
         with open(os.path.join(dest, rel)) as f:
@@ -42,9 +43,9 @@ def test_render_role_network_and_plain(tmp_path):
 def test_copy_replaces_previous_copy(tmp_path):
     src = tmp_path / 'src'
     _tree(str(src), {'a.yaml': 'x: 1\n'})
-    dest = tp.copy_templates(str(src), str(tmp_path))
+    dest = tp.copy_templates(str(src), str(tmp_path / 'copy'))
     _tree(dest, {'stale.yaml': 'y: 1\n'})
-    tp.copy_templates(str(src), str(tmp_path))
+    tp.copy_templates(str(src), dest)
     assert not os.path.exists(os.path.join(dest, 'stale.yaml'))
 
 

@@ -6,7 +6,8 @@ import tarfile
 
 import pytest
 
-from tripleo_ephemeral.deploy import workdir
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral import workdir
 
 
 def test_status_round_trip(tmp_path):
@@ -48,5 +49,5 @@ def test_safe_extract_refuses_traversal(tmp_path):
     dest = tmp_path / 'dest'
     dest.mkdir()
     with pytest.raises(tarfile.TarError):
-        workdir.safe_extract(str(evil), str(dest))
+        fileutil.safe_extract(str(evil), str(dest))
     assert not (tmp_path / 'outside.txt').exists()

@@ -7,28 +7,15 @@ import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.tests import heat_sqlite
 
-
-def _make_db(path, name='demo'):
-    conn = sqlite3.connect(path)
-    conn.execute('CREATE TABLE stack (id TEXT, name TEXT)')
-    conn.execute("INSERT INTO stack VALUES ('1', ?)", (name,))
-    conn.commit()
-    conn.close()
-
-
-def _names(path):
-    conn = sqlite3.connect(path)
-    try:
-        return [r[0] for r in conn.execute('SELECT name FROM stack')]
-    finally:
-        conn.close()
+_names = heat_sqlite.stack_names
 
 
 @pytest.fixture
 def db(tmp_path):
     path = tmp_path / 'heat.sqlite'
-    _make_db(str(path))
+    heat_sqlite.stack_db(path)
     return database.SqliteDatabase(str(path)), database.DumpStore(
         str(tmp_path), keep=3)
 
@@ -144,7 +131,7 @@ def test_restore_writes_the_image_saved_with_the_dump(db, monkeypatch):
     image = os.path.join(store.heat_dir, database.IMAGE_NAME)
     assert stat.S_IMODE(os.stat(image).st_mode) == 0o600
     sqlite.remove()
-    _make_db(sqlite.path, name='changed since')
+    heat_sqlite.stack_db(sqlite.path, rows=[('1', 'changed since')])
     _no_sql_load(monkeypatch)
     sqlite.restore(store)
     assert _names(sqlite.path) == ['demo']
@@ -184,10 +171,9 @@ def test_truncated_dump_is_refused_and_db_untouched(db):
     data = open(path, 'rb').read()
     with open(path, 'wb') as f:
         f.write(data[:len(data) // 2])
-    _make_db_other = sqlite.path
     with pytest.raises(exceptions.CorruptDumpError, match='corrupt'):
         sqlite.restore(store)
-    assert _names(_make_db_other) == ['demo']
+    assert _names(sqlite.path) == ['demo']
 
 
 def test_dump_without_heat_schema_is_refused(db):

@@ -51,3 +51,49 @@ def test_safe_extract_refuses_traversal(tmp_path):
     with pytest.raises(tarfile.TarError):
         fileutil.safe_extract(str(evil), str(dest))
     assert not (tmp_path / 'outside.txt').exists()
+
+
+def test_layout():
+    wd = workdir.WorkDir('/w', 'oc')
+    assert wd.heat_dir == '/w/heat-launcher'
+    assert wd.heat_dump == '/w/heat-launcher/heat-db-dump.sql.gz'
+    assert wd.templates_dir == '/w/tripleo-heat-templates'
+    assert wd.outputs_file == '/w/outputs/oc-outputs.yaml'
+    assert wd.deployments_file == '/w/outputs/oc-deployments.yaml'
+    assert wd.config_download_dir == '/w/config-download/oc'
+    assert wd.agent_config_file('Compute', 1) == (
+        '/w/os-collect-config/Compute-1.conf')
+    assert [wd.passwords_file, wd.deployed_servers_file,
+            wd.tht_parameters_file, wd.deploy_parameters_file,
+            wd.deploy_inputs_file, wd.status_file, wd.last_success_file,
+            wd.stack_size_file] == [
+        '/w/oc-passwords.yaml', '/w/oc-deployed-servers.yaml',
+        '/w/oc-tht-parameters.yaml', '/w/oc-deploy-parameters.yaml',
+        '/w/oc-deploy-inputs.yaml', '/w/oc-deployment_status.yaml',
+        '/w/oc-last-success.yaml', '/w/oc-stack-size.yaml']
+    default = workdir.WorkDir(stack='oc')
+    assert default.path == os.path.expanduser('~/overcloud-deploy/oc')
+
+
+def test_generated_and_transient_files():
+    wd = workdir.WorkDir('/w', 'oc')
+    for path in (wd.passwords_file, wd.deployed_servers_file,
+                 wd.tht_parameters_file, wd.deploy_parameters_file):
+        assert workdir.is_generated_environment(path)
+    assert not workdir.is_generated_environment('/e/network-isolation.yaml')
+    for name in ('.tripleo-ephemeral.lock', 'heat.sqlite',
+                 'heat.sqlite-wal', 'oc-install-20300101-000000.tar.gz'):
+        assert workdir.is_transient(name), name
+    for name in ('heat-db-dump.sql.gz', 'oc-passwords.yaml', 'backup.tar.gz'):
+        assert not workdir.is_transient(name), name
+
+
+def test_load_is_a_hint(tmp_path):
+    wd = workdir.WorkDir(str(tmp_path), 'oc')
+    assert wd.load(wd.deploy_inputs_file) is None
+    with open(wd.deploy_inputs_file, 'w') as f:
+        f.write('a: [unclosed\n')
+    assert wd.load(wd.deploy_inputs_file) is None
+    wd.save(wd.deploy_inputs_file, {'a': 1})
+    assert wd.load(wd.deploy_inputs_file) == {'a': 1}
+    assert stat.S_IMODE(os.stat(wd.deploy_inputs_file).st_mode) == 0o600

@@ -12,10 +12,12 @@ import yaml
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs
 from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.tests.unit import test_launcher_base
+from tripleo_ephemeral.tests import heat_sqlite
+from tripleo_ephemeral.tests.unit import fakes
+from tripleo_ephemeral import workdir
 
 
-class FakeLauncher(test_launcher_base.FakeLauncher):
+class FakeLauncher(fakes.FakeLauncher):
     """Stops like a real one: Heat first, then the dump."""
 
     def __init__(self, heat_dir, interrupt_dump=False, **kw):
@@ -52,7 +54,8 @@ def _launcher(tmp_path, monkeypatch, **kw):
     from tripleo_ephemeral.heat_launcher import readiness
     monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
     monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
-    return FakeLauncher(str(tmp_path / 'work' / 'heat-launcher'), **kw)
+    return FakeLauncher(workdir.WorkDir(str(tmp_path / 'work')).heat_dir,
+                        **kw)
 
 
 def _status(dep):
@@ -82,13 +85,7 @@ def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
 
 
 def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
-    import sqlite3
-    path = str(tmp_path / 'heat.sqlite')
-    conn = sqlite3.connect(path)
-    conn.execute('CREATE TABLE stack (id TEXT)')
-    conn.execute("INSERT INTO stack VALUES ('1')")
-    conn.commit()
-    conn.close()
+    path = heat_sqlite.stack_db(tmp_path / 'heat.sqlite')
     db = database.SqliteDatabase(path)
     store = database.DumpStore(str(tmp_path))
     good = open(db.dump(store), 'rb').read()

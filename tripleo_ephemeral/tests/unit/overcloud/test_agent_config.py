@@ -6,6 +6,7 @@ from tripleo_ephemeral.commands import deployed_server_agent as command
 from tripleo_ephemeral.deploy import agent_push
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import agent_config
+from tripleo_ephemeral.tests.unit import fakes
 
 
 def server(role, index, **kw):
@@ -58,19 +59,12 @@ def test_role_hosts_from_options_and_env():
         'Controller': ['10.0.0.1', '10.0.0.2'], 'Compute': []}
 
 
-class FakeRunner:
-    def __init__(self):
-        self.calls = []
-
-    def run(self, argv, **kwargs):
-        self.calls.append((argv, kwargs))
-
-
 def test_push_argv():
-    runner = FakeRunner()
+    runner = fakes.FakeRunner()
     agent_push.push('10.0.0.5', 'TEXT', user='admin', key='/k',
                     known_hosts='/kh', runner=runner)
-    (argv, kwargs), = runner.calls
+    argv, = runner.calls
+    kwargs, = runner.kwargs
     assert argv[0] == 'ssh' and 'admin@10.0.0.5' in argv
     assert argv[argv.index('-i') + 1] == '/k'
     assert 'UserKnownHostsFile=/kh' in argv

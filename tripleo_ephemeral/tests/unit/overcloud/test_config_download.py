@@ -5,7 +5,7 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import config_download as cd
-from tripleo_ephemeral.tests.unit.overcloud import fakes
+from tripleo_ephemeral.tests.unit import fakes
 
 
 @pytest.mark.parametrize('task, steps', [

@@ -2,7 +2,7 @@ import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import outputs
-from tripleo_ephemeral.tests.unit.overcloud import fakes
+from tripleo_ephemeral.tests.unit import fakes
 
 
 def _client():

@@ -20,7 +20,6 @@ Heat process's RSS).
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tarfile
@@ -174,31 +173,24 @@ def deploy(args):
     sampler = RssSampler(wd.heat_dir)
     sampler.start()
     started = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    output = []
-    for line in proc.stdout:
-        output.append(line)
-        sys.stdout.write(line)
-        sys.stdout.flush()
-    proc.wait()
+    # Progress streams to stderr as it comes; the result is stdout's JSON.
+    proc = subprocess.run(argv + ['-f', 'json'], stdout=subprocess.PIPE,
+                          text=True)
     sampler.done.set()
     sampler.join()
     wall = time.monotonic() - started
-    text = ''.join(output)
+    result = json.loads(proc.stdout) if proc.returncode == 0 else {}
 
-    created = re.search(r'Stack %s (\w+) in ([\d.]+)s \((\d+) resources\)'
-                        % STACK, text)
     config = wd.config_download_dir
     dump = newest_dump(wd.heat_dir)
     print('\n== tripleo-heat-templates %s, %s %s Heat ==' % (
         THT_VERSION, 'stock' if args.stock else 'tuned', args.heat_type))
     print('exit status:          %d' % proc.returncode)
     print('wall time:            %.1fs' % wall)
-    if created:
-        print('stack:                %s in %ss' % (created.group(1),
-                                                   created.group(2)))
-        print('resources:            %s' % created.group(3))
+    if result.get('stack_status'):
+        print('stack:                %s in %ss' % (result['stack_status'],
+                                                   result['stack_seconds']))
+        print('resources:            %s' % result['resources'])
     stacks = nested_stacks(wd)
     if stacks is not None:
         print('nested stacks:        %d' % stacks)
@@ -236,8 +228,7 @@ def main(argv=None):
                         dest='environment_files', default=[])
     parser.add_argument('--keep-running', action='store_true',
                         help='Leave Heat up; stop it with "openstack tripleo '
-                        'launch heat --heat-dir <work-dir>/overcloud/'
-                        'heat-launcher --kill"')
+                        'launch heat --work-dir <work-dir>/overcloud --kill"')
     return deploy(parser.parse_args(argv))
 
 

@@ -21,13 +21,15 @@ LOG = logging.getLogger(__name__)
 BUNDLED = object()
 
 
-class DeployOvercloud(command.Command):
+class DeployOvercloud(command.ShowOne):
     """Deploy an overcloud with an ephemeral Heat, then run config-download.
 
     Heat is launched, the stack is created fresh from the templates and
     environments, its outputs are rendered into an Ansible project, the
     Heat database is dumped and Heat is stopped. Everything that must
-    survive lives in the work dir.
+    survive lives in the work dir. Progress goes to stderr; the result
+    (status, stack, counts, seconds, paths) is the command's output, so
+    "-f json" gives it to a program.
     """
 
     auth_required = False
@@ -146,7 +148,7 @@ class DeployOvercloud(command.Command):
             timeout=parsed_args.timeout,
             disable_validations=parsed_args.disable_validations,
             skip_checks=parsed_args.skip_checks)
-        run = deployment.Deployment(inputs, out=self.app.stdout,
+        run = deployment.Deployment(inputs, out=self.app.stderr,
                                     verbose_events=parsed_args.verbose_events)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment')):
@@ -155,22 +157,14 @@ class DeployOvercloud(command.Command):
             else:
                 if parsed_args.heat_type == 'auto':
                     parsed_args.heat_type = _choose_heat_type(
-                        inputs, self.app.stdout)
+                        inputs, self.app.stderr)
                 launcher = options.build_launcher(parsed_args,
                                                   inputs.workdir.heat_dir)
                 result = run.run(
                     launcher, keep_running=parsed_args.keep_running,
                     ansible=None if parsed_args.stack_only else
                     _ansible_options(parsed_args))
-        self.app.stdout.write(_summary(result) + '\n')
-
-
-def _summary(result):
-    lines = ['Overcloud %s: %s' % (result['stack'], result.status)]
-    for key, value in zip(*result.row()):
-        if value is not None and key not in ('stack', 'status'):
-            lines.append('  %-16s %s' % (key.replace('_', ' ') + ':', value))
-    return '\n'.join(lines)
+        return result.row()
 
 
 def _ansible_options(parsed_args):

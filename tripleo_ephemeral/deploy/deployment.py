@@ -33,7 +33,7 @@ class Result:
 
     COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
                'stack_seconds', 'ansible_seconds', 'work_dir',
-               'config_download', 'heat_db_dump', 'archive')
+               'config_download', 'dump', 'archive')
 
     def __init__(self, stack, status, **values):
         unknown = set(values) - set(self.COLUMNS)
@@ -91,7 +91,7 @@ class Deployment:
             wd.set_status(workdir_mod.DEPLOYING)
             try:
                 request = self.inputs.prepare(self.say)
-                created, outputs, deployments, values['heat_db_dump'] = (
+                created, outputs, deployments, values['dump'] = (
                     self._stack(launcher, request.create_args,
                                 keep_running))
                 values.update(stack_id=created.stack_id,

@@ -173,19 +173,11 @@ def test_native_dump_restores_into_pod(cli, launch, heat_dir, port,
 def test_sigterm_while_starting_leaves_nothing(cli, heat_dir, heat_image,
                                                port, heat_type):
     """SIGTERM while the containers start: all of them are removed."""
-    import os
     import signal
-    import subprocess
-    import time
 
-    from tripleo_ephemeral.tests.functional import conftest
-
-    proc = subprocess.Popen(
-        [os.path.join(conftest.BIN, 'openstack'), 'tripleo', 'launch',
-         'heat', '--heat-type', heat_type, '--heat-dir', str(heat_dir),
-         '--heat-api-port', str(port), '--heat-container-image',
-         heat_image], env=cli.env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    proc = cli.spawn('tripleo', 'launch', 'heat', '--heat-type', heat_type,
+                     '--heat-dir', str(heat_dir), '--heat-api-port',
+                     str(port), '--heat-container-image', heat_image)
     end = time.monotonic() + 120
     while time.monotonic() < end and not podman_env.leftovers_of(heat_dir):
         time.sleep(0.1)

@@ -92,8 +92,7 @@ class Deployment:
             try:
                 request = self.inputs.prepare(self.say)
                 created, outputs, deployments, values['dump'] = (
-                    self._stack(launcher, request.create_args,
-                                keep_running))
+                    self._stack(launcher, request, keep_running))
                 values.update(stack_id=created.stack_id,
                               stack_status=created.status,
                               stack_seconds=round(created.seconds, 1),
@@ -107,6 +106,9 @@ class Deployment:
                         values['config_download'], ansible)
                 status = workdir_mod.DEPLOY_SUCCESS
                 wd.save(wd.last_success_file, request.snapshot)
+                wd.save(wd.stack_size_file, {
+                    'request': request.digest, 'resources': created.resources,
+                    'stack_seconds': values['stack_seconds']})
             finally:
                 wd.set_status(status)
                 try:
@@ -115,7 +117,7 @@ class Deployment:
                     LOG.warning('%s', exc)
         return Result(self.stack, status, **values)
 
-    def _stack(self, launcher, create_args, keep_running):
+    def _stack(self, launcher, request, keep_running):
         """Launch Heat, create the stack, save its outputs, stop Heat.
 
         Returns (:class:`Created`, outputs, deployments, dump path).
@@ -131,7 +133,8 @@ class Deployment:
             client = heat_client.make_client(
                 launcher.session(),
                 launcher.endpoint if launcher.ephemeral else None)
-            created = self._create(client, create_args)
+            created = self._create(client, request.create_args,
+                                   self._expected_size(request.digest))
             outputs, deployments = stack_outputs.fetch_and_save(
                 client, created.stack_id, self.workdir.outputs_file,
                 self.workdir.deployments_file)
@@ -146,8 +149,18 @@ class Deployment:
                 self.say('Heat stopped; database dumped to %s' % dump)
         return created, outputs, deployments, dump
 
-    def _create(self, client, create_args):
-        self.say('Creating stack %s' % self.stack)
+    def _expected_size(self, digest):
+        """The resources of the stack, if the last successful deploy of the
+        same request recorded them (the progress then knows its total)."""
+        size = self.workdir.load(self.workdir.stack_size_file) or {}
+        if digest and size.get('request') == digest:
+            return size.get('resources')
+        return None
+
+    def _create(self, client, create_args, expected=None):
+        self.say('Creating stack %s%s' % (self.stack, (
+            ' (%d resources, as the last deploy of the same request)' %
+            expected) if expected else ''))
         started = time.monotonic()
         try:
             stack_id = client.stacks.create(**create_args)['stack']['id']
@@ -155,7 +168,8 @@ class Deployment:
             raise exceptions.DeployError('Heat refused stack %s: %s' % (
                 self.stack, _heat_message(exc)))
         watcher = progress.StackWatcher(client, stack_id, out=self.say,
-                                        verbose=self.verbose_events)
+                                        verbose=self.verbose_events,
+                                        expected_total=expected)
         status = watcher.wait()
         # Until the end was seen: the last events and the exact counts
         # after it are the report's, not the stack's.

@@ -64,12 +64,17 @@ def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
                    heat_dir / 'token_file.json', wd.heat_dump):
         assert stat.S_IMODE(os.stat(secret).st_mode) == 0o600, secret
 
-    # A second deploy creates a fresh stack and reuses the passwords.
+    # A second deploy creates a fresh stack and reuses the passwords. The
+    # same request again: its size is known before, so is the share done.
+    assert 'resources, as the last deploy' not in done.progress
     before = passwords.read_text()
     again = cli.deploy(work_dir, '--deployed-servers', str(servers),
                        port=port)
     assert again.result['stack_id'] != result['stack_id']
     assert again.result['resources'] == result['resources']
+    expected = ('Creating stack overcloud (%d resources, as the last deploy '
+                'of the same request)' % result['resources'])
+    assert expected in again.progress
     assert passwords.read_text() == before
     helpers.assert_no_heat_left(wd.heat_dir, port)
 

@@ -42,7 +42,7 @@ def run(tmp_path, monkeypatch):
                         lambda say: inputs.Request({}, None, {}))
     monkeypatch.setattr(deployment.heat_client, 'make_client',
                         lambda session, endpoint: object())
-    monkeypatch.setattr(dep, '_create', lambda client, args: (
+    monkeypatch.setattr(dep, '_create', lambda client, args, expected: (
         deployment.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
     monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))

@@ -55,8 +55,8 @@ class RestoreBackup(command.ShowOne):
             manifest = backup.restore(parsed_args.archive,
                                       parsed_args.work_dir)
         self.log.info(_('Restored; bring its Heat back with "openstack '
-                        'tripleo launch heat --heat-dir %s --restore-db"'),
-                      options.work_dir(parsed_args).heat_dir)
+                        'tripleo launch heat --work-dir %s --restore-db"'),
+                      parsed_args.work_dir)
         return (('work_dir', 'files', 'created'),
                 (parsed_args.work_dir, len(manifest['files']),
                  manifest['created']))

@@ -14,7 +14,6 @@ from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import auto
-from tripleo_ephemeral import workdir
 
 LOG = logging.getLogger(__name__)
 
@@ -99,8 +98,8 @@ class DeployOvercloud(command.ShowOne):
         mode.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging; stop '
-                   'it with "openstack tripleo launch heat --heat-dir '
-                   '<work-dir>/%s --kill"') % workdir.HEAT_DIR)
+                   'it with "openstack tripleo launch heat --work-dir '
+                   '<work-dir> --kill"'))
 
         ansible = parser.add_argument_group(_('Ansible (config-download)'))
         ansible.add_argument(

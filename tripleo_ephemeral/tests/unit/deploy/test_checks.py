@@ -1,8 +1,11 @@
+import os
+
 import pytest
 import yaml
 
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import workdir
 
 
 def _env(tmp_path, name, params):
@@ -47,7 +50,8 @@ def test_dropped_network_isolation_environment(tmp_path):
 
 
 def test_generated_environments_do_not_count(tmp_path):
-    pw = _env(tmp_path, 'overcloud-passwords.yaml', {})
+    wd = workdir.WorkDir(str(tmp_path))
+    pw = _env(tmp_path, os.path.basename(wd.passwords_file), {})
     old = checks.snapshot([pw], ROLES)
     new = checks.snapshot([], ROLES)
     assert checks.compare(old, new)[1] == []

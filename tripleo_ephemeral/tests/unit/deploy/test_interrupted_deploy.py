@@ -7,7 +7,6 @@ raised at the chosen step of a real Deployment with a fake Heat.
 import os
 
 import pytest
-import yaml
 
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs
@@ -59,8 +58,7 @@ def _launcher(tmp_path, monkeypatch, **kw):
 
 
 def _status(dep):
-    with open(dep.workdir.status_file) as f:
-        return yaml.safe_load(f)['deployment_status']
+    return dep.workdir.status()
 
 
 def test_ctrl_c_during_config_download(run, tmp_path, monkeypatch):

@@ -41,7 +41,7 @@ class BuildHeatImage(command.ShowOne):
             help=_('Debian suite for debootstrap (default: %s)') %
             rootfs.DEFAULT_SUITE)
         parser.add_argument(
-            '--source-dir', metavar='<dir>', type=options.heat_dir_path,
+            '--source-dir', metavar='<dir>', type=options.abs_path,
             help=_('tripleo-ephemeral source to install in the image '
                    '(default: the checkout this command runs from)'))
         parser.add_argument(

@@ -50,6 +50,12 @@ def sha256(path):
     return digest.hexdigest()
 
 
+def remove(path):
+    """Remove the file ``path``; fine if it is gone already."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
 def ensure_private_dir(path):
     """Create ``path`` (and parents) and make it 0700."""
     os.makedirs(path, mode=0o700, exist_ok=True)

@@ -34,6 +34,7 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 
 LOG = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ class WorkDir:
     @property
     def heat_dump(self):
         """The newest database dump of the heat dir."""
-        return os.path.join(self.heat_dir, database.DUMP_NAME)
+        return os.path.join(self.heat_dir, dumps.DUMP_NAME)
 
     @property
     def templates_dir(self):

@@ -18,7 +18,7 @@ import time
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 
@@ -139,7 +139,7 @@ class HeatLauncher(abc.ABC):
         self.stop_timeout = stop_timeout
         self.debug = debug
         self.state = launcher_state.LauncherState(self.heat_dir)
-        self.dumps = database.DumpStore(self.heat_dir)
+        self.dumps = dumps.DumpStore(self.heat_dir)
 
     # -- paths -------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import os
 import sqlite3
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 
 LOG = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class SavedDatabase:
             raise exceptions.SavedStateError(
                 'No database dump %s; deploy first, or '
                 'name one with --dump' % path)
-        sql = database.DumpStore(os.path.dirname(path)).read_verified(path)
+        sql = dumps.DumpStore(os.path.dirname(path)).read_verified(path)
         if _is_mysql(sql):
             sql = _mysql_to_sqlite(sql, path)
         conn = sqlite3.connect(':memory:')

@@ -4,9 +4,9 @@ import gzip
 
 import yaml
 
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.tests import heat_sqlite
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.tests.functional import helpers
+from tripleo_ephemeral.tests import heat_sqlite
 
 _error = helpers.one_line_error
 
@@ -42,7 +42,7 @@ def test_malformed_roles_file(cli, work_dir, port, tmp_path):
 
 def test_corrupt_dump(cli, heat_dir, port):
     heat_dir.mkdir(mode=0o700)
-    (heat_dir / database.DUMP_NAME).write_bytes(b'\x1f\x8b garbage')
+    (heat_dir / dumps.DUMP_NAME).write_bytes(b'\x1f\x8b garbage')
     proc = cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
                    '--heat-api-port', str(port), '--restore-db', check=False)
     assert 'corrupt' in _error(proc)
@@ -54,7 +54,7 @@ def test_dump_from_an_incompatible_schema(cli, heat_dir, port, tmp_path):
     heat_dir.mkdir(mode=0o700)
     db = heat_sqlite.stack_db(tmp_path / 'future.sqlite', rows=(),
                               alembic_revision='ffffffffffff')
-    with gzip.open(heat_dir / database.DUMP_NAME, 'wt') as f:
+    with gzip.open(heat_dir / dumps.DUMP_NAME, 'wt') as f:
         f.write(heat_sqlite.dump_text(db))
     proc = cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
                    '--heat-api-port', str(port), '--restore-db', check=False)

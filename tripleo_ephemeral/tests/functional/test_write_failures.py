@@ -7,6 +7,7 @@ import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.tests import heat_sqlite
 
 
@@ -44,7 +45,7 @@ def test_dump_on_a_full_disk_keeps_the_last_good_dump(tmp_path, small_tmpfs):
     db_path = heat_sqlite.stack_db(tmp_path / 'heat.sqlite',
                                    rows=[('1', os.urandom(180000))])
     db = database.SqliteDatabase(db_path)
-    store = database.DumpStore(str(small_tmpfs))
+    store = dumps.DumpStore(str(small_tmpfs))
     good = db.dump(store)
     before = open(good, 'rb').read()
     with pytest.raises(exceptions.DatabaseError, match='previous dump'):

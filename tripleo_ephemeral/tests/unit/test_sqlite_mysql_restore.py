@@ -7,6 +7,7 @@ import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import sqlite_schema
 from tripleo_ephemeral.tests import heat_sqlite
 
@@ -47,7 +48,7 @@ def live(tmp_path, monkeypatch):
     monkeypatch.setattr(sqlite_schema, 'create', _schema)
     path = tmp_path / 'heat.sqlite'
     heat_sqlite.stack_db(path, rows=[('9', 'live')])
-    store = database.DumpStore(str(tmp_path))
+    store = dumps.DumpStore(str(tmp_path))
     with gzip.open(store.latest, 'wt') as f:
         f.write(MYSQL_DUMP)
     return path, store

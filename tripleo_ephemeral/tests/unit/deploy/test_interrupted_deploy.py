@@ -11,6 +11,7 @@ import pytest
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.tests import heat_sqlite
 from tripleo_ephemeral.tests.unit import fakes
 from tripleo_ephemeral import workdir
@@ -85,7 +86,7 @@ def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
 def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
     path = heat_sqlite.stack_db(tmp_path / 'heat.sqlite')
     db = database.SqliteDatabase(path)
-    store = database.DumpStore(str(tmp_path))
+    store = dumps.DumpStore(str(tmp_path))
     good = open(db.dump(store), 'rb').read()
 
     def interrupted(conn):

@@ -20,7 +20,6 @@ Heat process's RSS).
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tarfile
@@ -28,6 +27,7 @@ import threading
 import time
 
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
+from tripleo_ephemeral import workdir
 
 THT_VERSION = '18.0.0'
 THT_NAME = 'tripleo-heat-templates'
@@ -133,16 +133,17 @@ def newest_dump(heat_dir):
     return max(found)[1] if found else None
 
 
-def nested_stacks(work_dir):
+def nested_stacks(wd):
     """Count the nested stacks in the newest dump of the heat dir."""
+    from tripleo_ephemeral import exceptions
     from tripleo_ephemeral.saved import dump_reader
 
-    dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
+    dump = newest_dump(wd.heat_dir)
     if not dump:
         return None
     try:
         saved = dump_reader.SavedDatabase.from_dump(dump)
-    except dump_reader.SavedStateError:
+    except exceptions.SavedStateError:
         return None
     return sum(1 for s in saved.stacks(nested=True) if s['parent'])
 
@@ -150,11 +151,11 @@ def nested_stacks(work_dir):
 def deploy(args):
     tht = tht_dir()
     base = os.path.abspath(os.path.expanduser(args.work_dir))
-    work_dir = os.path.join(base, STACK)
+    wd = workdir.WorkDir(os.path.join(base, STACK), STACK)
     roles, networks, servers = write_inputs(tht, os.path.join(base, 'inputs'))
     argv = [os.path.join(BIN, 'openstack'), 'overcloud', 'deploy',
             '--heat-type', args.heat_type, '--stack', STACK, '--stack-only',
-            '--work-dir', work_dir, '--templates', tht, '-r', roles,
+            '--work-dir', wd.path, '--templates', tht, '-r', roles,
             '-n', networks, '--deployed-servers', servers]
     for env in args.environment_files:
         argv += ['-e', env]
@@ -169,35 +170,28 @@ def deploy(args):
         argv.append('--keep-running')
     print('$ ' + ' '.join(argv), flush=True)
 
-    sampler = RssSampler(os.path.join(work_dir, 'heat-launcher'))
+    sampler = RssSampler(wd.heat_dir)
     sampler.start()
     started = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    output = []
-    for line in proc.stdout:
-        output.append(line)
-        sys.stdout.write(line)
-        sys.stdout.flush()
-    proc.wait()
+    # Progress streams to stderr as it comes; the result is stdout's JSON.
+    proc = subprocess.run(argv + ['-f', 'json'], stdout=subprocess.PIPE,
+                          text=True)
     sampler.done.set()
     sampler.join()
     wall = time.monotonic() - started
-    text = ''.join(output)
+    result = json.loads(proc.stdout) if proc.returncode == 0 else {}
 
-    created = re.search(r'Stack %s (\w+) in ([\d.]+)s \((\d+) resources\)'
-                        % STACK, text)
-    config = os.path.join(work_dir, 'config-download', STACK)
-    dump = newest_dump(os.path.join(work_dir, 'heat-launcher'))
+    config = wd.config_download_dir
+    dump = newest_dump(wd.heat_dir)
     print('\n== tripleo-heat-templates %s, %s %s Heat ==' % (
         THT_VERSION, 'stock' if args.stock else 'tuned', args.heat_type))
     print('exit status:          %d' % proc.returncode)
     print('wall time:            %.1fs' % wall)
-    if created:
-        print('stack:                %s in %ss' % (created.group(1),
-                                                   created.group(2)))
-        print('resources:            %s' % created.group(3))
-    stacks = nested_stacks(work_dir)
+    if result.get('stack_status'):
+        print('stack:                %s in %ss' % (result['stack_status'],
+                                                   result['stack_seconds']))
+        print('resources:            %s' % result['resources'])
+    stacks = nested_stacks(wd)
     if stacks is not None:
         print('nested stacks:        %d' % stacks)
     if os.path.isdir(config):
@@ -234,8 +228,7 @@ def main(argv=None):
                         dest='environment_files', default=[])
     parser.add_argument('--keep-running', action='store_true',
                         help='Leave Heat up; stop it with "openstack tripleo '
-                        'launch heat --heat-dir <work-dir>/overcloud/'
-                        'heat-launcher --kill"')
+                        'launch heat --work-dir <work-dir>/overcloud --kill"')
     return deploy(parser.parse_args(argv))
 
 

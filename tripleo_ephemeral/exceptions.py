@@ -1,9 +1,51 @@
-"""Errors raised by the library; commands turn them into CommandError."""
+"""Every error the project raises on purpose, in one hierarchy.
+
+Library code raises these; :mod:`tripleo_ephemeral.commands.errors` turns
+them into the one-line ``CommandError`` a user sees. Each message names the
+bad input and the fix.
+
+::
+
+    TripleoEphemeralError
+      LockedError               a directory is in use by another command
+      CommandFailedError        a program run through process.py failed
+        CommandNotFoundError
+      LauncherError             a Heat launcher could not do what it was asked
+        AlreadyRunningError, NotRunningError, PortInUseError,
+        ProcessExitedError, StartupTimeoutError
+      DatabaseError             the Heat database: sync, dump, restore
+        DumpNotFoundError, CorruptDumpError
+      SavedStateError           a saved deployment cannot be read
+      OvercloudError            the deploy's inputs and the stack outputs
+        InputFileError, RolesDataError, TemplateError, EnvironmentFileError,
+        DeployedServersError, PasswordsError, StackOutputsError
+      DeployError               the deployment run failed
+        CheckFailedError, AnsibleError
+      WorkDirError              the work dir's own files (archives)
+      BackupError               a backup could not be written or restored
+      AgentPushError            a server did not get its agent configuration
+"""
 
 
 class TripleoEphemeralError(Exception):
     """Base of every error this project raises on purpose."""
 
+
+class LockedError(TripleoEphemeralError):
+    """Another command holds the lock on a directory."""
+
+
+# -- programs run through tripleo_ephemeral.process -------------------------
+
+class CommandFailedError(TripleoEphemeralError):
+    """A subprocess exited non-zero or timed out."""
+
+
+class CommandNotFoundError(CommandFailedError):
+    """The program to run is not installed."""
+
+
+# -- Heat launchers and their databases -------------------------------------
 
 class LauncherError(TripleoEphemeralError):
     """A Heat launcher could not do what it was asked."""
@@ -41,16 +83,68 @@ class CorruptDumpError(DatabaseError):
     """A database dump failed verification."""
 
 
-class LockedError(TripleoEphemeralError):
-    """Another command holds the lock on a directory."""
+class SavedStateError(TripleoEphemeralError):
+    """A saved deployment (its dump or outputs) cannot be read."""
 
 
-class CommandFailedError(LauncherError):
-    """A subprocess exited non-zero."""
+# -- the overcloud library: inputs and stack outputs ------------------------
+
+class OvercloudError(TripleoEphemeralError):
+    """Base of the overcloud library's errors."""
 
 
-class CommandNotFoundError(CommandFailedError):
-    """The program to run is not installed."""
+class InputFileError(OvercloudError):
+    """A user supplied file is missing, unreadable or not valid YAML."""
+
+
+class RolesDataError(OvercloudError):
+    """The roles data or networks data is invalid."""
+
+
+class TemplateError(OvercloudError):
+    """A template could not be rendered or processed."""
+
+
+class EnvironmentFileError(OvercloudError):
+    """An environment file is missing, invalid or refers to a missing file."""
+
+
+class DeployedServersError(OvercloudError):
+    """The deployed servers file is invalid."""
+
+
+class PasswordsError(OvercloudError):
+    """The passwords file could not be read or written."""
+
+
+class StackOutputsError(OvercloudError):
+    """The stack outputs are missing or do not have the expected shape."""
+
+
+# -- the deployment run and the work dir ------------------------------------
+
+class DeployError(TripleoEphemeralError):
+    """The stack or config-download failed."""
+
+
+class CheckFailedError(DeployError):
+    """A pre-deploy check: the change would break the deployed overcloud."""
+
+
+class AnsibleError(DeployError):
+    """A play failed or Ansible could not run."""
+
+
+class WorkDirError(TripleoEphemeralError):
+    """A file of the work dir itself (e.g. an archive) could not be written."""
+
+
+class BackupError(TripleoEphemeralError):
+    """A backup could not be written or restored."""
+
+
+class AgentPushError(TripleoEphemeralError):
+    """A server could not be given its agent configuration."""
 
 
 class TemplatesNotFoundError(TripleoEphemeralError):

@@ -3,6 +3,7 @@
 import contextlib
 import hashlib
 import os
+import tarfile
 import tempfile
 
 
@@ -49,11 +50,24 @@ def sha256(path):
     return digest.hexdigest()
 
 
+def remove(path):
+    """Remove the file ``path``; fine if it is gone already."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
 def ensure_private_dir(path):
     """Create ``path`` (and parents) and make it 0700."""
     os.makedirs(path, mode=0o700, exist_ok=True)
     os.chmod(path, 0o700)
     return path
+
+
+def safe_extract(archive, dest):
+    """Extract ``archive`` into ``dest``, refusing members that would leave
+    it, links out of it and device files (tarfile's ``data`` filter)."""
+    with tarfile.open(archive) as tar:
+        tar.extractall(dest, filter='data')
 
 
 def _fsync_dir(directory):

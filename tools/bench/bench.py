@@ -30,7 +30,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -45,6 +44,7 @@ from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import native
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
+from tripleo_ephemeral.heat_launcher import readiness
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
@@ -101,12 +101,6 @@ def baseline_restore(archive, db_path):
         conn.executescript(f.read())
     conn.close()
     os.unlink(sql)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
 
 
 class RssSampler(threading.Thread):
@@ -207,7 +201,7 @@ VARIANTS = {}
 
 
 def make_launcher(config, heat_dir):
-    port = free_port()
+    port = readiness.free_port()
     if config == 'baseline':
         return BaselineLauncher(heat_dir, port)
     if config in VARIANTS:
@@ -342,7 +336,7 @@ def bench_tht(config, workdir):
     """The THT overcloud create, by tools/tht_deploy.py in a child."""
     argv = [sys.executable, tht_deploy.__file__, '--work-dir',
             os.path.join(workdir, 'tht-' + config),
-            '--heat-api-port', str(free_port())]
+            '--heat-api-port', str(readiness.free_port())]
     heat_type = config
     if config == 'baseline':
         argv.append('--stock')

@@ -32,6 +32,8 @@ import bench  # noqa: E402
 
 from tripleo_ephemeral.heat_launcher import database  # noqa: E402
 
+from tripleo_ephemeral.heat_launcher import dumps  # noqa: E402
+
 
 def best(repeat, fn, *args):
     return bench.best_of(repeat, fn, *args)[0]
@@ -50,7 +52,7 @@ def measure(db_path, repeat):
         else:
             shutil.copyfile(db_path, ours_db)
         db = database.SqliteDatabase(ours_db)
-        store = database.DumpStore(scratch)
+        store = dumps.DumpStore(scratch)
         out = {'db MB': os.path.getsize(ours_db) / 2 ** 20}
         out['ours dump'] = best(repeat, db.dump, store)
         out['ours restore'] = best(repeat, db.restore, store)

@@ -11,9 +11,11 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import agent_push
 from tripleo_ephemeral.deploy import heat_client
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import installed
 from tripleo_ephemeral.overcloud import agent_config
+from tripleo_ephemeral import workdir
 
 COLUMNS = ('Role', 'Index', 'Hostname', 'Metadata URL', 'Source',
            'Config File', 'Host', 'Pushed')
@@ -51,13 +53,10 @@ class ConfigDeployedServerAgent(command.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            '--stack', metavar='<stack>', default='overcloud',
-            help=_('Name of the stack (default: overcloud)'))
-        parser.add_argument(
-            '--work-dir', metavar='<work-dir>', type=options.heat_dir_path,
-            help=_('Where os-collect-config/<role>-<index>.conf files are '
-                   'written (default: ~/overcloud-deploy/<stack>)'))
+        options.add_work_dir_options(
+            parser, work_dir_help=_('Where %s/<role>-<index>.conf files '
+                                    'are written') %
+            workdir.AGENT_CONFIG_DIR)
         parser.add_argument(
             '--polling-interval', metavar='<seconds>', type=int,
             default=agent_config.DEFAULT_POLLING_INTERVAL,
@@ -82,7 +81,7 @@ class ConfigDeployedServerAgent(command.Lister):
                    'ssh\'s own)'))
         ssh.add_argument(
             '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.heat_dir_path,
+            type=options.abs_path,
             help=_('Private key for the servers (default: ssh\'s own)'))
         ssh.add_argument(
             '--config-path', metavar='<path>',
@@ -99,8 +98,7 @@ class ConfigDeployedServerAgent(command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        work_dir = parsed_args.work_dir or options.heat_dir_path(
-            os.path.join('~', 'overcloud-deploy', parsed_args.stack))
+        work_dir = options.work_dir(parsed_args)
         role_hosts = (dict(parsed_args.role_hosts) or
                       role_hosts_from_env(os.environ))
         with errors.user_errors('--work-dir'):
@@ -119,20 +117,18 @@ class ConfigDeployedServerAgent(command.Lister):
 
     def _servers(self, parsed_args, work_dir):
         heat = installed.InstalledHeatLauncher(
-            os.path.join(work_dir, 'heat-launcher'),
+            work_dir.heat_dir,
             cloud=getattr(self.app.options, 'cloud', None) or None)
         client = heat_client.make_client(heat.session())
         servers = agent_config.deployed_servers(client, parsed_args.stack)
         return agent_config.resolve_urls(client, servers, heat.endpoint)
 
     def _write(self, servers, parsed_args, work_dir):
-        out_dir = os.path.join(work_dir, 'os-collect-config')
-        fileutil.ensure_private_dir(work_dir)
-        fileutil.ensure_private_dir(out_dir)
+        fileutil.ensure_private_dir(work_dir.path)
+        fileutil.ensure_private_dir(work_dir.agent_config_dir)
         rows = {}
         for server in servers:
-            path = os.path.join(out_dir, '%s-%d.conf' % (server.role,
-                                                         server.index))
+            path = work_dir.agent_config_file(server.role, server.index)
             fileutil.write_atomic(path, agent_config.render_conf(
                 server.metadata_url, parsed_args.polling_interval,
                 parsed_args.agent_command))
@@ -144,8 +140,7 @@ class ConfigDeployedServerAgent(command.Lister):
     def _push(self, servers, rows, role_hosts, parsed_args, work_dir):
         if not role_hosts:
             return []
-        known_hosts = os.path.join(work_dir, 'os-collect-config',
-                                   'ssh_known_hosts')
+        known_hosts = work_dir.agent_known_hosts
         failures = []
         for server, host in agent_config.assign_hosts(servers, role_hosts):
             row = rows[server.role, server.index]
@@ -159,7 +154,7 @@ class ConfigDeployedServerAgent(command.Lister):
                     known_hosts=known_hosts,
                     remote_path=parsed_args.config_path,
                     restart=parsed_args.restart_command)
-            except agent_push.AgentPushError as exc:
+            except exceptions.AgentPushError as exc:
                 failures.append(str(exc))
                 continue
             row[7] = True

@@ -3,16 +3,15 @@
 import logging
 
 from osc_lib.command import command
-from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import podman
-from tripleo_ephemeral.heat_launcher import process
 from tripleo_ephemeral import images
 from tripleo_ephemeral.images import builder
 from tripleo_ephemeral.images import rootfs
+from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
 
@@ -42,7 +41,7 @@ class BuildHeatImage(command.ShowOne):
             help=_('Debian suite for debootstrap (default: %s)') %
             rootfs.DEFAULT_SUITE)
         parser.add_argument(
-            '--source-dir', metavar='<dir>', type=options.heat_dir_path,
+            '--source-dir', metavar='<dir>', type=options.abs_path,
             help=_('tripleo-ephemeral source to install in the image '
                    '(default: the checkout this command runs from)'))
         parser.add_argument(
@@ -56,13 +55,11 @@ class BuildHeatImage(command.ShowOne):
         build = builder.ImageBuilder(
             podman.Podman(runner), runner, source_dir=parsed_args.source_dir,
             suite=parsed_args.suite, mirror=parsed_args.mirror)
-        try:
+        with errors.user_errors('--source-dir',
+                                failed=_('Building the Heat image')):
             result = build.build(image=parsed_args.image,
                                  base_image=parsed_args.base_image,
                                  force=parsed_args.force)
-        except exceptions.TripleoEphemeralError as exc:
-            raise osc_exceptions.CommandError(
-                _('Building the Heat image failed: %s') % exc)
         columns = ('image', 'base_image', 'cached', 'seconds')
         return columns, (result.image, result.base_image, result.cached,
                          round(result.seconds, 1))

@@ -1,49 +1,23 @@
 """openstack tripleo launch heat"""
 
 import logging
-import os
 
 from osc_lib.command import command
-from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import clouds
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral import heat_launcher
-from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import state as launcher_state
-from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral import locking
+from tripleo_ephemeral import workdir
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_HEAT_DIR = os.path.join('~', 'overcloud-deploy', 'overcloud',
-                                'heat-launcher')
 
-
-def build_launcher(parsed_args, heat_dir):
-    """A launcher for ``heat_dir``.
-
-    Type and port default to the last launch.
-    """
-    saved = launcher_state.LauncherState(heat_dir).load()
-    try:
-        overrides = config.parse_overrides(parsed_args.heat_config_override)
-    except ValueError as exc:
-        raise osc_exceptions.CommandError(
-            _('--heat-config-override %s is not section.option=value') % exc)
-    return heat_launcher.get_launcher(
-        parsed_args.heat_type or saved.get('heat_type') or 'native',
-        heat_dir,
-        api_port=(parsed_args.heat_api_port or saved.get('api_port') or
-                  base.DEFAULT_API_PORT),
-        tuning=launcher_tuning.Tuning(overrides=overrides),
-        startup_timeout=parsed_args.heat_startup_timeout,
-        debug=parsed_args.heat_debug,
-        **options.container_kwargs(parsed_args))
+def heat_dir(parsed_args):
+    """--heat-dir, else the heat dir of the --stack/--work-dir work dir."""
+    return parsed_args.heat_dir or options.work_dir(parsed_args).heat_dir
 
 
 class LaunchHeat(command.ShowOne):
@@ -55,12 +29,12 @@ class LaunchHeat(command.ShowOne):
         parser = super().get_parser(prog_name)
         options.add_heat_launcher_options(parser)
         options.add_container_options(parser)
-        parser.add_argument(
-            '--heat-dir', metavar='<heat-dir>',
-            type=options.heat_dir_path,
-            default=options.heat_dir_path(DEFAULT_HEAT_DIR),
+        where = options.add_work_dir_options(
+            parser, work_dir_help=_('Work dir whose heat dir to use'))
+        where.add_argument(
+            '--heat-dir', metavar='<heat-dir>', type=options.abs_path,
             help=_('Directory for Heat\'s config, database, dumps and logs '
-                   '(default: %s)') % DEFAULT_HEAT_DIR)
+                   '(default: <work-dir>/%s)') % workdir.HEAT_DIR)
         parser.add_argument(
             '--cloud-name', metavar='<name>', default='heat',
             help=_('Name of the clouds.yaml entry to add or update, for '
@@ -77,10 +51,11 @@ class LaunchHeat(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
+        path = heat_dir(parsed_args)
         with errors.user_errors('--heat-dir'), \
                 interrupts.stop_in_order(_('Heat')), \
-                locking.DirLock(parsed_args.heat_dir):
-            launcher = build_launcher(parsed_args, parsed_args.heat_dir)
+                locking.DirLock(path):
+            launcher = options.build_launcher(parsed_args, path)
             if parsed_args.kill:
                 return self._kill(launcher)
             return self._launch(launcher, parsed_args)

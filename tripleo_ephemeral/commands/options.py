@@ -1,13 +1,30 @@
-"""Options shared by the commands that launch Heat."""
+"""Options the commands share, and what they turn into.
+
+``--stack``/``--work-dir`` (every command that works on a deployment), the
+``--heat-*`` launcher options and the container options are defined here
+once; :func:`work_dir` and :func:`build_launcher` turn them into a
+:class:`~tripleo_ephemeral.workdir.WorkDir` and a launcher.
+"""
 
 import argparse
 import os
 
 from osc_lib.cli import parseractions
+from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
+from tripleo_ephemeral.heat_launcher import config
+from tripleo_ephemeral.heat_launcher import podman
+from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral import workdir
+
+
+def abs_path(value):
+    """argparse type of every path option: ``~`` expanded, absolute."""
+    return os.path.abspath(os.path.expanduser(value))
 
 
 def port_number(value):
@@ -21,6 +38,43 @@ def port_number(value):
             _('%s is not a port number (1-65535)') % value)
     return port
 
+
+# -- the deployment: --stack and --work-dir ---------------------------------
+
+def add_work_dir_options(parser, stack=True, required=False, group=None,
+                         work_dir_help=None):
+    """``--stack`` and ``--work-dir`` (alias ``--working-dir``).
+
+    Without ``stack`` the default work dir is the default stack's. Added
+    to ``group`` when given, else to a group of their own.
+    """
+    if group is None:
+        group = parser.add_argument_group(_('Deployment'))
+    if stack:
+        group.add_argument(
+            '--stack', metavar='<stack>', default=workdir.DEFAULT_STACK,
+            help=_('Name of the stack (default: %s)') %
+            workdir.DEFAULT_STACK)
+    what = work_dir_help or _('Directory for everything the deployment '
+                              'keeps')
+    if not required:
+        what = _('%(what)s (default: %(default)s)') % {
+            'what': what, 'default': workdir.default_path(
+                '<stack>' if stack else workdir.DEFAULT_STACK)}
+    group.add_argument(
+        '--work-dir', '--working-dir', metavar='<work-dir>', dest='work_dir',
+        type=abs_path, required=required, help=what)
+    return group
+
+
+def work_dir(parsed_args):
+    """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name."""
+    return workdir.WorkDir(parsed_args.work_dir,
+                           getattr(parsed_args, 'stack', None) or
+                           workdir.DEFAULT_STACK)
+
+
+# -- Heat ---------------------------------------------------------------------
 
 def add_heat_launcher_options(parser, default_type=None, types=None):
     """The ``--heat-*`` options, one group for every command."""
@@ -55,10 +109,6 @@ def add_heat_launcher_options(parser, default_type=None, types=None):
     return group
 
 
-def heat_dir_path(value):
-    return os.path.abspath(os.path.expanduser(value))
-
-
 def add_container_options(parser):
     """The options of the container and pod Heat types."""
     group = parser.add_argument_group(_('Heat containers (container, pod)'))
@@ -86,9 +136,7 @@ def add_container_options(parser):
 
 def container_kwargs(parsed_args):
     """Launcher keyword arguments from add_container_options' options."""
-    from tripleo_ephemeral.heat_launcher import container
-
-    images = container.ContainerImages(
+    images = podman.ContainerImages(
         default=parsed_args.heat_container_image,
         api=parsed_args.heat_container_api_image,
         engine=parsed_args.heat_container_engine_image,
@@ -96,3 +144,25 @@ def container_kwargs(parsed_args):
         bus=parsed_args.heat_container_bus_image)
     return {'images': images, 'pull': not parsed_args.skip_heat_pull,
             'engine_workers': parsed_args.heat_engine_workers}
+
+
+def build_launcher(parsed_args, heat_dir):
+    """The launcher the ``--heat-*`` options describe, for ``heat_dir``.
+
+    Type and port default to the last launch in that heat dir.
+    """
+    saved = launcher_state.LauncherState(heat_dir).load()
+    try:
+        overrides = config.parse_overrides(parsed_args.heat_config_override)
+    except ValueError as exc:
+        raise osc_exceptions.CommandError(
+            _('--heat-config-override %s is not section.option=value') % exc)
+    return heat_launcher.get_launcher(
+        parsed_args.heat_type or saved.get('heat_type') or 'native',
+        heat_dir,
+        api_port=(parsed_args.heat_api_port or saved.get('api_port') or
+                  base.DEFAULT_API_PORT),
+        tuning=launcher_tuning.Tuning(overrides=overrides),
+        startup_timeout=parsed_args.heat_startup_timeout,
+        debug=parsed_args.heat_debug,
+        **container_kwargs(parsed_args))

@@ -1,75 +1,71 @@
 """openstack overcloud deploy"""
 
 import logging
-import os
 
 from osc_lib.cli import parseractions
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands import launch_heat
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import ansible_run
-from tripleo_ephemeral.deploy import overcloud
+from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import inputs as deploy_inputs
 from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import auto
 
 LOG = logging.getLogger(__name__)
 
 BUNDLED = object()
 
 
-class DeployOvercloud(command.Command):
+class DeployOvercloud(command.ShowOne):
     """Deploy an overcloud with an ephemeral Heat, then run config-download.
 
     Heat is launched, the stack is created fresh from the templates and
     environments, its outputs are rendered into an Ansible project, the
     Heat database is dumped and Heat is stopped. Everything that must
-    survive lives in the work dir.
+    survive lives in the work dir. Progress goes to stderr; the result
+    (status, stack, counts, seconds, paths) is the command's output, so
+    "-f json" gives it to a program.
     """
 
     auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        stack = parser.add_argument_group(_('Stack'))
-        stack.add_argument(
-            '--stack', metavar='<stack>', default='overcloud',
-            help=_('Name of the stack (default: overcloud)'))
-        stack.add_argument(
-            '--work-dir', metavar='<work-dir>', type=options.heat_dir_path,
-            help=_('Directory for everything this deployment keeps '
-                   '(default: ~/overcloud-deploy/<stack>)'))
+        stack = options.add_work_dir_options(
+            parser, group=parser.add_argument_group(_('Stack')))
         stack.add_argument(
             '--templates', metavar='<templates-dir>', nargs='?',
-            const=BUNDLED, default=BUNDLED, type=options.heat_dir_path,
+            const=BUNDLED, default=BUNDLED, type=options.abs_path,
             help=_('The template set; without a value (or without the '
                    'option), the bundled templates'))
         stack.add_argument(
             '-e', '--environment-file', metavar='<file>', action='append',
             dest='environment_files', default=[],
-            type=options.heat_dir_path,
+            type=options.abs_path,
             help=_('Environment file, applied in the order given '
                    '(repeatable)'))
         stack.add_argument(
             '--environment-directory', metavar='<dir>', action='append',
             dest='environment_directories', default=[],
-            type=options.heat_dir_path,
+            type=options.abs_path,
             help=_('Directory of environment files, applied in name order '
                    'before the -e files (repeatable)'))
         stack.add_argument(
             '-r', '--roles-file', metavar='<file>',
-            type=options.heat_dir_path,
+            type=options.abs_path,
             help=_('Roles data (default: roles_data.yaml of the templates)'))
         stack.add_argument(
             '-n', '--networks-file', metavar='<file>',
-            type=options.heat_dir_path,
+            type=options.abs_path,
             help=_('Networks data (default: network_data.yaml of the '
                    'templates)'))
         stack.add_argument(
             '--deployed-servers', metavar='<file>',
-            type=options.heat_dir_path,
+            type=options.abs_path,
             help=_('YAML of role -> hosts (hostname, ctlplane_ip) of the '
                    'already deployed servers'))
         stack.add_argument(
@@ -102,8 +98,8 @@ class DeployOvercloud(command.Command):
         mode.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging; stop '
-                   'it with "openstack tripleo launch heat --heat-dir '
-                   '<work-dir>/heat-launcher --kill"'))
+                   'it with "openstack tripleo launch heat --work-dir '
+                   '<work-dir> --kill"'))
 
         ansible = parser.add_argument_group(_('Ansible (config-download)'))
         ansible.add_argument(
@@ -113,7 +109,7 @@ class DeployOvercloud(command.Command):
                    'tripleo-admin)'))
         ansible.add_argument(
             '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.heat_dir_path,
+            type=options.abs_path,
             help=_('Private key for the servers (default: ssh\'s own)'))
         ansible.add_argument(
             '--limit', metavar='<hosts>',
@@ -137,37 +133,37 @@ class DeployOvercloud(command.Command):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        work_dir = parsed_args.work_dir or options.heat_dir_path(
-            os.path.join('~', 'overcloud-deploy', parsed_args.stack))
         templates = (None if parsed_args.templates is BUNDLED
                      else parsed_args.templates)
-        deployment = overcloud.Deployment(
-            stack=parsed_args.stack, work_dir=work_dir, templates=templates,
+        inputs = deploy_inputs.Inputs(
+            stack=parsed_args.stack,
+            work_dir=options.work_dir(parsed_args).path,
+            templates=templates,
             environment_files=parsed_args.environment_files,
             environment_directories=parsed_args.environment_directories,
             roles_file=parsed_args.roles_file,
             networks_file=parsed_args.networks_file,
             deployed_servers=parsed_args.deployed_servers,
             timeout=parsed_args.timeout,
-            verbose_events=parsed_args.verbose_events,
             disable_validations=parsed_args.disable_validations,
-            skip_checks=parsed_args.skip_checks,
-            out=self.app.stdout)
+            skip_checks=parsed_args.skip_checks)
+        run = deployment.Deployment(inputs, out=self.app.stderr,
+                                    verbose_events=parsed_args.verbose_events)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment')):
             if parsed_args.config_download_only:
-                result = deployment.render_saved()
+                result = run.render_saved()
             else:
                 if parsed_args.heat_type == 'auto':
                     parsed_args.heat_type = _choose_heat_type(
-                        deployment, self.app.stdout)
-                launcher = launch_heat.build_launcher(
-                    parsed_args, deployment.workdir.heat_dir)
-                result = deployment.run(
+                        inputs, self.app.stderr)
+                launcher = options.build_launcher(parsed_args,
+                                                  inputs.workdir.heat_dir)
+                result = run.run(
                     launcher, keep_running=parsed_args.keep_running,
                     ansible=None if parsed_args.stack_only else
                     _ansible_options(parsed_args))
-        self.app.stdout.write(result.summary() + '\n')
+        return result.row()
 
 
 def _ansible_options(parsed_args):
@@ -178,24 +174,8 @@ def _ansible_options(parsed_args):
         forks=parsed_args.ansible_forks)
 
 
-def _choose_heat_type(deployment, out):
-    from tripleo_ephemeral.heat_launcher import auto
-
-    nodes, roles = _deployment_size(deployment)
+def _choose_heat_type(inputs, out):
+    nodes, roles = inputs.size()
     heat_type, reason = auto.choose(nodes, roles, auto.pod_ready)
     out.write('--heat-type auto chose %s: %s\n' % (heat_type, reason))
     return heat_type
-
-
-def _deployment_size(deployment):
-    """(nodes, roles with nodes) of the deployment about to run."""
-    from tripleo_ephemeral.overcloud import deployed_servers
-    from tripleo_ephemeral.overcloud import roles as roles_mod
-
-    if deployment.deployed_servers:
-        servers = deployed_servers.load_servers(deployment.deployed_servers)
-        counts = {role: len(hosts) for role, hosts in servers.items()}
-    else:
-        counts = {r['name']: int(r.get('CountDefault') or 0)
-                  for r in roles_mod.load_roles(deployment.roles_file)}
-    return sum(counts.values()), sum(1 for c in counts.values() if c)

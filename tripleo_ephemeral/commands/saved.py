@@ -5,38 +5,32 @@ resources come from the newest database dump, outputs from what the last
 deploy saved in the work dir.
 """
 
-import os
-
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.saved import dump_reader
+from tripleo_ephemeral import workdir
 
-DEFAULT_WORK_DIR = os.path.join('~', 'overcloud-deploy', 'overcloud')
 
-
-def _add_source_options(parser, dump=True):
-    group = parser.add_argument_group(_('Saved deployment'))
-    group.add_argument(
-        '--work-dir', metavar='<work-dir>', type=options.heat_dir_path,
-        default=options.heat_dir_path(DEFAULT_WORK_DIR),
-        help=_('Work dir of the deployment (default: %s)') % DEFAULT_WORK_DIR)
+def _add_source_options(parser, stack=True, dump=True):
+    group = options.add_work_dir_options(
+        parser, stack=stack, group=parser.add_argument_group(
+            _('Saved deployment')),
+        work_dir_help=_('Work dir of the deployment'))
     if not dump:
         return
     group.add_argument(
-        '--dump', metavar='<file>', type=options.heat_dir_path,
+        '--dump', metavar='<file>', type=options.abs_path,
         help=_('Read this dump instead of the newest one in '
-               '<work-dir>/heat-launcher'))
+               '<work-dir>/%s') % workdir.HEAT_DIR)
 
 
 def _open(parsed_args):
-    path = parsed_args.dump or os.path.join(
-        parsed_args.work_dir, 'heat-launcher', database.DUMP_NAME)
+    path = parsed_args.dump or options.work_dir(parsed_args).heat_dump
     with errors.user_errors('--work-dir'):
         return dump_reader.SavedDatabase.from_dump(path)
 
@@ -77,7 +71,7 @@ class ListSavedResource(command.Lister):
         parser.add_argument(
             '-n', '--nested-depth', metavar='<depth>', type=int, default=0,
             help=_('Depth of nested stacks to list resources of'))
-        _add_source_options(parser)
+        _add_source_options(parser, stack=False)
         return parser
 
     def take_action(self, parsed_args):
@@ -100,15 +94,14 @@ class ShowSavedOutput(command.ShowOne):
         parser = super().get_parser(prog_name)
         parser.add_argument('output', metavar='<output>', nargs='?',
                             help=_('Show only this output'))
-        parser.add_argument('--stack', metavar='<stack>', default='overcloud',
-                            help=_('Stack name (default: overcloud)'))
         _add_source_options(parser, dump=False)
         return parser
 
     def take_action(self, parsed_args):
+        work_dir = options.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
-            outputs, _deployments = stack_outputs.load(parsed_args.work_dir,
-                                                       parsed_args.stack)
+            outputs, _deployments = stack_outputs.load(
+                work_dir.outputs_file, work_dir.deployments_file)
         if parsed_args.output:
             if parsed_args.output not in outputs:
                 raise osc_exceptions.CommandError(

@@ -7,7 +7,7 @@ from osc_lib.command import command
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.heat_launcher import process
+from tripleo_ephemeral import process
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ class InstallTemplates(command.ShowOne):
             help=_('tripleo-heat-templates release (default: %s)') %
             tht.VERSION)
         parser.add_argument(
-            '--dest', metavar='<dir>', type=options.heat_dir_path,
+            '--dest', metavar='<dir>', type=options.abs_path,
             help=_('Where to put them (default: %s, where "overcloud '
                    'deploy --templates" looks after %s)') % (
                        tht.prefix_dir(), tht.SYSTEM_DIR))

@@ -1,6 +1,6 @@
 """Putting os-collect-config.conf on a server over SSH and restarting it.
 
-One ``ssh`` per server through :mod:`tripleo_ephemeral.heat_launcher.process`
+One ``ssh`` per server through :mod:`tripleo_ephemeral.process`
 (the project's only subprocess seam): the file arrives on stdin, is moved
 into place with ``sudo -n`` and the agent's restart command runs, as the
 guide's get-occ-config.sh did.
@@ -10,14 +10,10 @@ import os
 import shlex
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import process
+from tripleo_ephemeral import process
 
 REMOTE_CONFIG = '/etc/os-collect-config.conf'
 DEFAULT_RESTART = 'systemctl restart os-collect-config'
-
-
-class AgentPushError(exceptions.TripleoEphemeralError):
-    """A server could not be given its agent configuration."""
 
 
 def ssh_argv(host, user=None, key=None, known_hosts=None):
@@ -52,4 +48,4 @@ def push(host, conf_text, user=None, key=None, known_hosts=None,
     try:
         runner.run(argv, input=conf_text.encode(), timeout=120)
     except exceptions.CommandFailedError as exc:
-        raise AgentPushError('%s: %s' % (host, exc))
+        raise exceptions.AgentPushError('%s: %s' % (host, exc))

@@ -44,10 +44,6 @@ class AnsibleOptions:
         self.playbook = playbook
 
 
-class AnsibleError(exceptions.TripleoEphemeralError):
-    """A play failed or Ansible could not run."""
-
-
 def ansible_cfg(config_dir, options):
     """Return the text of ``ansible.cfg`` for ``config_dir``."""
     ssh_args = ' '.join([
@@ -97,12 +93,14 @@ def _check(config_dir, playbook, options):
                                      inventory_mod.INVENTORY_FILE),
                         'inventory')):
         if not os.path.isfile(path):
-            raise AnsibleError('The config-download %s %s is missing: '
-                               'render it again (deploy without '
-                               '--config-download-only)' % (what, path))
+            raise exceptions.AnsibleError(
+                'The config-download %s %s is missing: '
+                'render it again (deploy without '
+                '--config-download-only)' % (what, path))
     if options.ssh_key and not os.access(options.ssh_key, os.R_OK):
-        raise AnsibleError('SSH key %s is not readable: check '
-                           '--overcloud-ssh-key' % options.ssh_key)
+        raise exceptions.AnsibleError(
+            'SSH key %s is not readable: check '
+            '--overcloud-ssh-key' % options.ssh_key)
 
 
 def run_config_download(config_dir, options, out):
@@ -139,14 +137,14 @@ def run_config_download(config_dir, options, out):
             # Keep the command's own SIGINT/SIGTERM handling.
             cancel_callback=lambda: False)
     except (OSError, RuntimeError, ValueError) as exc:
-        raise AnsibleError('Could not run Ansible in %s: %s' % (config_dir,
-                                                                exc))
+        raise exceptions.AnsibleError(
+            'Could not run Ansible in %s: %s' % (config_dir, exc))
     progress.finish()
     elapsed = time.monotonic() - started
     artifacts = os.path.join(config_dir, 'artifacts', ident)
     if runner.status != 'successful' or runner.rc != 0:
-        raise AnsibleError(_failure_message(runner, progress, config_dir,
-                                            artifacts))
+        raise exceptions.AnsibleError(
+            _failure_message(runner, progress, config_dir, artifacts))
     out('Ansible finished in %.1fs; artifacts in %s' % (elapsed, artifacts))
     return elapsed
 

@@ -18,33 +18,20 @@ import tempfile
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral import workdir
 
 MANIFEST = 'MANIFEST.json'
 FORMAT = 1
-#: Left out: locks, the live database of a running Heat, and the install
-#: archives (each is itself a copy of the work dir).
-_SKIP_PREFIXES = ('.',)
-_SKIP_CONTAINS = ('-install-',)
-_SKIP_STARTS = ('heat.sqlite',)
-
-
-class BackupError(exceptions.TripleoEphemeralError):
-    """A backup could not be written or restored."""
-
-
-def _skipped(name):
-    base = os.path.basename(name)
-    return (base.startswith(_SKIP_PREFIXES) or base.startswith(_SKIP_STARTS)
-            or (base.endswith('.tar.gz') and
-                any(s in base for s in _SKIP_CONTAINS)))
 
 
 def _walk(root):
+    """The files a backup carries: the work dir's, transient ones left out
+    (:func:`tripleo_ephemeral.workdir.is_transient`)."""
     for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not _skipped(d))
+        dirs[:] = sorted(d for d in dirs if not workdir.is_transient(d))
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if not _skipped(name) and os.path.isfile(path) and \
+            if not workdir.is_transient(name) and os.path.isfile(path) and \
                     not os.path.islink(path):
                 yield os.path.relpath(path, root)
 
@@ -53,8 +40,9 @@ def create(work_dir, output=None, now=None):
     """Write the backup of ``work_dir``; return (path, manifest)."""
     work_dir = os.path.abspath(work_dir)
     if not os.path.isdir(work_dir):
-        raise BackupError('Work dir %s not found; check --work-dir' %
-                          work_dir)
+        raise exceptions.BackupError(
+            'Work dir %s not found; check --work-dir' %
+            work_dir)
     now = now or datetime.datetime.now(datetime.timezone.utc)
     output = output or os.path.abspath('%s-backup-%s.tar.gz' % (
         os.path.basename(work_dir), now.strftime('%Y%m%d-%H%M%S')))
@@ -77,7 +65,7 @@ def create(work_dir, output=None, now=None):
                     tar.add(os.path.join(work_dir, rel), arcname=rel,
                             recursive=False)
     except OSError as exc:
-        raise BackupError('Could not write the backup %s: %s' % (
+        raise exceptions.BackupError('Could not write the backup %s: %s' % (
             output, exc.strerror or exc))
     return output, manifest
 
@@ -98,24 +86,24 @@ def restore(archive, work_dir):
     """Restore ``archive`` into the new ``work_dir``; return the manifest."""
     work_dir = os.path.abspath(work_dir)
     if os.path.exists(work_dir) and os.listdir(work_dir):
-        raise BackupError('%s exists and is not empty; restore into a new '
-                          'work dir' % work_dir)
+        raise exceptions.BackupError(
+            '%s exists and is not empty; restore into a new '
+            'work dir' % work_dir)
     parent = os.path.dirname(work_dir)
     os.makedirs(parent, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix='.restore-', dir=parent)
     try:
         try:
-            with tarfile.open(archive) as tar:
-                tar.extractall(scratch, filter='data')
+            fileutil.safe_extract(archive, scratch)
         except (tarfile.TarError, OSError, EOFError) as exc:
-            raise BackupError('Backup %s cannot be extracted: %s' %
-                              (archive, exc))
+            raise exceptions.BackupError(
+                'Backup %s cannot be extracted: %s' % (archive, exc))
         manifest = _verify(archive, scratch)
         os.unlink(os.path.join(scratch, MANIFEST))
         for rel, entry in manifest['files'].items():
             os.chmod(os.path.join(scratch, rel), int(entry['mode'], 8))
         # The processes it names ran on the machine the backup came from.
-        heat_dir = os.path.join(scratch, 'heat-launcher')
+        heat_dir = workdir.WorkDir(scratch).heat_dir
         if os.path.exists(os.path.join(heat_dir, launcher_state.STATE_NAME)):
             launcher_state.LauncherState(heat_dir).clear_process()
         os.chmod(scratch, 0o700)
@@ -133,22 +121,26 @@ def _verify(archive, root):
         with open(os.path.join(root, MANIFEST)) as f:
             manifest = json.load(f)
     except (OSError, ValueError):
-        raise BackupError('Backup %s has no readable %s; it is not a '
-                          'tripleo-ephemeral backup' % (archive, MANIFEST))
+        raise exceptions.BackupError(
+            'Backup %s has no readable %s; it is not a '
+            'tripleo-ephemeral backup' % (archive, MANIFEST))
     if manifest.get('format') != FORMAT:
-        raise BackupError('Backup %s has format %s; this version reads %d'
-                          % (archive, manifest.get('format'), FORMAT))
+        raise exceptions.BackupError(
+            'Backup %s has format %s; this version reads %d'
+            % (archive, manifest.get('format'), FORMAT))
     expected = manifest.get('files') or {}
     found = {rel for rel in _walk(root)} - {MANIFEST}
     extra = sorted(found - set(expected))
     missing = sorted(set(expected) - found)
     if extra or missing:
-        raise BackupError('Backup %s does not match its manifest (missing: '
-                          '%s; unexpected: %s)' % (
-                              archive, ', '.join(missing) or 'none',
-                              ', '.join(extra) or 'none'))
+        raise exceptions.BackupError(
+            'Backup %s does not match its manifest (missing: '
+            '%s; unexpected: %s)' % (
+                archive, ', '.join(missing) or 'none',
+                ', '.join(extra) or 'none'))
     for rel, entry in expected.items():
         if fileutil.sha256(os.path.join(root, rel)) != entry['sha256']:
-            raise BackupError('Backup %s is damaged: %s fails its checksum'
-                              % (archive, rel))
+            raise exceptions.BackupError(
+                'Backup %s is damaged: %s fails its checksum'
+                % (archive, rel))
     return manifest

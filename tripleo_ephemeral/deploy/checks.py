@@ -3,7 +3,8 @@
 Every deploy creates the stack afresh from the inputs it is given, so an
 input that silently changed or went missing changes the overcloud. Before
 Heat is launched, the new inputs are compared with the snapshot the last
-successful deploy left in the work dir, by data-driven rules
+successful deploy left in the work dir (``<stack>-last-success.yaml``,
+read and written by the deployment), by data-driven rules
 (``check_rules.yaml``); a summary of the environment-file changes is
 printed either way.
 """
@@ -14,15 +15,11 @@ import os
 import yaml
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral import fileutil
+from tripleo_ephemeral import workdir
 
 LOG = logging.getLogger(__name__)
 
 RULES_FILE = os.path.join(os.path.dirname(__file__), 'check_rules.yaml')
-
-
-class CheckFailedError(exceptions.TripleoEphemeralError):
-    """A change would break the deployed overcloud."""
 
 
 def snapshot(environment_files, roles, servers=None):
@@ -45,23 +42,6 @@ def snapshot(environment_files, roles, servers=None):
     }
 
 
-def snapshot_path(work_dir, stack):
-    return os.path.join(work_dir, '%s-last-success.yaml' % stack)
-
-
-def load_last_success(work_dir, stack):
-    try:
-        with open(snapshot_path(work_dir, stack)) as f:
-            return yaml.safe_load(f)
-    except FileNotFoundError:
-        return None
-
-
-def save_last_success(work_dir, stack, snap):
-    fileutil.write_atomic(snapshot_path(work_dir, stack),
-                          yaml.safe_dump(snap, default_flow_style=False))
-
-
 def load_rules(path=RULES_FILE):
     with open(path) as f:
         return (yaml.safe_load(f) or {}).get('rules') or []
@@ -81,7 +61,7 @@ def _violates(rule, previous, current):
         now = {_env_key(p) for p in current['environment_files']}
         gone = [p for p in previous['environment_files']
                 if rule.get('pattern', '') in p and _env_key(p) not in now
-                and not _generated(p)]
+                and not workdir.is_generated_environment(p)]
         return ', '.join(gone) if gone else False
     if kind == 'role_kept':
         gone = set(previous['roles']) - set(current['roles'])
@@ -90,14 +70,6 @@ def _violates(rule, previous, current):
         gone = set(previous.get('hosts', ())) - set(current.get('hosts', ()))
         return ', '.join(sorted(gone)) if gone else False
     raise ValueError('unknown check kind %r in %s' % (kind, RULES_FILE))
-
-
-def _generated(path):
-    """Environments the deploy writes itself come back every time."""
-    base = os.path.basename(path)
-    return any(base.endswith(s) for s in (
-        '-passwords.yaml', '-deployed-servers.yaml',
-        '-deploy-parameters.yaml'))
 
 
 def compare(previous, current, rules=None, skip=()):
@@ -134,7 +106,7 @@ def compare(previous, current, rules=None, skip=()):
 
 def enforce(violations):
     if violations:
-        raise CheckFailedError(
+        raise exceptions.CheckFailedError(
             'Pre-deploy checks failed: %s; override one with --skip-check '
             '<id>, or all with --disable-validations' % '; '.join(
                 '%s: %s' % v for v in violations))

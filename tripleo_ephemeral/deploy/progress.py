@@ -1,9 +1,17 @@
-"""Watch a stack operation: live events, resources complete over total.
+"""Watch a stack operation: live events, resources complete, time left.
 
 Quiet enough for CI logs: top-level events and every failure are printed
 as they come; a progress line is printed when the counts change, at most
-once per ``report_every`` seconds (on the way, the total is the resources
-started so far). Nested events show with ``verbose``.
+once per ``report_every`` seconds. Nested events show with ``verbose``.
+
+On the way the counts come from the events, so the total grows as nested
+stacks appear: a fifth into a THT create 417 of the 423 resources *seen so
+far* are complete. So the line says how many are complete and in progress,
+and gives a share and an estimate of the time left only when the total is
+known in advance (``expected_total``: what the last create of the same
+request ended with). The estimate is the rate so far applied to what is
+left, shown once it means something (past :data:`ESTIMATE_AFTER_SHARE` of
+the resources and :data:`ESTIMATE_AFTER_SECONDS`).
 
 Watching is not free: every poll runs in the Heat engine that is creating
 the stack, and listing the resources of a large nested tree (the THT
@@ -29,6 +37,10 @@ NESTED_DEPTH = 10
 #: duration, and always within MAX_GAP seconds.
 COST_FACTOR = 10
 MAX_GAP = 60.0
+#: The time left is estimated once this share of the expected resources is
+#: complete and this many seconds have passed: before, the rate says little.
+ESTIMATE_AFTER_SHARE = 0.2
+ESTIMATE_AFTER_SECONDS = 10.0
 
 
 class Counts:
@@ -43,21 +55,59 @@ class Counts:
     def key(self):
         return (self.total, self.complete, self.in_progress, self.failed)
 
-    def __str__(self):
-        pct = 100 * self.complete // self.total if self.total else 0
-        text = '%d/%d resources complete (%d%%), %d in progress' % (
-            self.complete, self.total, pct, self.in_progress)
+    def describe(self, total=None, elapsed=None):
+        """The progress line; ``total`` when it is known (not just seen).
+
+        With ``total`` and ``elapsed`` (seconds so far), the time left is
+        estimated from the rate so far, once it means something.
+        """
+        if total:
+            pct = min(100, 100 * self.complete // total)
+            text = '%d/%d resources complete (%d%%), %d in progress' % (
+                self.complete, total, pct, self.in_progress)
+        else:
+            text = '%d resources complete, %d in progress' % (
+                self.complete, self.in_progress)
         if self.failed:
             text += ', %d failed' % self.failed
+        left = time_left(self.complete, total, elapsed)
+        if left is not None:
+            text += ', about %s left' % _duration(left)
         return text
+
+    def __str__(self):
+        """The exact counts of a finished operation: the total is final."""
+        return self.describe(total=self.total)
+
+
+def time_left(complete, total, elapsed):
+    """Seconds left at the rate so far, or None while that means little."""
+    if not total or elapsed is None or complete >= total:
+        return None
+    if complete < ESTIMATE_AFTER_SHARE * total or \
+            elapsed < ESTIMATE_AFTER_SECONDS:
+        return None
+    return elapsed * (total - complete) / complete
+
+
+def _duration(seconds):
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return '%ds' % seconds
+    return '%dm%02ds' % divmod(seconds, 60)
 
 
 class StackWatcher:
-    """Poll one stack until its action ends; report as it goes."""
+    """Poll one stack until its action ends; report as it goes.
+
+    ``expected_total`` is the number of resources the stack will have,
+    when it is known before (see the module's doc).
+    """
 
     def __init__(self, client, stack_id, action='CREATE', out=print,
                  poll=2.0, report_every=10.0, verbose=False,
-                 clock=time.monotonic, sleep=time.sleep):
+                 expected_total=None, clock=time.monotonic,
+                 sleep=time.sleep):
         self.client = client
         self.stack_id = stack_id
         self.action = action
@@ -65,6 +115,7 @@ class StackWatcher:
         self.poll = poll
         self.report_every = report_every
         self.verbose = verbose
+        self.expected_total = expected_total
         self._clock = clock
         self._sleep = sleep
         self._marker = None
@@ -114,12 +165,15 @@ class StackWatcher:
     def _report(self, force=False):
         # On the way, count what the events said (they are fetched anyway);
         # at the end, ask for the exact figures once.
+        elapsed = self._clock() - self.started
         if force:
             counts = self.final_counts = self.counts()
+            text = str(counts)
         else:
             counts = Counts(list(self._latest.values()), self.action)
+            text = counts.describe(self.expected_total, elapsed)
         if counts.key() != self._last_counts or force:
-            self.out('[%4ds] %s' % (self._clock() - self.started, counts))
+            self.out('[%4ds] %s' % (elapsed, text))
             self._last_counts = counts.key()
 
     def _print_events(self, _force=False):

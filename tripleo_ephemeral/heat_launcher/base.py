@@ -18,7 +18,7 @@ import time
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
@@ -45,7 +45,7 @@ class HeatLauncher(abc.ABC):
                  bind_host=DEFAULT_BIND_HOST, tuning=None, runner=None,
                  startup_timeout=DEFAULT_STARTUP_TIMEOUT,
                  stop_timeout=DEFAULT_STOP_TIMEOUT, debug=False):
-        from tripleo_ephemeral.heat_launcher import process
+        from tripleo_ephemeral import process
         self.heat_dir = os.path.abspath(os.path.expanduser(heat_dir))
         self.api_port = int(api_port)
         self.bind_host = bind_host
@@ -55,7 +55,7 @@ class HeatLauncher(abc.ABC):
         self.stop_timeout = stop_timeout
         self.debug = debug
         self.state = launcher_state.LauncherState(self.heat_dir)
-        self.dumps = database.DumpStore(self.heat_dir)
+        self.dumps = dumps.DumpStore(self.heat_dir)
 
     # -- paths -------------------------------------------------------------
 

@@ -5,44 +5,15 @@ the container too, and the database is the same SQLite file as native's:
 dumps and restores are identical.
 """
 
-import hashlib
 import logging
 
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
 
 LOG = logging.getLogger(__name__)
-
-#: Label put on everything the launchers create in podman.
-LABEL = 'tripleo-ephemeral.heat-dir'
-
-
-class ContainerImages:
-    """Which image each container runs; unset ones use ``default``."""
-
-    def __init__(self, default=None, api=None, engine=None, db=None,
-                 bus=None):
-        self.default = default
-        self.parts = {'api': api, 'engine': engine, 'db': db, 'bus': bus}
-
-    def image(self, part=None):
-        """The image of ``part`` (api, engine, db, bus), or the default."""
-        chosen = self.parts.get(part) or self.default
-        if chosen:
-            return chosen
-        from tripleo_ephemeral import images
-        return images.default_image()
-
-    def all(self):
-        return sorted({self.image(part) for part in self.parts})
-
-
-def podman_name(prefix, heat_dir):
-    """A stable podman name for the heat dir: a crash leaves it findable."""
-    digest = hashlib.sha256(heat_dir.encode()).hexdigest()
-    return '%s-%s' % (prefix, digest[:8])
 
 
 class ContainerHeatLauncher(base.HeatLauncher):
@@ -53,13 +24,11 @@ class ContainerHeatLauncher(base.HeatLauncher):
     def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, *,
                  images=None, pull=True, podman=None, **kwargs):
         super().__init__(heat_dir, api_port, **kwargs)
-        self.images = images or ContainerImages()
+        self.images = images or podman_cli.ContainerImages()
         self.pull = pull
         self.podman = podman or podman_cli.Podman(self.runner)
-        from tripleo_ephemeral.heat_launcher import scratch_mariadb
-
         self._database = database.SqliteDatabase(
-            self.path('heat.sqlite'), runner=self.runner,
+            self.path(database.SQLITE_NAME), runner=self.runner,
             mysql_reader=scratch_mariadb.ScratchMariadb(
                 self.podman, self.images, self.heat_dir, pull=pull))
 
@@ -69,7 +38,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
 
     @property
     def container_name(self):
-        return podman_name('tripleo-heat', self.heat_dir)
+        return podman_cli.podman_name('tripleo-heat', self.heat_dir)
 
     def runner_command(self):
         return ['tripleo-heat-all', '--config-file', self.config_file,
@@ -93,7 +62,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
             self.podman.remove(name)
         self.podman.container_run(name, image, self.runner_command(), options=[
             '--init', '--net', 'host',
-            '--label', '%s=%s' % (LABEL, self.heat_dir),
+            '--label', '%s=%s' % (podman_cli.LABEL, self.heat_dir),
             '-v', '%s:%s' % (self.heat_dir, self.heat_dir)])
         return {'container': name, 'image': image}
 

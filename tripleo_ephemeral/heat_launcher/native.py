@@ -6,7 +6,6 @@ import sys
 import psutil
 
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
@@ -27,10 +26,10 @@ class NativeHeatLauncher(base.HeatLauncher):
         super().__init__(heat_dir, api_port, **kwargs)
         # Only a pod's (MySQL) dump needs podman: a scratch MariaDB reads it.
         self._database = database.SqliteDatabase(
-            self.path('heat.sqlite'), runner=self.runner,
+            self.path(database.SQLITE_NAME), runner=self.runner,
             mysql_reader=scratch_mariadb.ScratchMariadb(
                 podman or podman_cli.Podman(self.runner),
-                images or container.ContainerImages(), self.heat_dir,
+                images or podman_cli.ContainerImages(), self.heat_dir,
                 pull=pull))
         self._child = None
 

@@ -12,7 +12,6 @@ import json
 import logging
 import os
 import secrets
-import socket
 import urllib.error
 import urllib.request
 
@@ -20,7 +19,6 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
@@ -47,12 +45,6 @@ def default_engine_workers():
     return min(8, max(2, 2 * (os.cpu_count() or 1)))
 
 
-def free_port(host=base.DEFAULT_BIND_HOST):
-    with socket.socket() as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
-
-
 class PodHeatLauncher(base.HeatLauncher):
     """A podman pod with its own database and message bus."""
 
@@ -62,7 +54,7 @@ class PodHeatLauncher(base.HeatLauncher):
                  images=None, pull=True, engine_workers=None, podman=None,
                  **kwargs):
         super().__init__(heat_dir, api_port, **kwargs)
-        self.images = images or container.ContainerImages()
+        self.images = images or podman_cli.ContainerImages()
         self.pull = pull
         self.engine_workers = engine_workers or default_engine_workers()
         self.podman = podman or podman_cli.Podman(self.runner)
@@ -72,7 +64,7 @@ class PodHeatLauncher(base.HeatLauncher):
 
     @property
     def pod_name(self):
-        return container.podman_name('tripleo-heat-pod', self.heat_dir)
+        return podman_cli.podman_name('tripleo-heat-pod', self.heat_dir)
 
     def container_name(self, part):
         return '%s-%s' % (self.pod_name, part)
@@ -86,7 +78,8 @@ class PodHeatLauncher(base.HeatLauncher):
         saved = self.state.load().get('pod_ports') or {}
         if all(saved.get(name) for name in PORT_NAMES):
             return {name: saved[name] for name in PORT_NAMES}
-        ports = {name: free_port(self.bind_host) for name in PORT_NAMES}
+        ports = {name: readiness.free_port(self.bind_host)
+                 for name in PORT_NAMES}
         if os.path.isdir(self.heat_dir):
             self.state.save(pod_ports=ports)
         return ports
@@ -97,7 +90,7 @@ class PodHeatLauncher(base.HeatLauncher):
             try:
                 base.check_port_free(self.bind_host, port)
             except exceptions.LauncherError:
-                ports[name] = free_port(self.bind_host)
+                ports[name] = readiness.free_port(self.bind_host)
                 LOG.info('Port %d (%s) is taken; using %d', port, name,
                          ports[name])
         fileutil.ensure_private_dir(self.heat_dir)

@@ -4,16 +4,45 @@ Every podman call of the project goes through :class:`Podman`, as an argv
 list; unit tests pass a fake runner and read back the argv it recorded.
 """
 
+import hashlib
 import json
 import logging
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import process
+from tripleo_ephemeral import images
+from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
 
 #: Images under this prefix are built here and never pulled.
 LOCAL_PREFIX = 'localhost/'
+#: Label put on everything the launchers create in podman.
+LABEL = 'tripleo-ephemeral.heat-dir'
+
+
+class ContainerImages:
+    """Which image each container runs; unset ones use ``default``."""
+
+    def __init__(self, default=None, api=None, engine=None, db=None,
+                 bus=None):
+        self.default = default
+        self.parts = {'api': api, 'engine': engine, 'db': db, 'bus': bus}
+
+    def image(self, part=None):
+        """The image of ``part`` (api, engine, db, bus), or the default."""
+        chosen = self.parts.get(part) or self.default
+        if chosen:
+            return chosen
+        return images.default_image()
+
+    def all(self):
+        return sorted({self.image(part) for part in self.parts})
+
+
+def podman_name(prefix, heat_dir):
+    """A stable podman name for the heat dir: a crash leaves it findable."""
+    digest = hashlib.sha256(heat_dir.encode()).hexdigest()
+    return '%s-%s' % (prefix, digest[:8])
 
 
 class Podman:

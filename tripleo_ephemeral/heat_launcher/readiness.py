@@ -1,6 +1,7 @@
 """Readiness checks that share one deadline."""
 
 import http.client
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -8,6 +9,13 @@ import urllib.request
 import tenacity
 
 from tripleo_ephemeral import exceptions
+
+
+def free_port(host='127.0.0.1'):
+    """A port nothing listens on now (the kernel's choice)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
 
 
 class Deadline:

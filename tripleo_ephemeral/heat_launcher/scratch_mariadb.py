@@ -14,9 +14,8 @@ import secrets
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import pod
+from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
 
 LOG = logging.getLogger(__name__)
@@ -45,14 +44,14 @@ class ScratchMariadb:
 
     @property
     def name(self):
-        return container.podman_name('tripleo-heat-restore', self.work_dir)
+        return podman_cli.podman_name('tripleo-heat-restore', self.work_dir)
 
     @contextlib.contextmanager
     def loaded(self, sql, source='the dump'):
         """Yield the SQLAlchemy URL of a MariaDB holding ``sql``'s rows."""
         image = self.images.image('db')
         self.podman.ensure_image(image, pull=self.pull)
-        port = pod.free_port()
+        port = readiness.free_port()
         password = secrets.token_hex(16)
         client_file = os.path.join(self.work_dir, _CLIENT_FILE)
         db = database.MysqlDatabase(self.podman, self.name, port,
@@ -67,7 +66,7 @@ class ScratchMariadb:
             self.podman.container_run(
                 self.name, image, ['sh', '-c', _MARIADBD % port], options=[
                     '--net', 'host', '--label',
-                    '%s=%s' % (container.LABEL, self.work_dir)])
+                    '%s=%s' % (podman_cli.LABEL, self.work_dir)])
             readiness.wait_until(
                 db.ping, readiness.Deadline(self.timeout),
                 what='The scratch MariaDB %s' % self.name,

@@ -15,7 +15,7 @@ import configparser
 import io
 import logging
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 
 LOG = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def _output(client, stack, key):
     try:
         value = client.stacks.output_show(stack, key)
     except Exception as exc:  # heatclient raises several HTTP types
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Stack %s has no usable output %s: %s' % (stack, key, exc))
     return ((value or {}).get('output') or {}).get('output_value') or {}
 
@@ -89,7 +89,7 @@ def deployed_servers(client, stack):
                               res.physical_resource_id, stack_name,
                               stack_id, res.resource_name))
     if not servers:
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Stack %s has no deployed servers (%s resources)' % (
                 stack, DEPLOYED_SERVER_TYPE))
     return sorted(servers, key=lambda s: (s.role, s.index))
@@ -149,11 +149,11 @@ def assign_hosts(servers, role_hosts):
     for role, hosts in role_hosts.items():
         members = sorted(by_role.get(role, []), key=lambda s: s.index)
         if role not in by_role:
-            raise errors.DeployedServersError(
+            raise exceptions.DeployedServersError(
                 'Role %s has no deployed servers in the stack (roles: %s)'
                 % (role, ', '.join(sorted(by_role)) or 'none'))
         if len(hosts) != len(members):
-            raise errors.DeployedServersError(
+            raise exceptions.DeployedServersError(
                 'Role %s has %d deployed servers in the stack but %d hosts '
                 'were given: list one host per server, in index order'
                 % (role, len(members), len(hosts)))

@@ -1,7 +1,7 @@
 """Rendering stack outputs into the Ansible project tripleo-ansible runs.
 
-The layout under ``<work-dir>/config-download/<stack>/`` follows what
-tripleo-common's ``Config`` wrote:
+The layout of the project directory (``config-download/<stack>/`` of the
+work dir) follows what tripleo-common's ``Config`` wrote:
 
 * ``<Role>/`` for every role of ``RoleData``: one ``<key>.yaml`` per
   RoleData key, plus ``<key>_step<N>.yaml`` for the per-step task lists;
@@ -20,14 +20,13 @@ import logging
 import os
 import re
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import deployment_tasks
-from tripleo_ephemeral.overcloud import errors
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
-CONFIG_DOWNLOAD_DIR = 'config-download'
 DEFAULT_STEPS_MAX = 6
 EXTERNAL_TASKS = ('external_deploy_tasks', 'external_deploy_steps_tasks')
 # RoleData task lists split per step: key -> number of steps (0..N-1).
@@ -41,11 +40,6 @@ RUNNER_DIRS = ('artifacts', 'env', 'inventory', 'profiling_data', 'project',
                'roles')
 
 _STEP_RE = re.compile(r'\(?step(?:\|int)?\)?==(\d+)')
-
-
-def config_dir(work_dir, stack_name):
-    """Return ``<work_dir>/config-download/<stack_name>``."""
-    return os.path.join(work_dir, CONFIG_DOWNLOAD_DIR, stack_name)
 
 
 def task_steps(task):
@@ -86,7 +80,7 @@ def output_file_name(name):
     """
     base = os.path.basename(name.replace('\\', '/'))
     if not base or base in ('.', '..'):
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'RoleConfig key %r is not a usable file name: rename it in the '
             'templates' % name)
     if not os.path.splitext(base)[1]:
@@ -189,7 +183,7 @@ def deployment_document(deployment, server_id):
     name = (config.get('name') or
             _input_value(config, 'deploy_resource_name'))
     if not name:
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Deployment %s has no name: set the name property of the '
             'deployment resource in the templates' % deployment.get('id'))
     body = config.get('config')
@@ -232,7 +226,7 @@ def _write_deployments(writer, deployments, names, roles):
         host, role = names[server_id], roles[server_id]
         name, document = deployment_document(deployment, server_id)
         if name != os.path.basename(name) or name in ('.', '..'):
-            raise errors.StackOutputsError(
+            raise exceptions.StackOutputsError(
                 'Deployment name %r is not a usable file name: rename it in '
                 'the templates' % name)
         writer.mkdir(role, host)
@@ -256,7 +250,7 @@ def render(outputs, dest, stack_name, deployments=None,
     Returns the number of files written.
     """
     if not isinstance(outputs, dict) or 'RoleData' not in outputs:
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Stack %s has no RoleData output: the templates are not an '
             'overcloud template set' % stack_name)
     os.makedirs(dest, mode=0o700, exist_ok=True)
@@ -296,11 +290,3 @@ def render(outputs, dest, stack_name, deployments=None,
     LOG.info('Rendered %d config-download files into %s', writer.count,
              dest)
     return writer.count
-
-
-def render_to_work_dir(outputs, work_dir, stack_name, deployments=None,
-                       **kwargs):
-    """Render into ``<work_dir>/config-download/<stack_name>``; return it."""
-    dest = config_dir(work_dir, stack_name)
-    render(outputs, dest, stack_name, deployments=deployments, **kwargs)
-    return dest

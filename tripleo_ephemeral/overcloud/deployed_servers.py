@@ -19,9 +19,8 @@ provisioning: ``<Role>Count``, ``HostnameMap``, ``DeployedServerPortMap``,
 
 import ipaddress
 import logging
-import os
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -41,12 +40,12 @@ def load_servers(path):
     ``ssh_user`` (or None).
     """
     data = yamlfile.load(path, 'Deployed servers file',
-                         errors.DeployedServersError)
+                         exceptions.DeployedServersError)
     return validate_servers(data, path)
 
 
 def _fail(path, message):
-    raise errors.DeployedServersError(
+    raise exceptions.DeployedServersError(
         'Deployed servers file %s: %s' % (path, message))
 
 
@@ -126,7 +125,7 @@ def check_roles(servers, roles, servers_path='<deployed servers>',
     known = [role['name'] for role in roles]
     for role in servers:
         if role not in known:
-            raise errors.DeployedServersError(
+            raise exceptions.DeployedServersError(
                 'Deployed servers file %s names role %s, which roles data '
                 'file %s does not define (roles: %s): add the role or fix '
                 'the name' % (servers_path, role, roles_path,
@@ -186,7 +185,7 @@ def build_environment(servers, roles, stack_name,
                                         subnet.prefixlen),
             }}
     if not all_hosts:
-        raise errors.DeployedServersError(
+        raise exceptions.DeployedServersError(
             'Deployed servers file lists no hosts: add at least one host')
 
     primary = servers.get(_primary_role(roles)) or all_hosts
@@ -223,9 +222,14 @@ def build_environment(servers, roles, stack_name,
 
 
 def ssh_users(servers, default=DEFAULT_SSH_USER):
-    """Return ``hostname -> ssh user`` for every host in ``servers``."""
-    return {host['hostname']: host['ssh_user'] or default
-            for hosts in servers.values() for host in hosts}
+    """Return ``hostname -> ssh user`` for the hosts in ``servers``.
+
+    Hosts without an ``ssh_user`` get ``default``; with ``default=None``
+    they are left out (the inventory's default then applies).
+    """
+    return {host['hostname']: host.get('ssh_user') or default
+            for hosts in (servers or {}).values() for host in hosts or []
+            if isinstance(host, dict) and (host.get('ssh_user') or default)}
 
 
 #: Printed for every server a deploy drops; the seed's scale-down advice.
@@ -248,29 +252,24 @@ def removed_hosts(previous, current):
             host['hostname'].lower() not in kept]
 
 
-def environment_path(work_dir, stack_name):
-    """Return where :func:`write_environment` writes for ``stack_name``."""
-    return os.path.join(work_dir, '%s-deployed-servers.yaml' % stack_name)
-
-
-def write_environment(environment, work_dir, stack_name):
-    """Write ``environment`` into the work dir; return its path."""
-    path = environment_path(work_dir, stack_name)
+def write_environment(environment, path):
+    """Write ``environment`` to ``path``; return it."""
     yamlfile.write(path, environment, mode=0o600)
     LOG.info('Wrote the deployed servers environment %s', path)
     return path
 
 
-def prepare_environment(servers_file, roles, stack_name, work_dir,
+def prepare_environment(servers_file, roles, stack_name, path,
                         roles_file='<roles data>', cloud_domain='localdomain',
                         control_virtual_ip=None):
-    """Load ``servers_file``, check it against ``roles`` and write the env.
+    """Load ``servers_file``, check it against ``roles`` and write the
+    environment to ``path``.
 
-    Returns ``(environment_path, servers)``.
+    Returns ``(path, servers)``.
     """
     servers = load_servers(servers_file)
     check_roles(servers, roles, servers_file, roles_file)
     env = build_environment(servers, roles, stack_name,
                             cloud_domain=cloud_domain,
                             control_virtual_ip=control_virtual_ip)
-    return write_environment(env, work_dir, stack_name), servers
+    return write_environment(env, path), servers

@@ -1,18 +1,16 @@
 """Fetching a stack's outputs and deployments, and saving them to disk.
 
-Saved under ``<work-dir>/outputs/`` they let ``--config-download-only``
-re-render the Ansible project without a running Heat.
+Saved in the work dir they let ``--config-download-only`` re-render the
+Ansible project without a running Heat.
 """
 
 import logging
 import os
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
-
-OUTPUTS_DIR = 'outputs'
 
 
 def fetch_outputs(client, stack_id):
@@ -26,7 +24,7 @@ def fetch_outputs(client, stack_id):
     for output in stack.outputs or []:
         key = output['output_key']
         if output.get('output_error'):
-            raise errors.StackOutputsError(
+            raise exceptions.StackOutputsError(
                 'Stack %s output %s failed: %s' % (
                     stack_id, key, output['output_error']))
         outputs[key] = output.get('output_value')
@@ -68,54 +66,40 @@ def fetch_deployments(client, outputs):
     return found
 
 
-def outputs_dir(work_dir):
-    """Return ``<work_dir>/outputs``."""
-    return os.path.join(work_dir, OUTPUTS_DIR)
-
-
-def _paths(work_dir, stack_name):
-    base = outputs_dir(work_dir)
-    return (os.path.join(base, '%s-outputs.yaml' % stack_name),
-            os.path.join(base, '%s-deployments.yaml' % stack_name))
-
-
-def save(work_dir, stack_name, outputs, deployments=()):
+def save(outputs_path, deployments_path, outputs, deployments=()):
     """Save outputs and deployments (mode 0600: they hold secrets).
 
     Returns the path of the outputs file.
     """
-    outputs_path, deployments_path = _paths(work_dir, stack_name)
     yamlfile.write(outputs_path, outputs, mode=0o600)
     yamlfile.write(deployments_path, list(deployments), mode=0o600)
-    LOG.info('Saved the outputs of stack %s to %s', stack_name,
-             outputs_path)
+    LOG.info('Saved the stack outputs to %s', outputs_path)
     return outputs_path
 
 
-def load(work_dir, stack_name):
+def load(outputs_path, deployments_path):
     """Return ``(outputs, deployments)`` saved by :func:`save`."""
-    outputs_path, deployments_path = _paths(work_dir, stack_name)
     if not os.path.exists(outputs_path):
-        raise errors.StackOutputsError(
-            'No saved outputs for stack %s in %s: deploy once without '
-            '--config-download-only' % (stack_name, outputs_path))
+        raise exceptions.StackOutputsError(
+            'No saved outputs %s: deploy once without '
+            '--config-download-only' % outputs_path)
     outputs = yamlfile.load(outputs_path, 'Saved outputs file',
-                            errors.StackOutputsError)
+                            exceptions.StackOutputsError)
     if not isinstance(outputs, dict):
-        raise errors.StackOutputsError(
+        raise exceptions.StackOutputsError(
             'Saved outputs file %s must be a mapping: deploy again to '
             'rewrite it' % outputs_path)
     deployments = []
     if os.path.exists(deployments_path):
         deployments = yamlfile.load(deployments_path,
                                     'Saved deployments file',
-                                    errors.StackOutputsError) or []
+                                    exceptions.StackOutputsError) or []
     return outputs, deployments
 
 
-def fetch_and_save(client, stack_id, work_dir, stack_name):
+def fetch_and_save(client, stack_id, outputs_path, deployments_path):
     """Fetch outputs and deployments, save them; return both."""
     outputs = fetch_outputs(client, stack_id)
     deployments = fetch_deployments(client, outputs)
-    save(work_dir, stack_name, outputs, deployments)
+    save(outputs_path, deployments_path, outputs, deployments)
     return outputs, deployments

@@ -1,7 +1,7 @@
 """The passwords and keys of an overcloud, generated once and then reused.
 
-They live in ``<work-dir>/<stack>-passwords.yaml`` as ``parameter_defaults``
-(mode 0600, written atomically). A later deploy keeps every existing value
+They live in one YAML file of the work dir as ``parameter_defaults`` (mode
+0600, written atomically). A later deploy keeps every existing value
 and only adds the missing ones, so services never see a password change.
 """
 
@@ -17,7 +17,7 @@ import uuid
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives import serialization
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -136,29 +136,24 @@ def complete(existing=None, names=PASSWORD_NAMES):
     return passwords
 
 
-def passwords_path(work_dir, stack_name):
-    """Return ``<work_dir>/<stack_name>-passwords.yaml``."""
-    return os.path.join(work_dir, '%s-passwords.yaml' % stack_name)
-
-
 def load(path):
     """Return the ``parameter_defaults`` of the passwords file, or {}."""
     if not os.path.exists(path):
         return {}
-    data = yamlfile.load(path, 'Passwords file', errors.PasswordsError)
+    data = yamlfile.load(path, 'Passwords file', exceptions.PasswordsError)
     if data is None:
         return {}
     if not isinstance(data, dict) or not isinstance(
             data.get('parameter_defaults', {}), dict):
-        raise errors.PasswordsError(
+        raise exceptions.PasswordsError(
             'Passwords file %s must hold a parameter_defaults mapping: fix '
             'or remove it (removing generates new passwords)' % path)
     return data.get('parameter_defaults') or {}
 
 
-def ensure_passwords(work_dir, stack_name, names=PASSWORD_NAMES):
-    """Create or complete the passwords file; return ``(path, passwords)``."""
-    path = passwords_path(work_dir, stack_name)
+def ensure_passwords(path, names=PASSWORD_NAMES):
+    """Create or complete the passwords file ``path``; return
+    ``(path, passwords)``."""
     existing = load(path)
     passwords = complete(existing, names)
     if passwords != existing or not os.path.exists(path):
@@ -166,7 +161,7 @@ def ensure_passwords(work_dir, stack_name, names=PASSWORD_NAMES):
             yamlfile.write(path, {'parameter_defaults': passwords},
                            mode=0o600)
         except OSError as e:
-            raise errors.PasswordsError(
+            raise exceptions.PasswordsError(
                 'Passwords file %s could not be written: %s: check the '
                 'work dir permissions' % (path, e.strerror))
         LOG.info('Wrote %d passwords to %s', len(passwords), path)

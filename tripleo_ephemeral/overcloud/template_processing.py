@@ -1,7 +1,7 @@
 """Rendering a template set and building the request that creates the stack.
 
-The template set is copied into ``<work-dir>/tripleo-heat-templates`` and
-its Jinja2 templates are rendered the way tripleo-heat-templates'
+The template set is copied into the work dir and its Jinja2 templates are
+rendered the way tripleo-heat-templates'
 ``tools/process-templates.py`` renders them:
 
 * ``*.role.j2.yaml`` once per role, as ``<role lower>-<name>.yaml``, with
@@ -25,12 +25,11 @@ from heatclient.common import template_utils
 from heatclient import exc as heat_exc
 import jinja2
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
-TEMPLATES_DIR_NAME = 'tripleo-heat-templates'
 ROOT_TEMPLATE = 'overcloud.yaml'
 RESOURCE_REGISTRY = 'overcloud-resource-registry.yaml'
 # tripleo-heat-templates names its registry after the puppet era; used when
@@ -49,16 +48,15 @@ def bundled_templates_dir():
                         'templates')
 
 
-def copy_templates(source_dir, work_dir):
-    """Copy ``source_dir`` to ``<work_dir>/tripleo-heat-templates``.
+def copy_templates(source_dir, dest):
+    """Copy ``source_dir`` to ``dest``.
 
     A previous copy is replaced. Returns the destination.
     """
     if not os.path.isdir(source_dir):
-        raise errors.TemplateError(
+        raise exceptions.TemplateError(
             'Templates directory %s not found: pass --templates with an '
             'existing directory' % source_dir)
-    dest = os.path.join(work_dir, TEMPLATES_DIR_NAME)
     if os.path.abspath(source_dir) == os.path.abspath(dest):
         return dest
     if os.path.exists(dest):
@@ -100,11 +98,11 @@ def _render(env, root, path, context, out_path):
         template = env.get_template(rel.replace(os.sep, '/'))
         text = template.render(**context)
     except jinja2.TemplateSyntaxError as e:
-        raise errors.TemplateError(
+        raise exceptions.TemplateError(
             'Template %s has a Jinja2 syntax error at line %s: %s'
             % (path, e.lineno, e.message))
     except jinja2.TemplateError as e:
-        raise errors.TemplateError(
+        raise exceptions.TemplateError(
             'Template %s could not be rendered: %s' % (path, e))
     yamlfile.write_text(out_path, text, mode=0o644)
     LOG.debug('Rendered %s to %s', path, out_path)
@@ -156,9 +154,9 @@ def render_templates(templates_dir, roles, networks):
     return written
 
 
-def prepare_templates(source_dir, work_dir, roles, networks):
-    """Copy ``source_dir`` into the work dir and render it; return the copy."""
-    dest = copy_templates(source_dir, work_dir)
+def prepare_templates(source_dir, dest, roles, networks):
+    """Copy ``source_dir`` to ``dest`` and render it; return the copy."""
+    dest = copy_templates(source_dir, dest)
     render_templates(dest, roles, networks)
     return dest
 
@@ -166,7 +164,7 @@ def prepare_templates(source_dir, work_dir, roles, networks):
 def environment_directory_files(directory):
     """Return the sorted ``*.yaml``/``*.yml`` files of ``directory``."""
     if not os.path.isdir(directory):
-        raise errors.EnvironmentFileError(
+        raise exceptions.EnvironmentFileError(
             'Environment directory %s not found: check '
             '--environment-directory' % directory)
     found = []
@@ -177,16 +175,16 @@ def environment_directory_files(directory):
 
 def _check_environment(path):
     env = yamlfile.load(path, 'Environment file',
-                        errors.EnvironmentFileError)
+                        exceptions.EnvironmentFileError)
     if env is None:
         return
     if not isinstance(env, dict):
-        raise errors.EnvironmentFileError(
+        raise exceptions.EnvironmentFileError(
             'Environment file %s must be a mapping with sections such as '
             'parameter_defaults or resource_registry' % path)
     registry = env.get('resource_registry') or {}
     if not isinstance(registry, dict):
-        raise errors.EnvironmentFileError(
+        raise exceptions.EnvironmentFileError(
             'Environment file %s: resource_registry must be a mapping'
             % path)
     base = os.path.dirname(os.path.abspath(path))
@@ -197,7 +195,7 @@ def _check_environment(path):
             continue
         target_path = os.path.normpath(os.path.join(base, target))
         if not os.path.isfile(target_path):
-            raise errors.EnvironmentFileError(
+            raise exceptions.EnvironmentFileError(
                 'Environment file %s maps %s to %s, which does not exist '
                 '(looked for %s): fix the path or render the templates first'
                 % (path, name, target, target_path))
@@ -228,7 +226,7 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
     """
     template_path = os.path.join(templates_dir, template_name)
     if not os.path.isfile(template_path):
-        raise errors.TemplateError(
+        raise exceptions.TemplateError(
             'Root template %s not found: render the templates first or '
             'check --templates' % template_path)
     env_paths = []
@@ -242,7 +240,7 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
         tpl_files, template = template_utils.get_template_contents(
             template_file=template_path)
     except (heat_exc.CommandError, url_error.URLError, ValueError) as e:
-        raise errors.TemplateError(
+        raise exceptions.TemplateError(
             'Template %s or a file it refers to could not be read: %s'
             % (template_path, _heat_error_text(e)))
 
@@ -256,7 +254,7 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
                     env_paths=[path], env_list_tracker=tracker))
         except (heat_exc.CommandError, url_error.URLError,
                 ValueError) as e:
-            raise errors.EnvironmentFileError(
+            raise exceptions.EnvironmentFileError(
                 'Environment file %s or a file it refers to could not be '
                 'read: %s' % (path, _heat_error_text(e)))
         files.update(env_files)

@@ -25,7 +25,7 @@ import re
 
 import yaml
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def merged_environment(paths):
     merged = {'parameter_defaults': {}, 'resource_registry': {}}
     for path in paths:
         env = yamlfile.load(path, 'Environment file',
-                            errors.EnvironmentFileError) or {}
+                            exceptions.EnvironmentFileError) or {}
         if not isinstance(env, dict):
             continue
         for section in merged:
@@ -78,7 +78,7 @@ def role_services(roles, environment):
             count = int(defaults.get('%sCount' % name,
                                      role.get('CountDefault', 0)))
         except (TypeError, ValueError):
-            raise errors.EnvironmentFileError(
+            raise exceptions.EnvironmentFileError(
                 'Parameter %sCount must be an integer, got %r' % (
                     name, defaults.get('%sCount' % name)))
         if count <= 0:
@@ -165,20 +165,14 @@ def build(templates_dir, roles, environment_paths):
     return params
 
 
-def environment_path(work_dir, stack_name):
-    """Return ``<work_dir>/<stack_name>-tht-parameters.yaml``."""
-    return os.path.join(work_dir, '%s-tht-parameters.yaml' % stack_name)
-
-
-def prepare_environment(templates_dir, roles, work_dir, stack_name,
-                        environment_paths=()):
-    """Write the generated parameters as an environment; return its path.
+def prepare_environment(templates_dir, roles, path, environment_paths=()):
+    """Write the generated parameters as the environment ``path``; return
+    it.
 
     ``environment_paths`` are the environments of the deploy, in order
     (registry first); they decide counts, services and image naming.
     """
     params = build(templates_dir, roles, environment_paths)
-    path = environment_path(work_dir, stack_name)
     yamlfile.write(path, {'parameter_defaults': params}, mode=0o600)
     LOG.info('Wrote %d generated template parameters to %s', len(params),
              path)

@@ -6,12 +6,12 @@ import tempfile
 
 import yaml
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 
 LOG = logging.getLogger(__name__)
 
 
-def load(path, what='file', error=errors.InputFileError):
+def load(path, what='file', error=exceptions.InputFileError):
     """Return the parsed YAML at ``path``; raise ``error`` naming ``what``."""
     try:
         with open(path) as f:

@@ -12,13 +12,9 @@ import os
 import sqlite3
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 
 LOG = logging.getLogger(__name__)
-
-
-class SavedStateError(exceptions.TripleoEphemeralError):
-    """A dump cannot be read for inspection."""
 
 
 class SavedDatabase:
@@ -32,17 +28,19 @@ class SavedDatabase:
     @classmethod
     def from_dump(cls, path):
         if not os.path.exists(path):
-            raise SavedStateError('No database dump %s; deploy first, or '
-                                  'name one with --dump' % path)
-        sql = database.DumpStore(os.path.dirname(path)).read_verified(path)
+            raise exceptions.SavedStateError(
+                'No database dump %s; deploy first, or '
+                'name one with --dump' % path)
+        sql = dumps.DumpStore(os.path.dirname(path)).read_verified(path)
         if _is_mysql(sql):
             sql = _mysql_to_sqlite(sql, path)
         conn = sqlite3.connect(':memory:')
         try:
             conn.executescript(sql)
         except sqlite3.Error as exc:
-            raise SavedStateError('Dump %s could not be loaded: %s' %
-                                  (path, exc))
+            raise exceptions.SavedStateError(
+                'Dump %s could not be loaded: %s' %
+                (path, exc))
         return cls(conn)
 
     def _live_stacks(self):
@@ -69,8 +67,9 @@ class SavedDatabase:
             '(id = ? OR name = ?) ORDER BY owner_id IS NOT NULL',
             (name_or_id, name_or_id)).fetchone()
         if row is None:
-            raise SavedStateError('No stack %s in the saved database' %
-                                  name_or_id)
+            raise exceptions.SavedStateError(
+                'No stack %s in the saved database' %
+                name_or_id)
         return row
 
     def resources(self, name_or_id, nested_depth=0):
@@ -138,7 +137,7 @@ def _mysql_to_sqlite(sql, path):
         from tripleo_ephemeral.heat_launcher import crossdb
         convert = getattr(crossdb, 'mysql_dump_to_sqlite_sql')
     except (ImportError, AttributeError):
-        raise SavedStateError(
+        raise exceptions.SavedStateError(
             'Dump %s is a MariaDB dump; inspect it with "openstack tripleo '
             'launch heat --heat-type pod --restore-db"' % path)
     return convert(sql)

@@ -9,7 +9,7 @@ def tht_dir(tmp_path_factory):
     session downloads itself (``python3 tools/dev.py test`` installs them
     into the venv first, so that is a one-time cost)."""
     from tripleo_ephemeral import exceptions
-    from tripleo_ephemeral.heat_launcher import process
+    from tripleo_ephemeral import process
     from tripleo_ephemeral import tht
 
     try:

@@ -31,9 +31,9 @@ def leftovers(name):
 def leftovers_of(heat_dir):
     """Everything the launchers named after ``heat_dir`` (pod, containers,
     scratch MariaDB): they share its hash suffix."""
-    from tripleo_ephemeral.heat_launcher import container
+    from tripleo_ephemeral.heat_launcher import podman
 
-    return leftovers(container.podman_name('', str(heat_dir)).lstrip('-'))
+    return leftovers(podman.podman_name('', str(heat_dir)).lstrip('-'))
 
 
 def container_pids(name):

@@ -8,16 +8,20 @@ import tarfile
 
 import pytest
 
+from tripleo_ephemeral.tests.functional import helpers
+
 
 @pytest.fixture
-def work_dir(dumped):
+def deployed(dumped):
     """A deployment's work dir: the dumped demo stack and a secret."""
-    (dumped / 'overcloud-passwords.yaml').write_text('secret: x\n')
-    os.chmod(dumped / 'overcloud-passwords.yaml', 0o600)
+    passwords = helpers.Layout(dumped).passwords_file
+    passwords.write_text('secret: x\n')
+    os.chmod(passwords, 0o600)
     return dumped
 
 
-def test_backup_restore_elsewhere(cli, tmp_path, work_dir):
+def test_backup_restore_elsewhere(cli, tmp_path, deployed):
+    work_dir = deployed
     archive = tmp_path / 'backup.tar.gz'
     made = cli.json('tripleo', 'backup', 'create', '--work-dir',
                     str(work_dir), '--output', str(archive))
@@ -27,16 +31,15 @@ def test_backup_restore_elsewhere(cli, tmp_path, work_dir):
     new = tmp_path / 'elsewhere' / 'work'
     cli.json('tripleo', 'backup', 'restore', str(archive), '--work-dir',
              str(new))
-    assert stat.S_IMODE(os.stat(new / 'overcloud-passwords.yaml').st_mode) \
-        == 0o600
-    heat_dir = new / 'heat-launcher'
-    cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+    assert stat.S_IMODE(os.stat(
+        helpers.Layout(new).passwords_file).st_mode) == 0o600
+    cli.json('tripleo', 'launch', 'heat', '--work-dir', str(new),
              '--restore-db')
     try:
         stacks = cli.json('stack', 'list', env={'OS_CLOUD': 'heat'})
         assert [s['Stack Name'] for s in stacks] == ['demo']
     finally:
-        cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+        cli.run('tripleo', 'launch', 'heat', '--work-dir', str(new),
                 '--kill')
 
 
@@ -49,13 +52,14 @@ def _rewrite(archive, dest, change):
                         else None)
 
 
-def test_damaged_or_hostile_backups_change_nothing(cli, tmp_path, work_dir):
+def test_damaged_or_hostile_backups_change_nothing(cli, tmp_path, deployed):
     archive = tmp_path / 'backup.tar.gz'
-    cli.json('tripleo', 'backup', 'create', '--work-dir', str(work_dir),
+    cli.json('tripleo', 'backup', 'create', '--work-dir', str(deployed),
              '--output', str(archive))
+    passwords = helpers.Layout(deployed).passwords_file.name
 
     def flip(member, data):
-        if member.name == 'overcloud-passwords.yaml':
+        if member.name == passwords:
             data = b'secret: y\n'
         return member, data
     damaged = tmp_path / 'damaged.tar.gz'
@@ -67,7 +71,7 @@ def test_damaged_or_hostile_backups_change_nothing(cli, tmp_path, work_dir):
     assert not target.exists()
 
     def escape(member, data):
-        if member.name == 'overcloud-passwords.yaml':
+        if member.name == passwords:
             member.name = '../../escaped.yaml'
         return member, data
     hostile = tmp_path / 'hostile.tar.gz'

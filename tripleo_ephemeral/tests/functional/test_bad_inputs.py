@@ -1,44 +1,26 @@
 """Each bad input: one line naming it and the fix, no traceback, no Heat."""
 
 import gzip
-import sqlite3
 
-import pytest
 import yaml
 
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import state as launcher_state
-from tripleo_ephemeral.tests.functional import conftest
+from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.tests.functional import helpers
+from tripleo_ephemeral.tests import heat_sqlite
 
-
-def _error(proc):
-    assert proc.returncode != 0
-    assert 'Traceback' not in proc.stderr
-    lines = [line for line in proc.stderr.splitlines()
-             if line.strip() and 'Could not load' not in line]
-    assert lines, proc.stderr
-    return lines[-1]
+_error = helpers.one_line_error
 
 
 def _nothing_running(heat_dir):
-    saved = launcher_state.LauncherState(str(heat_dir)).load()
-    assert not saved.get('running')
-
-
-@pytest.fixture
-def work_dir(tmp_path):
-    path = tmp_path / 'work'
-    yield path
-    conftest.stop_heat_in(path / 'heat-launcher')
+    helpers.assert_no_heat_left(heat_dir)
 
 
 def test_missing_templates_dir(cli, work_dir, port, tmp_path):
     missing = tmp_path / 'no-templates'
-    proc = cli.run('overcloud', 'deploy', '--stack-only', '--work-dir',
-                   str(work_dir), '--heat-api-port', str(port),
-                   '--templates', str(missing), check=False)
-    assert str(missing) in _error(proc)
-    _nothing_running(work_dir / 'heat-launcher')
+    done = cli.deploy(work_dir, '--templates', str(missing), port=port,
+                      check=False)
+    assert str(missing) in _error(done.proc)
+    _nothing_running(helpers.Layout(work_dir).heat_dir)
 
 
 def test_environment_referring_to_a_missing_file(cli, work_dir, port,
@@ -46,25 +28,21 @@ def test_environment_referring_to_a_missing_file(cli, work_dir, port,
     env = tmp_path / 'env.yaml'
     env.write_text(yaml.safe_dump({'resource_registry': {
         'OS::TripleO::Services::Marker': 'does-not-exist.yaml'}}))
-    proc = cli.run('overcloud', 'deploy', '--stack-only', '--work-dir',
-                   str(work_dir), '--heat-api-port', str(port), '-e',
-                   str(env), check=False)
-    assert 'does-not-exist.yaml' in _error(proc)
-    _nothing_running(work_dir / 'heat-launcher')
+    done = cli.deploy(work_dir, '-e', str(env), port=port, check=False)
+    assert 'does-not-exist.yaml' in _error(done.proc)
+    _nothing_running(helpers.Layout(work_dir).heat_dir)
 
 
 def test_malformed_roles_file(cli, work_dir, port, tmp_path):
     roles = tmp_path / 'roles.yaml'
     roles.write_text('- name: Controller\n  CountDefault: [1\n')
-    proc = cli.run('overcloud', 'deploy', '--stack-only', '--work-dir',
-                   str(work_dir), '--heat-api-port', str(port), '-r',
-                   str(roles), check=False)
-    assert 'roles.yaml' in _error(proc)
+    done = cli.deploy(work_dir, '-r', str(roles), port=port, check=False)
+    assert 'roles.yaml' in _error(done.proc)
 
 
 def test_corrupt_dump(cli, heat_dir, port):
     heat_dir.mkdir(mode=0o700)
-    (heat_dir / database.DUMP_NAME).write_bytes(b'\x1f\x8b garbage')
+    (heat_dir / dumps.DUMP_NAME).write_bytes(b'\x1f\x8b garbage')
     proc = cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
                    '--heat-api-port', str(port), '--restore-db', check=False)
     assert 'corrupt' in _error(proc)
@@ -74,16 +52,10 @@ def test_corrupt_dump(cli, heat_dir, port):
 def test_dump_from_an_incompatible_schema(cli, heat_dir, port, tmp_path):
     # A Heat database from a newer Heat: alembic does not know its revision.
     heat_dir.mkdir(mode=0o700)
-    db = tmp_path / 'future.sqlite'
-    conn = sqlite3.connect(str(db))
-    conn.execute('CREATE TABLE stack (id VARCHAR(36) PRIMARY KEY)')
-    conn.execute('CREATE TABLE alembic_version (version_num VARCHAR(32))')
-    conn.execute("INSERT INTO alembic_version VALUES ('ffffffffffff')")
-    conn.commit()
-    with gzip.open(heat_dir / database.DUMP_NAME, 'wt') as f:
-        for line in conn.iterdump():
-            f.write(line + '\n')
-    conn.close()
+    db = heat_sqlite.stack_db(tmp_path / 'future.sqlite', rows=(),
+                              alembic_revision='ffffffffffff')
+    with gzip.open(heat_dir / dumps.DUMP_NAME, 'wt') as f:
+        f.write(heat_sqlite.dump_text(db))
     proc = cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
                    '--heat-api-port', str(port), '--restore-db', check=False)
     err = _error(proc)
@@ -103,12 +75,10 @@ def test_missing_image(cli, heat_dir, port):
 
 
 def test_podman_missing(cli, heat_dir, port):
-    import os
     # Only the venv on PATH: no podman.
     proc = cli.run('tripleo', 'launch', 'heat', '--heat-type', 'pod',
                    '--heat-dir', str(heat_dir), '--heat-api-port', str(port),
-                   check=False, env={'PATH': os.path.dirname(conftest.BIN +
-                                                             '/x')})
+                   check=False, env={'PATH': helpers.BIN})
     err = _error(proc)
     assert 'podman is not installed' in err and '--heat-type native' in err
     _nothing_running(heat_dir)

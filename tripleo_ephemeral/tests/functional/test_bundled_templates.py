@@ -1,7 +1,6 @@
 """Create the bundled templates' stack on a real Heat and render it."""
 
 import os
-import socket
 import time
 
 from heatclient import client as heat_client
@@ -9,12 +8,14 @@ import pytest
 import yaml
 
 from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import outputs
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import roles
 from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral import workdir
 
 STACK = 'overcloud'
 SERVERS = {
@@ -26,16 +27,10 @@ SERVERS = {
 }
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def heat(tmp_path):
     launcher = heat_launcher.get_launcher(
-        'native', str(tmp_path / 'heat'), api_port=_free_port(),
+        'native', str(tmp_path / 'heat'), api_port=readiness.free_port(),
         tuning=heat_launcher.Tuning(leaf_trigger_delay=0.05))
     launcher.start()
     try:
@@ -55,17 +50,17 @@ def _wait(client, stack_id, timeout=120):
 
 
 def test_bundled_overcloud(heat, tmp_path):
-    work = str(tmp_path / 'work')
+    work = workdir.WorkDir(str(tmp_path / 'work'), STACK)
     source = template_processing.bundled_templates_dir()
     role_data = roles.load_roles(os.path.join(source, 'roles_data.yaml'))
     networks = roles.load_networks(os.path.join(source, 'network_data.yaml'))
     templates = template_processing.prepare_templates(
-        source, work, role_data, networks)
+        source, work.templates_dir, role_data, networks)
     servers_file = tmp_path / 'servers.yaml'
     servers_file.write_text(yaml.safe_dump(SERVERS))
     servers_env, servers = deployed_servers.prepare_environment(
-        str(servers_file), role_data, STACK, work)
-    passwords_file, _ = passwords.ensure_passwords(work, STACK)
+        str(servers_file), role_data, STACK, work.deployed_servers_file)
+    passwords_file, _ = passwords.ensure_passwords(work.passwords_file)
     envs = os.path.join(templates, 'environments')
     args = template_processing.stack_create_args(
         STACK, templates,
@@ -79,7 +74,7 @@ def test_bundled_overcloud(heat, tmp_path):
     assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
 
     stack_outputs, deployments = outputs.fetch_and_save(
-        heat, stack.id, work, STACK)
+        heat, stack.id, work.outputs_file, work.deployments_file)
     assert stack_outputs['RoleNetIpMap'] == {
         'Controller': {'ctlplane': ['192.168.24.10']},
         'Compute': {'ctlplane': ['192.168.24.20']}}
@@ -87,9 +82,11 @@ def test_bundled_overcloud(heat, tmp_path):
     assert len(deployments) == 6
 
     # Render from the saved copy, as --config-download-only would.
-    saved_outputs, saved_deployments = outputs.load(work, STACK)
-    dest = config_download.render_to_work_dir(
-        saved_outputs, work, STACK, saved_deployments,
+    saved_outputs, saved_deployments = outputs.load(work.outputs_file,
+                                                    work.deployments_file)
+    dest = work.config_download_dir
+    config_download.render(
+        saved_outputs, dest, STACK, saved_deployments,
         host_ssh_users=deployed_servers.ssh_users(servers))
 
     def read(*parts):

@@ -12,20 +12,12 @@ import re
 import stat
 import time
 
-import pytest
 import yaml
 
-from tripleo_ephemeral.tests.functional.conftest import stop_heat_in
+from tripleo_ephemeral.tests.functional import helpers
 
 MARKERS = '/var/lib/tripleo-ephemeral-test'
 CONFIG = '/etc/tripleo-ephemeral-test'
-
-
-@pytest.fixture
-def work_dir(tmp_path):
-    path = tmp_path / 'overcloud-deploy'
-    yield path
-    stop_heat_in(path / 'heat-launcher')
 
 
 def servers_file(tmp_path, name, network, controllers, computes,
@@ -45,13 +37,12 @@ def servers_file(tmp_path, name, network, controllers, computes,
 
 def deploy(cli, work_dir, port, network, servers, *args, check=True):
     started = time.monotonic()
-    proc = cli.run('overcloud', 'deploy', '--heat-type', 'native',
-                   '--work-dir', str(work_dir), '--heat-api-port', str(port),
-                   '--deployed-servers', str(servers),
-                   '--overcloud-ssh-key', network.key, *args, check=check)
+    done = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                      '--overcloud-ssh-key', network.key, *args, port=port,
+                      stack_only=False, check=check)
     print('deploy took %.1fs:\n%s' % (time.monotonic() - started,
-                                      proc.stdout[-1500:]))
-    return proc
+                                      done.progress[-1500:]))
+    return done
 
 
 def markers(host):
@@ -95,13 +86,14 @@ def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
     machine_hosts = open('/etc/hosts').read()
 
     # 1. Deploy: per-host ssh_user from the servers file.
-    proc = deploy(cli, work_dir, port, hosts, first)
-    assert 'DEPLOY_SUCCESS' in proc.stdout
-    assert re.search(r'PLAY Deploy step 5: .*failed=0', proc.stdout)
-    status = yaml.safe_load((work_dir /
-                             'overcloud-deployment_status.yaml').read_text())
-    assert status == {'deployment_status': 'DEPLOY_SUCCESS'}
-    cd = work_dir / 'config-download' / 'overcloud'
+    wd = helpers.Layout(work_dir)
+    done = deploy(cli, work_dir, port, hosts, first)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    assert done.result['ansible_seconds'] > 0
+    assert re.search(r'PLAY Deploy step 5: .*failed=0', done.progress)
+    assert wd.status() == 'DEPLOY_SUCCESS'
+    cd = wd.config_download_dir
+    assert done.result['config_download'] == str(cd)
     assert 'ctrl-0' in (cd / 'ansible.log').read_text()
     assert [p for p in (cd / 'artifacts').iterdir() if p.is_dir()]
     identifier = str(yaml.safe_load(
@@ -112,9 +104,8 @@ def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
         assert host.read('%s/admin-credentials' % CONFIG) is None
         assert host.read('%s/heartbeat.pid' % MARKERS) is None
     check_configured(ctrl, 'Controller', [ctrl, cmp0, cmp1], identifier)
-    password = yaml.safe_load((work_dir / 'overcloud-passwords.yaml')
-                              .read_text())['parameter_defaults'][
-                                  'AdminPassword']
+    password = yaml.safe_load(wd.passwords_file.read_text())[
+        'parameter_defaults']['AdminPassword']
     assert 'OS_PASSWORD=%s\n' % password in ctrl.read(
         '%s/admin-credentials' % CONFIG)
     mode = ctrl.run('stat', '-c', '%a', '%s/admin-credentials' % CONFIG)
@@ -135,9 +126,9 @@ def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
         'HeartbeatInterval': 2}}))
     plain = servers_file(tmp_path, 'servers-plain.yaml', hosts, ['ctrl-0'],
                          ['cmp-0', 'cmp-1'], ssh_user=None)
-    proc = deploy(cli, work_dir, port, hosts, plain, '-e', str(env),
+    done = deploy(cli, work_dir, port, hosts, plain, '-e', str(env),
                   '--overcloud-ssh-user', 'root')
-    assert 'DEPLOY_SUCCESS' in proc.stdout
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
     second = str(yaml.safe_load(
         (cd / 'global_vars.yaml').read_text())['deploy_identifier'])
     assert second != identifier
@@ -154,11 +145,11 @@ def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
     swapped = servers_file(tmp_path, 'servers-swapped.yaml', hosts,
                            ['ctrl-0'], ['cmp-0', 'cmp-2'])
     # The environment is passed again: the pre-deploy checks want it.
-    proc = deploy(cli, work_dir, port, hosts, swapped, '-e', str(env))
-    assert 'DEPLOY_SUCCESS' in proc.stdout
-    warning = [line for line in proc.stdout.splitlines()
+    done = deploy(cli, work_dir, port, hosts, swapped, '-e', str(env))
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    warning = [line for line in done.progress.splitlines()
                if line.startswith('WARNING: cmp-1 ')]
-    assert len(warning) == 1, proc.stdout
+    assert len(warning) == 1, done.progress
     assert 'power it off' in warning[0] and 'reprovision' in warning[0]
     inventory = yaml.safe_load(
         (cd / 'tripleo-ansible-inventory.yaml').read_text())
@@ -172,8 +163,7 @@ def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
     assert heartbeat_pid(ctrl) == new_pid  # unchanged config: not restarted
     # The removed host was left alone, as the warning says.
     assert markers(cmp1)[5]['deploy_identifier'] == second
-    saved = yaml.safe_load((work_dir / 'overcloud-deploy-inputs.yaml')
-                           .read_text())
+    saved = yaml.safe_load(wd.deploy_inputs_file.read_text())
     assert [h['hostname'] for h in
             saved['deployed_servers_data']['Compute']] == ['cmp-0', 'cmp-2']
     key_mode = stat.S_IMODE(os.stat(cd / 'ansible.cfg').st_mode)

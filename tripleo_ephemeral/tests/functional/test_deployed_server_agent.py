@@ -19,14 +19,14 @@ import subprocess
 import pytest
 import yaml
 
-from tripleo_ephemeral.tests.functional.conftest import BIN
+from tripleo_ephemeral.tests.functional import helpers
 
 HEAT = {'OS_CLOUD': 'heat'}
 RESTARTED = '/var/lib/os-collect-config/restarted'
 
 
-def test_agent_config(cli, heat_dir, port, hosts, tmp_path):
-    occ = os.path.join(BIN, 'os-collect-config')
+def test_agent_config(cli, heat_dir, work_dir, port, hosts, tmp_path):
+    occ = os.path.join(helpers.BIN, 'os-collect-config')
     if not os.access(occ, os.X_OK):
         pytest.skip('os-collect-config is not installed (pip install '
                     '.[test])')
@@ -36,23 +36,19 @@ def test_agent_config(cli, heat_dir, port, hosts, tmp_path):
         'Controller': [{'hostname': 'ctrl-0', 'ctlplane_ip': addr['ctrl-0']}],
         'Compute': [{'hostname': n, 'ctlplane_ip': addr[n]}
                     for n in ('cmp-0', 'cmp-1')]}))
-    work_dir = tmp_path / 'overcloud-deploy'
     cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
              '--heat-api-port', str(port))
     # The stack stays on this Heat; Ansible cannot log in as nobody (its
     # key is not for that user), which fails the deploy with one line.
-    proc = cli.run('overcloud', 'deploy', '--heat-type', 'installed',
-                   '--work-dir', str(work_dir), '--deployed-servers',
-                   str(servers), '--overcloud-ssh-key', hosts.key,
-                   '--overcloud-ssh-user', 'nobody', env=HEAT, check=False)
-    assert proc.returncode != 0
-    assert 'Traceback' not in proc.stderr
-    error = proc.stderr.strip().splitlines()[-1]
+    done = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                      '--overcloud-ssh-key', hosts.key,
+                      '--overcloud-ssh-user', 'nobody', env=HEAT,
+                      heat_type='installed', stack_only=False, check=False)
+    error = helpers.one_line_error(done.proc)
     assert error.startswith('Ansible failed on '), error
     assert 'Permission denied' in error and 'ansible.log' in error
-    status = yaml.safe_load((work_dir /
-                             'overcloud-deployment_status.yaml').read_text())
-    assert status == {'deployment_status': 'DEPLOY_FAILED'}
+    wd = helpers.Layout(work_dir)
+    assert wd.status() == 'DEPLOY_FAILED'
 
     rows = cli.json(
         'overcloud', 'deployed', 'server', 'agent', 'config',
@@ -72,6 +68,7 @@ def test_agent_config(cli, heat_dir, port, hosts, tmp_path):
         assert row['Metadata URL'].startswith('http://127.0.0.1:%d/' % port)
         assert row['Source'] == 'heat api'
         path = row['Config File']
+        assert path == str(wd.agent_config_file(row['Role'], row['Index']))
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
         text = open(path).read()
         assert 'collectors = request' in text

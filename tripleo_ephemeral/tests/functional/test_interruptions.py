@@ -9,18 +9,11 @@ import time
 
 import psutil
 import pytest
-import yaml
 
+from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
-from tripleo_ephemeral.tests.functional import conftest
-
-
-def _spawn(cli, *args):
-    return subprocess.Popen(
-        [os.path.join(conftest.BIN, 'openstack')] + list(args),
-        env=cli.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
+from tripleo_ephemeral.tests.functional import helpers
 
 
 def _wait_for(predicate, timeout=120, what='condition'):
@@ -37,26 +30,16 @@ def _runner_pid(heat_dir):
     return launcher_state.LauncherState(str(heat_dir)).load().get('pid')
 
 
-def _assert_nothing_left(heat_dir, pid, port):
-    assert pid is None or not psutil.pid_exists(pid) or \
-        psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    listening = [c for c in psutil.net_connections('inet')
-                 if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
-    assert listening == []
-    assert not launcher_state.LauncherState(str(heat_dir)).load().get(
-        'running')
-
-
 @pytest.mark.parametrize('sig', [signal.SIGTERM, signal.SIGINT])
 def test_signal_while_waiting_for_the_api(cli, heat_dir, port, sig):
-    proc = _spawn(cli, 'tripleo', 'launch', 'heat', '--heat-dir',
-                  str(heat_dir), '--heat-api-port', str(port))
+    proc = cli.spawn('tripleo', 'launch', 'heat', '--heat-dir',
+                     str(heat_dir), '--heat-api-port', str(port))
     pid = _wait_for(lambda: _runner_pid(heat_dir), what='the runner pid')
     proc.send_signal(sig)
     _out, err = proc.communicate(timeout=120)
     assert proc.returncode != 0
     assert 'Interrupted' in err and 'Traceback' not in err
-    _assert_nothing_left(heat_dir, pid, port)
+    helpers.assert_no_heat_left(heat_dir, port, pid)
     # The next command works without clean-up.
     info = cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
                     '--heat-api-port', str(port))
@@ -65,35 +48,28 @@ def test_signal_while_waiting_for_the_api(cli, heat_dir, port, sig):
             '--kill')
 
 
-def test_sigint_during_stack_create(cli, tmp_path, port):
-    work_dir = tmp_path / 'work'
-    heat_dir = work_dir / 'heat-launcher'
-    try:
-        proc = _spawn(cli, 'overcloud', 'deploy', '--stack-only',
-                      '--work-dir', str(work_dir), '--heat-api-port',
-                      str(port))
-        lines = []
-        for line in proc.stdout:
-            lines.append(line)
-            if 'Creating stack' in line:
-                break
-        time.sleep(1.5)  # inside the create
-        pid = _runner_pid(heat_dir)
-        proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=180)
-        assert proc.returncode != 0, ''.join(lines) + err
-        assert 'Interrupted' in err and 'Traceback' not in err
-        _assert_nothing_left(heat_dir, pid, port)
-        status = yaml.safe_load(
-            (work_dir / 'overcloud-deployment_status.yaml').read_text())
-        assert status == {'deployment_status': 'DEPLOY_FAILED'}
-        assert (heat_dir / 'heat-db-dump.sql.gz').exists()
-        # The next deploy works without manual clean-up.
-        done = cli.run('overcloud', 'deploy', '--stack-only', '--work-dir',
-                       str(work_dir), '--heat-api-port', str(port))
-        assert 'DEPLOY_SUCCESS' in done.stdout
-    finally:
-        conftest.stop_heat_in(heat_dir)
+def test_sigint_during_stack_create(cli, work_dir, port):
+    wd = helpers.Layout(work_dir)
+    proc = cli.spawn('overcloud', 'deploy', '--stack-only', '--work-dir',
+                     str(work_dir), '--heat-api-port', str(port))
+    lines = []
+    for line in proc.stderr:  # progress goes to stderr
+        lines.append(line)
+        if 'Creating stack' in line:
+            break
+    time.sleep(1.5)  # inside the create
+    pid = _runner_pid(wd.heat_dir)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode != 0, ''.join(lines) + err
+    assert 'Interrupted' in err and 'Traceback' not in err
+    assert out == ''  # no result
+    helpers.assert_no_heat_left(wd.heat_dir, port, pid)
+    assert wd.status() == 'DEPLOY_FAILED'
+    assert wd.heat_dump.exists()
+    # The next deploy works without manual clean-up.
+    done = cli.deploy(work_dir, port=port, heat_type=None)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
 
 
 def test_crashed_runner_and_reused_pid(cli, heat_dir, port):
@@ -143,13 +119,13 @@ def test_two_heat_dirs_side_by_side(cli, tmp_path):
     dirs = [tmp_path / 'a', tmp_path / 'b']
     try:
         infos = [cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(d),
-                          '--heat-api-port', str(conftest.free_port()))
+                          '--heat-api-port', str(readiness.free_port()))
                  for d in dirs]
         assert {i['status'] for i in infos} == {'running'}
         assert infos[0]['api_url'] != infos[1]['api_url']
     finally:
         for d in dirs:
-            conftest.stop_heat_in(d)
+            helpers.stop_heat_in(d)
 
 
 def test_no_secret_in_argv(cli, heat_dir, port):

@@ -1,13 +1,12 @@
 """`openstack overcloud deploy` of the bundled templates on real Heat."""
 
+import json
 import os
 import stat
 
-import psutil
-import pytest
 import yaml
 
-from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.tests.functional import helpers
 
 SERVERS = {
     'Controller': [{'hostname': 'ctrl-0', 'ctlplane_ip': '192.0.2.10'}],
@@ -16,50 +15,34 @@ SERVERS = {
 }
 
 
-@pytest.fixture
-def work_dir(tmp_path):
-    from tripleo_ephemeral.tests.functional.conftest import stop_heat_in
-    path = tmp_path / 'overcloud-deploy'
-    yield path
-    stop_heat_in(path / 'heat-launcher')
-
-
-@pytest.fixture
 def servers_file(tmp_path):
     path = tmp_path / 'servers.yaml'
     path.write_text(yaml.safe_dump(SERVERS))
     return path
 
 
-def deploy(cli, work_dir, port, *args, check=True):
-    return cli.run('overcloud', 'deploy', '--heat-type', 'native',
-                   '--stack-only', '--work-dir', str(work_dir),
-                   '--heat-api-port', str(port), *args, check=check)
+def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
+    wd = helpers.Layout(work_dir)
+    servers = servers_file(tmp_path)
+    done = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                      port=port)
+    # The result is the output (pure JSON); progress went to stderr.
+    result = done.result
+    assert result['status'] == 'DEPLOY_SUCCESS'
+    assert result['stack'] == 'overcloud'
+    assert result['stack_status'] == 'CREATE_COMPLETE'
+    assert result['resources'] > 10 and result['stack_seconds'] > 0
+    assert result['ansible_seconds'] is None  # --stack-only
+    assert result['work_dir'] == str(work_dir)
+    assert result['config_download'] == str(wd.config_download_dir)
+    assert result['dump'] == str(wd.heat_dump)
+    assert 'resources complete' in done.progress
+    assert 'Heat ready in' in done.progress
+    assert 'Creating stack overcloud' not in json.dumps(result)
+    helpers.assert_no_heat_left(wd.heat_dir, port)
+    assert wd.status() == 'DEPLOY_SUCCESS'
 
-
-def assert_no_heat_left(work_dir, port):
-    saved = launcher_state.LauncherState(
-        str(work_dir / 'heat-launcher')).load()
-    assert not saved.get('running')
-    pid = saved.get('pid')
-    assert pid is None or not psutil.pid_exists(pid)
-    listening = [c for c in psutil.net_connections('inet')
-                 if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
-    assert listening == []
-
-
-def test_deploy_bundled_templates(cli, work_dir, port, servers_file):
-    proc = deploy(cli, work_dir, port, '--deployed-servers',
-                  str(servers_file))
-    assert 'resources complete' in proc.stdout
-    assert 'DEPLOY_SUCCESS' in proc.stdout
-    assert_no_heat_left(work_dir, port)
-
-    status = yaml.safe_load((work_dir /
-                             'overcloud-deployment_status.yaml').read_text())
-    assert status == {'deployment_status': 'DEPLOY_SUCCESS'}
-
-    cd = work_dir / 'config-download' / 'overcloud'
+    cd = wd.config_download_dir
     assert (cd / 'deploy_steps_playbook.yaml').is_file()
     assert (cd / 'Controller').is_dir() and (cd / 'Compute').is_dir()
     inventory = yaml.safe_load(
@@ -70,88 +53,88 @@ def test_deploy_bundled_templates(cli, work_dir, port, servers_file):
     assert host['ctlplane_ip'] == '192.0.2.10'
     assert 'allovercloud' in inventory
 
-    heat_dir = work_dir / 'heat-launcher'
+    heat_dir = wd.heat_dir
     for name in ('heat.conf', 'api-paste.ini', 'token_file.json',
                  'heat-db-dump.sql.gz'):
         assert (heat_dir / name).exists(), name
     assert (heat_dir / 'log' / 'heat.log').stat().st_size > 0
-    passwords = work_dir / 'overcloud-passwords.yaml'
-    archives = list(work_dir.glob('overcloud-install-*.tar.gz'))
-    assert len(archives) == 1
-    for secret in (passwords, archives[0], heat_dir / 'token_file.json',
-                   heat_dir / 'heat-db-dump.sql.gz'):
+    passwords = wd.passwords_file
+    assert wd.archives() == [result['archive']]
+    for secret in (passwords, result['archive'],
+                   heat_dir / 'token_file.json', wd.heat_dump):
         assert stat.S_IMODE(os.stat(secret).st_mode) == 0o600, secret
 
-    # A second deploy creates a fresh stack and reuses the passwords.
+    # A second deploy creates a fresh stack and reuses the passwords. The
+    # same request again: its size is known before, so is the share done.
+    assert 'resources, as the last deploy' not in done.progress
     before = passwords.read_text()
-    deploy(cli, work_dir, port, '--deployed-servers', str(servers_file))
+    again = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                       port=port)
+    assert again.result['stack_id'] != result['stack_id']
+    assert again.result['resources'] == result['resources']
+    expected = ('Creating stack overcloud (%d resources, as the last deploy '
+                'of the same request)' % result['resources'])
+    assert expected in again.progress
     assert passwords.read_text() == before
-    assert_no_heat_left(work_dir, port)
+    helpers.assert_no_heat_left(wd.heat_dir, port)
 
     # Re-render from the saved outputs, without Heat.
     (cd / 'deploy_steps_playbook.yaml').unlink()
-    cli.run('overcloud', 'deploy', '--config-download-only', '--work-dir',
-            str(work_dir))
+    rendered = cli.deploy(work_dir, '--config-download-only',
+                          heat_type=None, stack_only=False).result
+    assert rendered['status'] == 'CONFIG_DOWNLOAD_RENDERED'
+    assert rendered['config_download'] == str(cd)
     assert (cd / 'deploy_steps_playbook.yaml').is_file()
 
 
-def _one_line_error(proc):
-    assert proc.returncode != 0
-    assert 'Traceback' not in proc.stderr
-    lines = [line for line in proc.stderr.splitlines()
-             if line.strip() and 'Could not load' not in line
-             and 'eventlet' not in line.lower()]
-    return lines[-1]
-
-
-def test_bad_inputs_are_one_line_errors(cli, work_dir, port, servers_file,
-                                        tmp_path):
+def test_bad_inputs_are_one_line_errors(cli, work_dir, port, tmp_path):
+    wd = helpers.Layout(work_dir)
+    servers = servers_file(tmp_path)
     missing = tmp_path / 'missing.yaml'
-    proc = deploy(cli, work_dir, port, '--deployed-servers',
-                  str(servers_file), '-e', str(missing), check=False)
-    assert str(missing) in _one_line_error(proc)
-    assert_no_heat_left(work_dir, port)
+    done = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                      '-e', str(missing), port=port, check=False)
+    assert str(missing) in helpers.one_line_error(done.proc)
+    assert done.proc.stdout == ''
+    helpers.assert_no_heat_left(wd.heat_dir, port)
 
     malformed = tmp_path / 'malformed.yaml'
     malformed.write_text('parameter_defaults: [unclosed\n')
-    proc = deploy(cli, work_dir, port, '--deployed-servers',
-                  str(servers_file), '-e', str(malformed), check=False)
-    assert 'malformed.yaml' in _one_line_error(proc)
-    assert_no_heat_left(work_dir, port)
+    done = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                      '-e', str(malformed), port=port, check=False)
+    assert 'malformed.yaml' in helpers.one_line_error(done.proc)
+    helpers.assert_no_heat_left(wd.heat_dir, port)
 
     unknown = tmp_path / 'unknown-type.yaml'
     unknown.write_text(yaml.safe_dump({'resource_registry': {
         'OS::TripleO::Services::Heartbeat': 'OS::Nope::Nothing'}}))
-    proc = deploy(cli, work_dir, port, '--deployed-servers',
-                  str(servers_file), '-e', str(unknown), check=False)
-    assert 'could not be found' in _one_line_error(proc)
-    assert_no_heat_left(work_dir, port)
-    status = yaml.safe_load((work_dir /
-                             'overcloud-deployment_status.yaml').read_text())
-    assert status == {'deployment_status': 'DEPLOY_FAILED'}
+    done = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                      '-e', str(unknown), port=port, check=False)
+    assert 'could not be found' in helpers.one_line_error(done.proc)
+    helpers.assert_no_heat_left(wd.heat_dir, port)
+    assert wd.status() == 'DEPLOY_FAILED'
 
     stray = tmp_path / 'stray-role.yaml'
     stray.write_text(yaml.safe_dump({'Storage': [
         {'hostname': 's-0', 'ctlplane_ip': '192.0.2.30'}]}))
-    proc = deploy(cli, work_dir, port, '--deployed-servers', str(stray),
-                  check=False)
-    assert 'Storage' in _one_line_error(proc)
-    assert_no_heat_left(work_dir, port)
+    done = cli.deploy(work_dir, '--deployed-servers', str(stray), port=port,
+                      check=False)
+    assert 'Storage' in helpers.one_line_error(done.proc)
+    helpers.assert_no_heat_left(wd.heat_dir, port)
 
 
-def test_installed_heat(cli, work_dir, tmp_path, port, servers_file):
+def test_installed_heat(cli, work_dir, heat_dir, port, tmp_path):
     """--heat-type installed uses a Heat found through clouds.yaml."""
-    heat_dir = tmp_path / 'long-lived-heat'
     cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
              '--heat-api-port', str(port), '--cloud-name', 'undercloud')
     try:
-        cli.run('overcloud', 'deploy', '--heat-type', 'installed',
-                '--stack-only', '--work-dir', str(work_dir),
-                '--deployed-servers', str(servers_file),
-                env={'OS_CLOUD': 'undercloud'})
+        done = cli.deploy(work_dir, '--deployed-servers',
+                          str(servers_file(tmp_path)),
+                          heat_type='installed',
+                          env={'OS_CLOUD': 'undercloud'})
+        assert done.result['dump'] is None  # not ours to stop or dump
         stacks = cli.json('stack', 'list', env={'OS_CLOUD': 'undercloud'})
         assert [s['Stack Name'] for s in stacks] == ['overcloud']
-        assert not (work_dir / 'heat-launcher' / 'heat.conf').exists()
+        assert not (helpers.Layout(work_dir).heat_dir / 'heat.conf').exists()
     finally:
         cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
                 '--kill')
@@ -159,27 +142,47 @@ def test_installed_heat(cli, work_dir, tmp_path, port, servers_file):
 
 def test_pre_deploy_checks_against_the_last_success(cli, work_dir, port,
                                                     tmp_path):
+    wd = helpers.Layout(work_dir)
     iso = tmp_path / 'network-isolation.yaml'
     iso.write_text(yaml.safe_dump({'parameter_defaults': {
         'CephClusterFSID': '4b5c8c0a-ff60-454b-a1b4-9747aa737d19'}}))
-    deploy(cli, work_dir, port, '-e', str(iso))
+    cli.deploy(work_dir, '-e', str(iso), port=port)
     # Dropping the environment is stopped before Heat is launched.
-    proc = deploy(cli, work_dir, port, check=False)
-    err = _one_line_error(proc)
+    done = cli.deploy(work_dir, port=port, check=False)
+    err = helpers.one_line_error(done.proc)
     assert 'network-isolation-kept' in err and str(iso) in err
-    assert 'environment removed: %s' % iso in proc.stdout
-    assert_no_heat_left(work_dir, port)
-    assert not (work_dir / 'heat-launcher' / 'heat.sqlite').exists()
+    assert 'environment removed: %s' % iso in done.progress
+    helpers.assert_no_heat_left(wd.heat_dir, port)
+    assert not (wd.heat_dir / 'heat.sqlite').exists()
     # So is a new Ceph fsid.
     changed = tmp_path / 'other' / 'network-isolation.yaml'
     changed.parent.mkdir()
     changed.write_text(yaml.safe_dump({'parameter_defaults': {
         'CephClusterFSID': '00000000-0000-0000-0000-000000000000'}}))
-    proc = deploy(cli, work_dir, port, '-e', str(changed), check=False)
-    assert 'ceph-fsid-unchanged' in _one_line_error(proc)
+    done = cli.deploy(work_dir, '-e', str(changed), port=port, check=False)
+    assert 'ceph-fsid-unchanged' in helpers.one_line_error(done.proc)
     # An operator can go on.
-    done = deploy(cli, work_dir, port, '-e', str(changed), '--skip-check',
-                  'ceph-fsid-unchanged')
-    assert 'DEPLOY_SUCCESS' in done.stdout
-    done = deploy(cli, work_dir, port, '--disable-validations')
-    assert 'skipped (--disable-validations)' in done.stdout
+    done = cli.deploy(work_dir, '-e', str(changed), '--skip-check',
+                      'ceph-fsid-unchanged', port=port)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    done = cli.deploy(work_dir, '--disable-validations', port=port)
+    assert 'skipped (--disable-validations)' in done.progress
+
+
+def test_role_network_missing_from_the_networks_data(cli, work_dir, port,
+                                                     tmp_path):
+    from tripleo_ephemeral.overcloud import template_processing
+
+    roles = yaml.safe_load(open(os.path.join(
+        template_processing.bundled_templates_dir(), 'roles_data.yaml')))
+    roles[1]['networks'] = {'ctlplane': {}, 'Tenant': {
+        'subnet': 'tenant_subnet'}}
+    roles_file = tmp_path / 'roles.yaml'
+    roles_file.write_text(yaml.safe_dump(roles))
+    networks = tmp_path / 'networks.yaml'
+    networks.write_text(yaml.safe_dump([{'name': 'InternalApi'}]))
+    done = cli.deploy(work_dir, '-r', str(roles_file), '-n', str(networks),
+                      port=port, check=False)
+    err = helpers.one_line_error(done.proc)
+    assert 'role Compute uses network Tenant' in err and 'roles.yaml' in err
+    helpers.assert_no_heat_left(helpers.Layout(work_dir).heat_dir, port)

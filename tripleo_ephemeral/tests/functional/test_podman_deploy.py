@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from tripleo_ephemeral.tests.functional import conftest
+from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import podman_env
 
 SERVERS = {
@@ -12,29 +12,19 @@ SERVERS = {
 }
 
 
-@pytest.fixture
-def work_dir(tmp_path):
-    path = tmp_path / 'overcloud-deploy'
-    yield path
-    conftest.stop_heat_in(path / 'heat-launcher')
-
-
 @pytest.mark.parametrize('heat_type', ['pod', 'container'])
 def test_deploy_bundled_templates(cli, work_dir, port, tmp_path, heat_image,
                                   heat_type):
     servers = tmp_path / 'servers.yaml'
     servers.write_text(yaml.safe_dump(SERVERS))
-    proc = cli.run('overcloud', 'deploy', '--heat-type', heat_type,
-                   '--stack-only', '--work-dir', str(work_dir),
-                   '--heat-api-port', str(port), '--heat-container-image',
-                   heat_image, '--deployed-servers', str(servers))
-    assert 'DEPLOY_SUCCESS' in proc.stdout
-    status = yaml.safe_load(
-        (work_dir / 'overcloud-deployment_status.yaml').read_text())
-    assert status == {'deployment_status': 'DEPLOY_SUCCESS'}
-    heat_dir = work_dir / 'heat-launcher'
-    assert (heat_dir / 'heat-db-dump.sql.gz').stat().st_size > 0
-    assert podman_env.leftovers_of(heat_dir) == []
-    inventory = yaml.safe_load((work_dir / 'config-download' / 'overcloud' /
+    done = cli.deploy(work_dir, '--heat-container-image', heat_image,
+                      '--deployed-servers', str(servers), port=port,
+                      heat_type=heat_type)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    wd = helpers.Layout(work_dir)
+    assert wd.status() == 'DEPLOY_SUCCESS'
+    assert wd.heat_dump.stat().st_size > 0
+    assert podman_env.leftovers_of(wd.heat_dir) == []
+    inventory = yaml.safe_load((wd.config_download_dir /
                                 'tripleo-ansible-inventory.yaml').read_text())
     assert list(inventory['Compute']['hosts']) == ['cmp-0']

@@ -11,8 +11,8 @@ import time
 import psutil
 import pytest
 
-from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import pod
+from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.tests.functional import podman_env
 
 HEAT = {'OS_CLOUD': 'heat'}
@@ -131,7 +131,7 @@ def test_pod_create_kill_restore(cli, launch, heat_dir, port,
 
 def test_stale_pod_is_replaced(launch, heat_dir, port):
     launch('--heat-type', 'pod', '--heat-api-port', str(port))
-    pod_name = container.podman_name('tripleo-heat-pod', str(heat_dir))
+    pod_name = podman.podman_name('tripleo-heat-pod', str(heat_dir))
     # A crash: the engines die and the launcher forgets the pod.
     podman_env.podman('kill', '%s-heat-engine' % pod_name)
     state = json.loads((heat_dir / 'launcher-state.json').read_text())
@@ -146,7 +146,7 @@ def test_stale_pod_is_replaced(launch, heat_dir, port):
 def test_container_create_kill_restore(cli, launch, heat_dir, port,
                                        demo_templates):
     launch('--heat-type', 'container', '--heat-api-port', str(port))
-    name = container.podman_name('tripleo-heat', str(heat_dir))
+    name = podman.podman_name('tripleo-heat', str(heat_dir))
     assert podman_env.leftovers_of(heat_dir) == [name]
     _create_demo(cli, demo_templates, count=2)
     assert launch('--kill')['status'] == 'stopped'
@@ -173,19 +173,11 @@ def test_native_dump_restores_into_pod(cli, launch, heat_dir, port,
 def test_sigterm_while_starting_leaves_nothing(cli, heat_dir, heat_image,
                                                port, heat_type):
     """SIGTERM while the containers start: all of them are removed."""
-    import os
     import signal
-    import subprocess
-    import time
 
-    from tripleo_ephemeral.tests.functional import conftest
-
-    proc = subprocess.Popen(
-        [os.path.join(conftest.BIN, 'openstack'), 'tripleo', 'launch',
-         'heat', '--heat-type', heat_type, '--heat-dir', str(heat_dir),
-         '--heat-api-port', str(port), '--heat-container-image',
-         heat_image], env=cli.env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    proc = cli.spawn('tripleo', 'launch', 'heat', '--heat-type', heat_type,
+                     '--heat-dir', str(heat_dir), '--heat-api-port',
+                     str(port), '--heat-container-image', heat_image)
     end = time.monotonic() + 120
     while time.monotonic() < end and not podman_env.leftovers_of(heat_dir):
         time.sleep(0.1)

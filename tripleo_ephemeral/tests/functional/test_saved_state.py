@@ -6,8 +6,7 @@ def test_saved_stacks_and_resources_match_restored_heat(cli, dumped):
                             '--work-dir', str(dumped))
     saved_resources = cli.json('tripleo', 'saved', 'resource', 'list',
                                'demo', '-n', '2', '--work-dir', str(dumped))
-    heat_dir = dumped / 'heat-launcher'
-    cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+    cli.json('tripleo', 'launch', 'heat', '--work-dir', str(dumped),
              '--restore-db')
     try:
         heat = {'OS_CLOUD': 'heat'}
@@ -15,7 +14,7 @@ def test_saved_stacks_and_resources_match_restored_heat(cli, dumped):
         live_resources = cli.json('stack', 'resource', 'list', 'demo', '-n',
                                   '2', env=heat)
     finally:
-        cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+        cli.run('tripleo', 'launch', 'heat', '--work-dir', str(dumped),
                 '--kill')
 
     def stacks(rows):

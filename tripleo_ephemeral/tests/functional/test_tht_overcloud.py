@@ -16,6 +16,8 @@ import os
 import pytest
 import yaml
 
+from tripleo_ephemeral.tests.functional import helpers
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
 TOOL = os.path.join(REPO, 'tools', 'tht_deploy.py')
@@ -37,32 +39,23 @@ def tool():
     return module
 
 
-@pytest.fixture
-def work_dir(tmp_path):
-    from tripleo_ephemeral.tests.functional.conftest import stop_heat_in
-    path = tmp_path / 'overcloud'
-    yield path
-    stop_heat_in(path / 'heat-launcher')
-
-
 def test_tht_overcloud(cli, tool, tmp_path, work_dir, port):
     tht = tool.tht_dir()
     roles, networks, servers = tool.write_inputs(tht, str(tmp_path))
-    proc = cli.run('overcloud', 'deploy', '--heat-type', 'native',
-                   '--stack-only', '--work-dir', str(work_dir),
-                   '--heat-api-port', str(port), '--templates', tht,
-                   '-r', roles, '-n', networks, '--deployed-servers',
-                   servers, timeout=3600)
-    assert 'CREATE_COMPLETE' in proc.stdout
-    assert 'DEPLOY_SUCCESS' in proc.stdout
+    done = cli.deploy(work_dir, '--templates', tht, '-r', roles,
+                      '-n', networks, '--deployed-servers', servers,
+                      port=port, timeout=3600)
+    assert done.result['stack_status'] == 'CREATE_COMPLETE'
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
 
-    params = yaml.safe_load((work_dir / 'overcloud-tht-parameters.yaml')
-                            .read_text())['parameter_defaults']
+    wd = helpers.Layout(work_dir)
+    params = yaml.safe_load(wd.tht_parameters_file.read_text())[
+        'parameter_defaults']
     assert 'OS::TripleO::Services::Keystone' in params['ControllerServices']
     assert params['ContainerKeystoneImage'].endswith(
         'openstack-keystone:current-tripleo')
 
-    cd = work_dir / 'config-download' / 'overcloud'
+    cd = wd.config_download_dir
     for name in ('deploy_steps_playbook.yaml', 'deployments.yaml',
                  'external_deploy_steps_tasks_step1.yaml',
                  'Controller/deploy_steps_tasks_step1.yaml',

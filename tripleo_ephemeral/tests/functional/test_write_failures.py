@@ -1,13 +1,14 @@
 """Disk full and read-only dirs, caused for real with mounts (root only)."""
 
 import os
-import sqlite3
 import subprocess
 
 import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.tests import heat_sqlite
 
 
 def _mount(*args):
@@ -39,16 +40,12 @@ def read_only_dir(tmp_path):
 
 
 def test_dump_on_a_full_disk_keeps_the_last_good_dump(tmp_path, small_tmpfs):
-    db_path = str(tmp_path / 'heat.sqlite')
-    conn = sqlite3.connect(db_path)
-    conn.execute('CREATE TABLE stack (id TEXT, data BLOB)')
     # Random bytes: the dump is 360 kB of hex text, about 180 kB gzipped,
     # so a second dump beside the first does not fit in 300 kB.
-    conn.execute("INSERT INTO stack VALUES ('1', randomblob(180000))")
-    conn.commit()
-    conn.close()
+    db_path = heat_sqlite.stack_db(tmp_path / 'heat.sqlite',
+                                   rows=[('1', os.urandom(180000))])
     db = database.SqliteDatabase(db_path)
-    store = database.DumpStore(str(small_tmpfs))
+    store = dumps.DumpStore(str(small_tmpfs))
     good = db.dump(store)
     before = open(good, 'rb').read()
     with pytest.raises(exceptions.DatabaseError, match='previous dump'):

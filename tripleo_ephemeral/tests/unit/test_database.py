@@ -7,29 +7,17 @@ import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.tests import heat_sqlite
 
-
-def _make_db(path, name='demo'):
-    conn = sqlite3.connect(path)
-    conn.execute('CREATE TABLE stack (id TEXT, name TEXT)')
-    conn.execute("INSERT INTO stack VALUES ('1', ?)", (name,))
-    conn.commit()
-    conn.close()
-
-
-def _names(path):
-    conn = sqlite3.connect(path)
-    try:
-        return [r[0] for r in conn.execute('SELECT name FROM stack')]
-    finally:
-        conn.close()
+_names = heat_sqlite.stack_names
 
 
 @pytest.fixture
 def db(tmp_path):
     path = tmp_path / 'heat.sqlite'
-    _make_db(str(path))
-    return database.SqliteDatabase(str(path)), database.DumpStore(
+    heat_sqlite.stack_db(path)
+    return database.SqliteDatabase(str(path)), dumps.DumpStore(
         str(tmp_path), keep=3)
 
 
@@ -85,7 +73,7 @@ def test_disk_full_while_compressing_keeps_the_last_good_one(db,
         raise OSError(28, 'No space left on device')
 
     # GzipFile.write runs on the compressing thread only.
-    monkeypatch.setattr(database.gzip.GzipFile, 'write', full)
+    monkeypatch.setattr(dumps.gzip.GzipFile, 'write', full)
     with pytest.raises(exceptions.DatabaseError,
                        match='No space left on device.*previous dump'):
         sqlite.dump(store)
@@ -102,7 +90,7 @@ def test_pipe_raises_the_compressing_threads_error_at_the_next_write():
                 raise OSError(28, 'No space left on device')
             self.written += len(data)
 
-    pipe = database._GzipPipe(Full())
+    pipe = dumps._GzipPipe(Full())
     with pytest.raises(OSError, match='No space'):
         with pipe:
             for _ in range(64):
@@ -141,10 +129,10 @@ def _no_sql_load(monkeypatch):
 def test_restore_writes_the_image_saved_with_the_dump(db, monkeypatch):
     sqlite, store = db
     sqlite.dump(store)
-    image = os.path.join(store.heat_dir, database.IMAGE_NAME)
+    image = os.path.join(store.heat_dir, dumps.IMAGE_NAME)
     assert stat.S_IMODE(os.stat(image).st_mode) == 0o600
     sqlite.remove()
-    _make_db(sqlite.path, name='changed since')
+    heat_sqlite.stack_db(sqlite.path, rows=[('1', 'changed since')])
     _no_sql_load(monkeypatch)
     sqlite.restore(store)
     assert _names(sqlite.path) == ['demo']
@@ -154,7 +142,7 @@ def test_restore_writes_the_image_saved_with_the_dump(db, monkeypatch):
 def test_damaged_image_falls_back_to_the_sql(db):
     sqlite, store = db
     sqlite.dump(store)
-    image = os.path.join(store.heat_dir, database.IMAGE_NAME)
+    image = os.path.join(store.heat_dir, dumps.IMAGE_NAME)
     data = bytearray(open(image, 'rb').read())
     data[-1] ^= 0xff
     open(image, 'wb').write(bytes(data))
@@ -173,7 +161,7 @@ def test_image_serves_only_the_dump_it_was_made_with(db):
     with store.writer() as out:
         out.write('BEGIN TRANSACTION;\nCREATE TABLE stack (x);\nCOMMIT;\n')
     assert not os.path.exists(os.path.join(store.heat_dir,
-                                           database.IMAGE_NAME))
+                                           dumps.IMAGE_NAME))
     assert store.image_for(store.latest) is None
     assert store.image_for(store.rotated(1)) is None
 
@@ -184,10 +172,9 @@ def test_truncated_dump_is_refused_and_db_untouched(db):
     data = open(path, 'rb').read()
     with open(path, 'wb') as f:
         f.write(data[:len(data) // 2])
-    _make_db_other = sqlite.path
     with pytest.raises(exceptions.CorruptDumpError, match='corrupt'):
         sqlite.restore(store)
-    assert _names(_make_db_other) == ['demo']
+    assert _names(sqlite.path) == ['demo']
 
 
 def test_dump_without_heat_schema_is_refused(db):
@@ -207,6 +194,6 @@ def test_incomplete_dump_is_refused(db):
 
 
 def test_missing_dump_names_the_path(tmp_path):
-    store = database.DumpStore(str(tmp_path))
+    store = dumps.DumpStore(str(tmp_path))
     with pytest.raises(exceptions.DumpNotFoundError, match=str(tmp_path)):
         database.SqliteDatabase(str(tmp_path / 'x')).restore(store)

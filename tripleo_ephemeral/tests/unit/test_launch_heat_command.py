@@ -13,8 +13,13 @@ class TestLaunchHeatParser(osc_base.TestCommand):
         parsed = self.check_parser(self.cmd, [], [
             ('heat_type', None), ('heat_api_port', None),
             ('kill', False), ('restore_db', False)])
-        assert parsed.heat_dir.endswith('overcloud-deploy/overcloud/'
-                                        'heat-launcher')
+        assert launch_heat.heat_dir(parsed).endswith(
+            'overcloud-deploy/overcloud/heat-launcher')
+        parsed = self.check_parser(self.cmd, ['--stack', 'oc'], [])
+        assert launch_heat.heat_dir(parsed).endswith(
+            'overcloud-deploy/oc/heat-launcher')
+        parsed = self.check_parser(self.cmd, ['--working-dir', '/w'], [])
+        assert launch_heat.heat_dir(parsed) == '/w/heat-launcher'
 
     def test_kill_and_restore_exclude_each_other(self):
         self.assertRaises(osc_base.ParserException, self.check_parser,

@@ -4,44 +4,14 @@ import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import readiness
-
-
-class FakeLauncher(base.HeatLauncher):
-    heat_type = 'fake'
-
-    def __init__(self, heat_dir, **kw):
-        super().__init__(heat_dir, **kw)
-        self.alive = False
-        self.calls = []
-        self._db = database.SqliteDatabase(self.path('heat.sqlite'))
-
-    @property
-    def database(self):
-        return self._db
-
-    def _launch(self):
-        self.calls.append('launch')
-        self.alive = True
-        return {'pid': 4242}
-
-    def _is_alive(self, saved):
-        return self.alive
-
-    def _terminate(self, saved, timeout):
-        self.calls.append('terminate')
-        self.alive = False
-
-    def _force_kill(self, saved):
-        self.calls.append('kill')
-        self.alive = False
+from tripleo_ephemeral.tests.unit import fakes
 
 
 @pytest.fixture
 def launcher(tmp_path, monkeypatch):
     monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
-    return FakeLauncher(str(tmp_path / 'heat'), startup_timeout=1)
+    return fakes.FakeLauncher(str(tmp_path / 'heat'), startup_timeout=1)
 
 
 def test_start_stop_are_idempotent(launcher, monkeypatch):

@@ -3,7 +3,6 @@
 import json
 import os
 import stat
-import subprocess
 
 import yaml
 
@@ -13,43 +12,19 @@ from tripleo_ephemeral.heat_launcher import crossdb
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import pod
 from tripleo_ephemeral.heat_launcher import podman
-
-IMAGE = 'localhost/tripleo-ephemeral-heat:test'
-
-
-class FakeRunner:
-    """Records every argv; answers from a table of (prefix, rc, stdout)."""
-
-    def __init__(self, answers=()):
-        self.calls = []
-        self.inputs = []
-        self.answers = list(answers)
-
-    def run(self, argv, *, check=True, timeout=None, input=None, env=None,
-            stdout=None):
-        self.calls.append(list(argv))
-        self.inputs.append(input)
-        for prefix, rc, out in self.answers:
-            if argv[:len(prefix)] == list(prefix):
-                return subprocess.CompletedProcess(argv, rc, out, b'')
-        return subprocess.CompletedProcess(argv, 0, b'', b'')
-
-    def spawn(self, argv, *, log_path, env=None):
-        raise AssertionError('podman launchers never spawn')
-
-    def find(self, *words):
-        return [c for c in self.calls if c[:len(words)] == list(words)]
+from tripleo_ephemeral.tests import heat_sqlite
+from tripleo_ephemeral.tests.unit import fakes
 
 
 def test_container_launch_argv(tmp_path):
-    runner = FakeRunner()
+    runner = fakes.FakeRunner()
     launcher = container.ContainerHeatLauncher(
         str(tmp_path / 'hd'), 18006, runner=runner,
-        images=container.ContainerImages(IMAGE))
+        images=podman.ContainerImages(fakes.IMAGE))
     launcher.prepare()
     saved = launcher._launch()
     name = launcher.container_name
-    assert saved == {'container': name, 'image': IMAGE}
+    assert saved == {'container': name, 'image': fakes.IMAGE}
     assert name.startswith('tripleo-heat-') and len(name) == 21
     [run] = runner.find('podman', 'run')
     heat_dir = launcher.heat_dir
@@ -57,15 +32,15 @@ def test_container_launch_argv(tmp_path):
     for opt in ('--init', '--net', 'host'):
         assert opt in run
     assert '%s:%s' % (heat_dir, heat_dir) in run
-    assert run[-5:] == [IMAGE, 'tripleo-heat-all', '--config-file',
+    assert run[-5:] == [fakes.IMAGE, 'tripleo-heat-all', '--config-file',
                         launcher.config_file, '--db-sync']
     # A local image is never pulled.
     assert not runner.find('podman', 'pull')
 
 
 def test_container_stop_is_sigterm_then_rm(tmp_path):
-    runner = FakeRunner([(('podman', 'container', 'inspect'), 0,
-                          b'running 0')])
+    runner = fakes.FakeRunner([(('podman', 'container', 'inspect'), 0,
+                                b'running 0')])
     launcher = container.ContainerHeatLauncher(str(tmp_path), runner=runner)
     launcher.state.save(running=True, container=launcher.container_name)
     launcher._database = database.SqliteDatabase(str(tmp_path / 'none'))
@@ -77,11 +52,11 @@ def test_container_stop_is_sigterm_then_rm(tmp_path):
 
 
 def test_remote_image_pulled_unless_skipped():
-    runner = FakeRunner([(('podman', 'image', 'exists'), 1, b'')])
+    runner = fakes.FakeRunner([(('podman', 'image', 'exists'), 1, b'')])
     podman.Podman(runner).ensure_image('quay.io/x/heat:1')
     assert runner.find('podman', 'pull', 'quay.io/x/heat:1')
-    runner = FakeRunner([(('podman', 'image', 'exists'), 1, b'')])
-    for image, pull in (('quay.io/x/heat:1', False), (IMAGE, True)):
+    runner = fakes.FakeRunner([(('podman', 'image', 'exists'), 1, b'')])
+    for image, pull in (('quay.io/x/heat:1', False), (fakes.IMAGE, True)):
         try:
             podman.Podman(runner).ensure_image(image, pull=pull)
         except Exception as exc:
@@ -92,7 +67,7 @@ def test_remote_image_pulled_unless_skipped():
 
 
 def test_factory_drops_options_a_type_does_not_take(tmp_path):
-    images = container.ContainerImages(IMAGE)
+    images = podman.ContainerImages(fakes.IMAGE)
     native = heat_launcher.get_launcher('native', str(tmp_path),
                                         images=images, pull=False,
                                         engine_workers=3)
@@ -104,8 +79,8 @@ def test_factory_drops_options_a_type_does_not_take(tmp_path):
 
 def _pod(tmp_path, runner=None, **kwargs):
     return pod.PodHeatLauncher(
-        str(tmp_path / 'hd'), 18106, runner=runner or FakeRunner(),
-        images=container.ContainerImages(IMAGE), **kwargs)
+        str(tmp_path / 'hd'), 18106, runner=runner or fakes.FakeRunner(),
+        images=podman.ContainerImages(fakes.IMAGE), **kwargs)
 
 
 def test_pod_yaml_and_private_files(tmp_path):
@@ -175,7 +150,7 @@ def test_ports_saved_with_epmd_are_kept_without_it(tmp_path):
 
 
 def test_pod_launch_and_kill_argv(tmp_path):
-    runner = FakeRunner()
+    runner = fakes.FakeRunner()
     launcher = _pod(tmp_path, runner=runner)
     launcher.prepare()
     launcher._launch()
@@ -189,7 +164,7 @@ def test_pod_launch_and_kill_argv(tmp_path):
 
 
 def test_mysql_sql_goes_through_stdin(tmp_path):
-    runner = FakeRunner()
+    runner = fakes.FakeRunner()
     db = database.MysqlDatabase(podman.Podman(runner), 'ctr', 3306,
                                 str(tmp_path / 'c.cnf'), str(tmp_path))
     db.create('s3cret')
@@ -207,18 +182,8 @@ def test_dump_dialect():
 
 
 def test_copy_rows_between_sqlite_files(tmp_path):
-    import sqlite3
-    src, dst = tmp_path / 'src.db', tmp_path / 'dst.db'
-    for path in (src, dst):
-        conn = sqlite3.connect(path)
-        conn.execute('CREATE TABLE stack (id TEXT PRIMARY KEY, name TEXT)')
-        conn.execute('CREATE TABLE alembic_version (v TEXT)')
-        conn.commit()
-        conn.close()
-    conn = sqlite3.connect(src)
-    conn.execute("INSERT INTO stack VALUES ('1', 'demo')")
-    conn.commit()
-    conn.close()
+    src = heat_sqlite.stack_db(tmp_path / 'src.db', alembic_revision='')
+    dst = heat_sqlite.stack_db(tmp_path / 'dst.db', rows=(),
+                               alembic_revision='')
     assert crossdb.copy_rows('sqlite:///%s' % src, 'sqlite:///%s' % dst) == 1
-    conn = sqlite3.connect(dst)
-    assert conn.execute('SELECT name FROM stack').fetchall() == [('demo',)]
+    assert heat_sqlite.stack_names(dst) == ['demo']

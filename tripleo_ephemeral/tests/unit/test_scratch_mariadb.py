@@ -6,34 +6,22 @@ import stat
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import scratch_mariadb
-from tripleo_ephemeral.tests.unit.test_podman_launchers import FakeRunner
-from tripleo_ephemeral.tests.unit.test_podman_launchers import IMAGE
+from tripleo_ephemeral.tests.unit import fakes
 
 DUMP = '-- MariaDB dump\nCREATE TABLE `stack` (id int);\nCOMMIT;\n'
 RUNNING = (['podman', 'container', 'inspect'], 0, b'running 0')
 
 
-class CheckingRunner(FakeRunner):
-    """FakeRunner that fails like ProcessRunner when ``check`` is set."""
-
-    def run(self, argv, *, check=True, **kwargs):
-        result = super().run(argv, check=check, **kwargs)
-        if check and result.returncode:
-            raise exceptions.CommandFailedError('%s failed' % argv[0])
-        return result
-
-
 def _scratch(tmp_path, runner):
     return scratch_mariadb.ScratchMariadb(
-        podman.Podman(runner), container.ContainerImages(IMAGE),
+        podman.Podman(runner), podman.ContainerImages(fakes.IMAGE),
         str(tmp_path))
 
 
 def test_password_only_on_stdin_and_in_a_private_file(tmp_path):
-    runner = FakeRunner(answers=[RUNNING])
+    runner = fakes.FakeRunner(answers=[RUNNING])
     scratch = _scratch(tmp_path, runner)
     with scratch.loaded(DUMP) as url:
         client = url.split('read_default_file=')[1].split('&')[0]
@@ -44,7 +32,7 @@ def test_password_only_on_stdin_and_in_a_private_file(tmp_path):
     assert any(password.encode() in (data or b'') for data in runner.inputs)
     assert DUMP.encode() in runner.inputs
     run = runner.find('podman', 'run', '-d', '--name', scratch.name)[0]
-    assert '--net' in run and IMAGE in run
+    assert '--net' in run and fakes.IMAGE in run
     assert '--bind-address=127.0.0.1' in run[-1]
     # Removed afterwards, with its client file.
     assert runner.calls[-1] == ['podman', 'rm', '--ignore', '-f',
@@ -53,7 +41,7 @@ def test_password_only_on_stdin_and_in_a_private_file(tmp_path):
 
 
 def test_removed_when_the_dump_does_not_load(tmp_path):
-    runner = CheckingRunner()
+    runner = fakes.FakeRunner(check_exit=True)
     scratch = _scratch(tmp_path, runner)
     runner.answers = [RUNNING, (['podman', 'exec', '-i', scratch.name,
                                  'mariadb', '--batch', '--skip-column-names',
@@ -66,7 +54,7 @@ def test_removed_when_the_dump_does_not_load(tmp_path):
 
 
 def test_exited_mariadb_fails_at_once(tmp_path):
-    runner = FakeRunner()
+    runner = fakes.FakeRunner()
     scratch = _scratch(tmp_path, runner)
     runner.answers = [
         (['podman', 'container', 'inspect'], 0, b'exited 1'),

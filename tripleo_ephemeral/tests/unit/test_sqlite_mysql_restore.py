@@ -2,13 +2,14 @@
 
 import contextlib
 import gzip
-import sqlite3
 
 import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import sqlite_schema
+from tripleo_ephemeral.tests import heat_sqlite
 
 MYSQL_DUMP = ('-- MariaDB dump 10.19\n/*!40101 SET NAMES utf8mb4 */;\n'
               'CREATE TABLE `stack` (`id` varchar(36), `name` text);\n'
@@ -16,10 +17,8 @@ MYSQL_DUMP = ('-- MariaDB dump 10.19\n/*!40101 SET NAMES utf8mb4 */;\n'
 
 
 def _schema(path, runner):
-    conn = sqlite3.connect(path)
-    conn.execute('CREATE TABLE stack (id TEXT, name TEXT)')
-    conn.close()
-    return path
+    """Stands in for sqlite_schema.create: an empty stack table."""
+    return heat_sqlite.stack_db(path, rows=())
 
 
 class FakeReader:
@@ -35,33 +34,21 @@ class FakeReader:
         if self.fail:
             raise self.fail
         self.loaded_sql = sql
-        path = self.tmp_path / 'mariadb-stand-in.sqlite'
-        _schema(str(path), None)
-        conn = sqlite3.connect(str(path))
-        conn.execute("INSERT INTO stack VALUES ('1', 'from-pod')")
-        conn.commit()
-        conn.close()
+        path = heat_sqlite.stack_db(
+            self.tmp_path / 'mariadb-stand-in.sqlite',
+            rows=[('1', 'from-pod')])
         yield 'sqlite:///%s' % path
 
 
-def _names(path):
-    conn = sqlite3.connect(path)
-    try:
-        return [r[0] for r in conn.execute('SELECT name FROM stack')]
-    finally:
-        conn.close()
+_names = heat_sqlite.stack_names
 
 
 @pytest.fixture
 def live(tmp_path, monkeypatch):
     monkeypatch.setattr(sqlite_schema, 'create', _schema)
     path = tmp_path / 'heat.sqlite'
-    _schema(str(path), None)
-    conn = sqlite3.connect(str(path))
-    conn.execute("INSERT INTO stack VALUES ('9', 'live')")
-    conn.commit()
-    conn.close()
-    store = database.DumpStore(str(tmp_path))
+    heat_sqlite.stack_db(path, rows=[('9', 'live')])
+    store = dumps.DumpStore(str(tmp_path))
     with gzip.open(store.latest, 'wt') as f:
         f.write(MYSQL_DUMP)
     return path, store

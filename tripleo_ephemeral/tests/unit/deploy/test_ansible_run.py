@@ -6,6 +6,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral import exceptions
 
 
 def config_dir(tmp_path, tasks):
@@ -41,7 +42,7 @@ def test_success_streams_a_line_per_play(tmp_path):
 def test_failed_task_is_one_line(tmp_path):
     cd = config_dir(tmp_path, [
         {'name': 'Break it', 'command': 'sh -c "echo nope >&2; exit 4"'}])
-    with pytest.raises(ansible_run.AnsibleError) as exc:
+    with pytest.raises(exceptions.AnsibleError) as exc:
         ansible_run.run_config_download(
             str(cd), ansible_run.AnsibleOptions(), lambda line: None)
     message = str(exc.value)
@@ -51,6 +52,6 @@ def test_failed_task_is_one_line(tmp_path):
 
 
 def test_missing_playbook(tmp_path):
-    with pytest.raises(ansible_run.AnsibleError, match='playbook'):
+    with pytest.raises(exceptions.AnsibleError, match='playbook'):
         ansible_run.run_config_download(
             str(tmp_path), ansible_run.AnsibleOptions(), lambda line: None)

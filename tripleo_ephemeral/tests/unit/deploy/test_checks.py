@@ -1,7 +1,11 @@
+import os
+
 import pytest
 import yaml
 
 from tripleo_ephemeral.deploy import checks
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import workdir
 
 
 def _env(tmp_path, name, params):
@@ -28,7 +32,7 @@ def test_ceph_fsid_change_is_refused(tmp_path):
     summary, violations = checks.compare(old, new)
     assert [v[0] for v in violations] == ['ceph-fsid-unchanged']
     assert 'parameters changed:  CephClusterFSID' in summary
-    with pytest.raises(checks.CheckFailedError,
+    with pytest.raises(exceptions.CheckFailedError,
                        match='ceph-fsid-unchanged: CephClusterFSID changed'):
         checks.enforce(violations)
     assert checks.compare(old, new, skip={'ceph-fsid-unchanged'})[1] == []
@@ -46,7 +50,8 @@ def test_dropped_network_isolation_environment(tmp_path):
 
 
 def test_generated_environments_do_not_count(tmp_path):
-    pw = _env(tmp_path, 'overcloud-passwords.yaml', {})
+    wd = workdir.WorkDir(str(tmp_path))
+    pw = _env(tmp_path, os.path.basename(wd.passwords_file), {})
     old = checks.snapshot([pw], ROLES)
     new = checks.snapshot([], ROLES)
     assert checks.compare(old, new)[1] == []

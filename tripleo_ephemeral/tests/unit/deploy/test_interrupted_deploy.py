@@ -7,14 +7,17 @@ raised at the chosen step of a real Deployment with a fake Heat.
 import os
 
 import pytest
-import yaml
 
-from tripleo_ephemeral.deploy import overcloud
+from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import inputs
 from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.tests.unit import test_launcher_base
+from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.tests import heat_sqlite
+from tripleo_ephemeral.tests.unit import fakes
+from tripleo_ephemeral import workdir
 
 
-class FakeLauncher(test_launcher_base.FakeLauncher):
+class FakeLauncher(fakes.FakeLauncher):
     """Stops like a real one: Heat first, then the dump."""
 
     def __init__(self, heat_dir, interrupt_dump=False, **kw):
@@ -33,14 +36,15 @@ class FakeLauncher(test_launcher_base.FakeLauncher):
 
 
 @pytest.fixture
-def deployment(tmp_path, monkeypatch):
-    dep = overcloud.Deployment('oc', str(tmp_path / 'work'))
-    monkeypatch.setattr(dep, 'prepare_request', lambda: {})
-    monkeypatch.setattr(overcloud.heat_client, 'make_client',
+def run(tmp_path, monkeypatch):
+    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    monkeypatch.setattr(dep.inputs, 'prepare',
+                        lambda say: inputs.Request({}, None, {}))
+    monkeypatch.setattr(deployment.heat_client, 'make_client',
                         lambda session, endpoint: object())
-    monkeypatch.setattr(dep, '_create', lambda client, request: {
-        'stack_id': 'x', 'stack_status': 'CREATE_COMPLETE'})
-    monkeypatch.setattr(overcloud.stack_outputs, 'fetch_and_save',
+    monkeypatch.setattr(dep, '_create', lambda client, args, expected: (
+        deployment.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
+    monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
     return dep
 
@@ -50,45 +54,39 @@ def _launcher(tmp_path, monkeypatch, **kw):
     from tripleo_ephemeral.heat_launcher import readiness
     monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
     monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
-    return FakeLauncher(str(tmp_path / 'work' / 'heat-launcher'), **kw)
+    return FakeLauncher(workdir.WorkDir(str(tmp_path / 'work')).heat_dir,
+                        **kw)
 
 
 def _status(dep):
-    with open(dep.workdir.status_file) as f:
-        return yaml.safe_load(f)['deployment_status']
+    return dep.workdir.status()
 
 
-def test_ctrl_c_during_config_download(deployment, tmp_path, monkeypatch):
+def test_ctrl_c_during_config_download(run, tmp_path, monkeypatch):
     launcher = _launcher(tmp_path, monkeypatch)
 
     def render(*a, **kw):
         raise KeyboardInterrupt
-    monkeypatch.setattr(deployment, '_render', render)
+    monkeypatch.setattr(run, '_render', render)
     with pytest.raises(KeyboardInterrupt):
-        deployment.run(launcher)
+        run.run(launcher)
     assert 'stop' in launcher.calls and not launcher.alive
-    assert _status(deployment) == 'DEPLOY_FAILED'
-    assert deployment.workdir.archives()  # the state is kept
+    assert _status(run) == 'DEPLOY_FAILED'
+    assert run.workdir.archives()  # the state is kept
 
 
-def test_ctrl_c_during_the_dump(deployment, tmp_path, monkeypatch):
+def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
     launcher = _launcher(tmp_path, monkeypatch, interrupt_dump=True)
     with pytest.raises(KeyboardInterrupt):
-        deployment.run(launcher)
+        run.run(launcher)
     assert not launcher.alive
-    assert _status(deployment) == 'DEPLOY_FAILED'
+    assert _status(run) == 'DEPLOY_FAILED'
 
 
 def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
-    import sqlite3
-    path = str(tmp_path / 'heat.sqlite')
-    conn = sqlite3.connect(path)
-    conn.execute('CREATE TABLE stack (id TEXT)')
-    conn.execute("INSERT INTO stack VALUES ('1')")
-    conn.commit()
-    conn.close()
+    path = heat_sqlite.stack_db(tmp_path / 'heat.sqlite')
     db = database.SqliteDatabase(path)
-    store = database.DumpStore(str(tmp_path))
+    store = dumps.DumpStore(str(tmp_path))
     good = open(db.dump(store), 'rb').read()
 
     def interrupted(conn):

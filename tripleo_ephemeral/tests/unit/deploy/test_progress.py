@@ -1,6 +1,9 @@
 import types
 
+import pytest
+
 from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.tests.unit import fakes
 
 
 def _res(name, status, reason='', stack='s'):
@@ -43,8 +46,35 @@ def test_counts():
                          _res('b', 'CREATE_IN_PROGRESS'),
                          _res('c', 'CREATE_FAILED'),
                          _res('d', 'INIT_COMPLETE')], 'CREATE')
+    # The exact counts of a finished create: the total is final.
     assert str(c) == ('1/4 resources complete (25%), 1 in progress, '
                       '1 failed')
+    # On the way the total is only what was seen so far: no share.
+    assert c.describe() == '1 resources complete, 1 in progress, 1 failed'
+    assert c.describe(total=10) == ('1/10 resources complete (10%), '
+                                    '1 in progress, 1 failed')
+
+
+@pytest.mark.parametrize('complete, total, elapsed, left', [
+    (50, 200, 20.0, 60.0),     # a quarter in 20 s: 60 s for the rest
+    (39, 200, 60.0, None),     # under a fifth: the rate says little yet
+    (100, 200, 9.0, None),     # under 10 s: nor does it here
+    (200, 200, 30.0, None),    # done
+    (250, 200, 30.0, None),    # more than expected: no negative time
+    (50, None, 20.0, None),    # total unknown
+])
+def test_time_left(complete, total, elapsed, left):
+    assert progress.time_left(complete, total, elapsed) == left
+
+
+def test_time_left_in_the_line():
+    c = progress.Counts([_res(str(i), 'CREATE_COMPLETE') for i in range(50)]
+                        + [_res('x', 'CREATE_IN_PROGRESS')], 'CREATE')
+    assert c.describe(total=200, elapsed=20.0) == (
+        '50/200 resources complete (25%), 1 in progress, about 1m00s left')
+    assert c.describe(total=200, elapsed=5.0) == (
+        '50/200 resources complete (25%), 1 in progress')
+    assert c.describe(total=60, elapsed=20.0).endswith('about 4s left')
 
 
 def test_watcher_prints_top_events_and_failures_only():
@@ -71,20 +101,8 @@ def test_failures_lists_reasons():
         ('overcloud-x.b', 'OS::Heat::Value', 'boom')]
 
 
-class SlowClock:
-    """A clock where every resources.list costs ``cost`` seconds."""
-
-    def __init__(self):
-        self.now = 0.0
-        self.sleeps = []
-
-    def sleep(self, seconds):
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-
 def test_watcher_spaces_out_expensive_calls():
-    clock = SlowClock()
+    clock = fakes.FakeClock()
     events = [_event('1', 'top', 'CREATE_IN_PROGRESS'),
               _event('2', 'inner', 'CREATE_COMPLETE', nested=True),
               _event('3', 'root', 'CREATE_IN_PROGRESS')]  # the stack's own
@@ -106,8 +124,7 @@ def test_watcher_spaces_out_expensive_calls():
     client.resources.list = listing
     out = []
     watcher = progress.StackWatcher(client, 'root', out=out.append,
-                                    clock=lambda: clock.now,
-                                    sleep=clock.sleep)
+                                    clock=clock, sleep=clock.sleep)
     assert watcher.wait() == 'CREATE_COMPLETE'
     # the last fetch is the final one, made whatever it costs
     gaps = [b - a for a, b in zip(fetched, fetched[1:-1])]
@@ -117,8 +134,72 @@ def test_watcher_spaces_out_expensive_calls():
     assert set(clock.sleeps) == {watcher.poll}
     # counts on the way come from the events; resources are listed once
     assert len(listed) == 1
-    assert '1/2 resources complete' in '\n'.join(out)
+    assert '1 resources complete, 1 in progress' in '\n'.join(out)
     assert out[-1].endswith('1/1 resources complete (100%), 0 in progress')
     # the end was seen before the last (2 s) event fetch and the listing
     assert watcher.ended <= fetched[-1] < listed[-1]
     assert watcher.final_counts.total == 1
+
+
+class GrowingStack:
+    """A create of ``size`` nested resources, one complete every 2 s of
+    the fake clock; the stack completes with the last one."""
+
+    def __init__(self, clock, size):
+        self.clock = clock
+        self.size = size
+        self.stacks = types.SimpleNamespace(get=self._get)
+        self.events = types.SimpleNamespace(list=self._events)
+        self.resources = types.SimpleNamespace(
+            list=lambda stack_id, nested_depth=0: [
+                _res('r%d' % i, 'CREATE_COMPLETE') for i in range(size)])
+
+    def _done(self):
+        return min(self.size, int(self.clock.now // 2))
+
+    def _get(self, stack_id, resolve_outputs=True):
+        return types.SimpleNamespace(stack_status=(
+            'CREATE_COMPLETE' if self._done() == self.size
+            else 'CREATE_IN_PROGRESS'))
+
+    def _events(self, stack_id, **kw):
+        events = []
+        for i in range(self._done() + 1):
+            if i < self.size:
+                events.append(_event('%04d' % (2 * i), 'r%d' % i,
+                                     'CREATE_IN_PROGRESS', nested=True))
+            if i < self._done():
+                events.append(_event('%04d' % (2 * i + 1), 'r%d' % i,
+                                     'CREATE_COMPLETE', nested=True))
+        events.sort(key=lambda e: e.id)
+        return [e for e in events
+                if not kw.get('marker') or e.id > kw['marker']]
+
+
+def _watch(size, expected_total):
+    clock = fakes.FakeClock()
+    out = []
+    watcher = progress.StackWatcher(
+        GrowingStack(clock, size), 'root', out=out.append, report_every=4,
+        expected_total=expected_total, clock=clock, sleep=clock.sleep)
+    assert watcher.wait() == 'CREATE_COMPLETE'
+    return out
+
+
+def test_unknown_total_shows_counts_only():
+    out = _watch(10, None)
+    assert out[0] == '[   0s] 0 resources complete, 1 in progress'
+    assert '[   8s] 4 resources complete, 1 in progress' in out
+    assert not any('%' in line or 'left' in line for line in out[:-1])
+    assert out[-1] == '[  20s] 10/10 resources complete (100%), 0 in progress'
+
+
+def test_known_total_shows_the_share_then_the_time_left():
+    out = _watch(10, 10)
+    assert out[0] == '[   0s] 0/10 resources complete (0%), 1 in progress'
+    # A fifth done, but not 10 s yet: no estimate.
+    assert '[   4s] 2/10 resources complete (20%), 1 in progress' in out
+    # 6 of 10 in 12 s: 8 s for the other 4.
+    assert ('[  12s] 6/10 resources complete (60%), 1 in progress, about 8s '
+            'left') in out
+    assert out[-1] == '[  20s] 10/10 resources complete (100%), 0 in progress'

@@ -4,8 +4,9 @@ import pytest
 
 from tripleo_ephemeral.commands import deployed_server_agent as command
 from tripleo_ephemeral.deploy import agent_push
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import agent_config
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral.tests.unit import fakes
 
 
 def server(role, index, **kw):
@@ -41,9 +42,9 @@ def test_assign_hosts_in_index_order():
     pairs = agent_config.assign_hosts(servers, {'Compute': ['a', 'b']})
     assert [(s.role, s.index, h) for s, h in pairs] == [
         ('Compute', 0, 'a'), ('Compute', 1, 'b')]
-    with pytest.raises(errors.DeployedServersError, match='2 deployed'):
+    with pytest.raises(exceptions.DeployedServersError, match='2 deployed'):
         agent_config.assign_hosts(servers, {'Compute': ['a']})
-    with pytest.raises(errors.DeployedServersError, match='Storage'):
+    with pytest.raises(exceptions.DeployedServersError, match='Storage'):
         agent_config.assign_hosts(servers, {'Storage': ['a']})
 
 
@@ -58,19 +59,12 @@ def test_role_hosts_from_options_and_env():
         'Controller': ['10.0.0.1', '10.0.0.2'], 'Compute': []}
 
 
-class FakeRunner:
-    def __init__(self):
-        self.calls = []
-
-    def run(self, argv, **kwargs):
-        self.calls.append((argv, kwargs))
-
-
 def test_push_argv():
-    runner = FakeRunner()
+    runner = fakes.FakeRunner()
     agent_push.push('10.0.0.5', 'TEXT', user='admin', key='/k',
                     known_hosts='/kh', runner=runner)
-    (argv, kwargs), = runner.calls
+    argv, = runner.calls
+    kwargs, = runner.kwargs
     assert argv[0] == 'ssh' and 'admin@10.0.0.5' in argv
     assert argv[argv.index('-i') + 1] == '/k'
     assert 'UserKnownHostsFile=/kh' in argv

@@ -3,9 +3,9 @@ import os
 import pytest
 import yaml
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import config_download as cd
-from tripleo_ephemeral.overcloud import errors
-from tripleo_ephemeral.tests.unit.overcloud import fakes
+from tripleo_ephemeral.tests.unit import fakes
 
 
 @pytest.mark.parametrize('task, steps', [
@@ -32,7 +32,7 @@ def test_output_file_name(name, expected):
 
 
 def test_output_file_name_rejects_empty():
-    with pytest.raises(errors.StackOutputsError):
+    with pytest.raises(exceptions.StackOutputsError):
         cd.output_file_name('x/')
 
 
@@ -106,19 +106,19 @@ def test_rerender_overwrites(tmp_path):
 
 
 def test_outputs_without_role_data(tmp_path):
-    with pytest.raises(errors.StackOutputsError, match='RoleData'):
+    with pytest.raises(exceptions.StackOutputsError, match='RoleData'):
         cd.render({}, str(tmp_path), 'oc')
 
 
 def test_deployment_without_name(tmp_path):
     dep = fakes.deployment('d1', 's-c0', None)
     dep['config']['inputs'] = []
-    with pytest.raises(errors.StackOutputsError, match='d1'):
+    with pytest.raises(exceptions.StackOutputsError, match='d1'):
         cd.render(fakes.outputs(), str(tmp_path), 'oc', [dep])
 
 
-def test_render_to_work_dir(tmp_path):
-    dest = cd.render_to_work_dir(fakes.outputs(), str(tmp_path), 'oc')
-    assert dest == str(tmp_path / 'config-download' / 'oc')
+def test_render_into_a_new_dir(tmp_path):
+    dest = str(tmp_path / 'config-download' / 'oc')
+    assert cd.render(fakes.outputs(), dest, 'oc') > 0
     assert os.path.exists(os.path.join(dest,
                                        'tripleo-ansible-inventory.yaml'))

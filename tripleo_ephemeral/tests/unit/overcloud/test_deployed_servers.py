@@ -4,8 +4,8 @@ import stat
 import pytest
 import yaml
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import deployed_servers as ds
-from tripleo_ephemeral.overcloud import errors
 
 ROLES = [
     {'name': 'Controller', 'tags': ['primary'],
@@ -57,8 +57,9 @@ def test_unknown_role_names_role_and_roles_file(tmp_path):
     path = tmp_path / 'servers.yaml'
     path.write_text(yaml.safe_dump({'Networker': [
         {'hostname': 'x', 'ctlplane_ip': '192.0.2.1'}]}))
-    with pytest.raises(errors.DeployedServersError) as e:
-        ds.prepare_environment(str(path), ROLES, 'oc', str(tmp_path),
+    with pytest.raises(exceptions.DeployedServersError) as e:
+        ds.prepare_environment(str(path), ROLES, 'oc',
+                               str(tmp_path / 'env.yaml'),
                                roles_file='roles_data.yaml')
     message = str(e.value)
     assert 'Networker' in message and 'roles_data.yaml' in message
@@ -81,21 +82,24 @@ def test_unknown_role_names_role_and_roles_file(tmp_path):
     ([], 'must map role names'),
 ])
 def test_invalid_servers(data, fragment):
-    with pytest.raises(errors.DeployedServersError, match=fragment):
+    with pytest.raises(exceptions.DeployedServersError, match=fragment):
         ds.validate_servers(data, 's.yaml')
 
 
 def test_write_environment_and_ssh_users(tmp_path):
     path = tmp_path / 'servers.yaml'
     path.write_text(yaml.safe_dump(SERVERS))
+    wanted = str(tmp_path / 'oc-deployed-servers.yaml')
     env_path, servers = ds.prepare_environment(str(path), ROLES, 'oc',
-                                               str(tmp_path))
-    assert env_path == ds.environment_path(str(tmp_path), 'oc')
+                                               wanted)
+    assert env_path == wanted
     assert stat.S_IMODE(os.stat(env_path).st_mode) == 0o600
     with open(env_path) as f:
         assert yaml.safe_load(f)['parameter_defaults']['ComputeCount'] == 2
     assert ds.ssh_users(servers) == {'c0': 'admin', 'n0': 'tripleo-admin',
                                      'n1': 'tripleo-admin'}
+    assert ds.ssh_users(servers, default=None) == {'c0': 'admin'}
+    assert ds.ssh_users(None, default=None) == {}
 
 
 def test_removed_hosts():

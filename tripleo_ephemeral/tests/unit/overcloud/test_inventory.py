@@ -1,5 +1,5 @@
 from tripleo_ephemeral.overcloud import inventory
-from tripleo_ephemeral.tests.unit.overcloud import fakes
+from tripleo_ephemeral.tests.unit import fakes
 
 
 def test_inventory_groups_and_hosts():

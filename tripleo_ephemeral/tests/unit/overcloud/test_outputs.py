@@ -1,8 +1,8 @@
 import pytest
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import outputs
-from tripleo_ephemeral.tests.unit.overcloud import fakes
+from tripleo_ephemeral.tests.unit import fakes
 
 
 def _client():
@@ -28,16 +28,21 @@ def test_output_error_is_reported():
     client = fakes.FakeHeat()
     client.stacks.get = lambda i: type('S', (), {'outputs': [
         {'output_key': 'RoleData', 'output_error': 'boom'}]})()
-    with pytest.raises(errors.StackOutputsError, match='RoleData.*boom'):
+    with pytest.raises(exceptions.StackOutputsError, match='RoleData.*boom'):
         outputs.fetch_outputs(client, 'oc')
 
 
+def _paths(tmp_path):
+    return str(tmp_path / 'o' / 'oc-outputs.yaml'), str(tmp_path / 'd.yaml')
+
+
 def test_save_and_load(tmp_path):
-    outs, deps = outputs.fetch_and_save(_client(), 'oc', str(tmp_path), 'oc')
-    loaded = outputs.load(str(tmp_path), 'oc')
+    outs, deps = outputs.fetch_and_save(_client(), 'oc', *_paths(tmp_path))
+    loaded = outputs.load(*_paths(tmp_path))
     assert loaded == (outs, deps)
 
 
 def test_load_missing(tmp_path):
-    with pytest.raises(errors.StackOutputsError, match='config-download-only'):
-        outputs.load(str(tmp_path), 'oc')
+    with pytest.raises(exceptions.StackOutputsError,
+                       match='oc-outputs.yaml.*config-download-only'):
+        outputs.load(*_paths(tmp_path))

@@ -8,7 +8,7 @@ from cryptography.hazmat.primitives import serialization
 import pytest
 import yaml
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import passwords
 
 
@@ -47,8 +47,9 @@ def test_cephx_key_layout():
 
 
 def test_file_created_then_reused(tmp_path):
-    path, first = passwords.ensure_passwords(str(tmp_path), 'oc')
-    assert path == str(tmp_path / 'oc-passwords.yaml')
+    wanted = str(tmp_path / 'oc-passwords.yaml')
+    path, first = passwords.ensure_passwords(wanted)
+    assert path == wanted
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     # Drop one value and add a user one: only the missing one is added.
     data = {'parameter_defaults': dict(first)}
@@ -56,7 +57,7 @@ def test_file_created_then_reused(tmp_path):
     data['parameter_defaults']['Custom'] = 'mine'
     with open(path, 'w') as f:
         yaml.safe_dump(data, f)
-    _, second = passwords.ensure_passwords(str(tmp_path), 'oc')
+    _, second = passwords.ensure_passwords(path)
     assert second['AdminPassword'] == first['AdminPassword']
     assert second['MigrationSshKey'] == first['MigrationSshKey']
     assert second['Custom'] == 'mine'
@@ -67,5 +68,5 @@ def test_file_created_then_reused(tmp_path):
 
 def test_bad_passwords_file(tmp_path):
     (tmp_path / 'oc-passwords.yaml').write_text('- a\n')
-    with pytest.raises(errors.PasswordsError, match='oc-passwords.yaml'):
-        passwords.ensure_passwords(str(tmp_path), 'oc')
+    with pytest.raises(exceptions.PasswordsError, match='oc-passwords.yaml'):
+        passwords.ensure_passwords(str(tmp_path / 'oc-passwords.yaml'))

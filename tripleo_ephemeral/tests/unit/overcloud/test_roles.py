@@ -1,6 +1,6 @@
 import pytest
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import roles
 from tripleo_ephemeral.overcloud import template_processing
 
@@ -23,7 +23,7 @@ def test_bundled_roles_and_networks_load():
     ([{'name': 'A', 'ServicesDefault': [1]}], 'ServicesDefault'),
 ])
 def test_invalid_roles(data, fragment):
-    with pytest.raises(errors.RolesDataError) as e:
+    with pytest.raises(exceptions.RolesDataError) as e:
         roles.validate_roles(data, 'r.yaml')
     assert fragment in str(e.value)
     assert 'r.yaml' in str(e.value)
@@ -33,13 +33,13 @@ def test_invalid_roles(data, fragment):
 def test_malformed_yaml_names_file(tmp_path):
     path = tmp_path / 'roles.yaml'
     path.write_text('- name: a: b\n')
-    with pytest.raises(errors.RolesDataError) as e:
+    with pytest.raises(exceptions.RolesDataError) as e:
         roles.load_roles(str(path))
     assert str(path) in str(e.value) and 'line 1' in str(e.value)
 
 
 def test_missing_file(tmp_path):
-    with pytest.raises(errors.RolesDataError, match='not found'):
+    with pytest.raises(exceptions.RolesDataError, match='not found'):
         roles.load_roles(str(tmp_path / 'nope.yaml'))
 
 
@@ -49,6 +49,29 @@ def test_networks_defaults_and_role_networks():
     assert nets[0]['enabled'] is True
     roles.check_role_networks([{'name': 'A', 'networks': ['InternalApi']}],
                               nets)
-    with pytest.raises(errors.RolesDataError, match='Storage'):
+    with pytest.raises(exceptions.RolesDataError, match='Storage'):
         roles.check_role_networks([{'name': 'A', 'networks': ['Storage']}],
                                   nets)
+
+
+THT_ROLE = {'name': 'Controller', 'networks': {
+    'External': {'subnet': 'external_subnet'},
+    'InternalApi': {'subnet': 'internal_api_subnet'}}}
+
+
+def test_tht_role_networks_by_name_or_name_lower():
+    nets = roles.validate_networks([
+        {'name': 'External'},
+        {'name': 'InternalApi', 'name_lower': 'internal_api'}])
+    roles.check_role_networks([THT_ROLE], nets)
+    roles.check_role_networks(
+        [{'name': 'C', 'networks': ['ctlplane', 'internal_api']}], nets)
+    with pytest.raises(exceptions.RolesDataError,
+                       match='role C uses network Tenant.*InternalApi'):
+        roles.check_role_networks([{'name': 'C', 'networks': {
+            'Tenant': {'subnet': 'tenant_subnet'}}}], nets, 'r.yaml')
+
+
+def test_role_networks_unchecked_without_networks_data():
+    # THT's default: network_data_default.yaml is [] (control plane only)
+    roles.check_role_networks([THT_ROLE], roles.validate_networks([]))

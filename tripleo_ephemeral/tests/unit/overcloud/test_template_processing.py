@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import roles
 from tripleo_ephemeral.overcloud import template_processing as tp
 
@@ -26,8 +26,9 @@ def test_render_role_network_and_plain(tmp_path):
         'network/ports/port.network.j2.yaml': 'net: {{network.name}}\n',
         'static.yaml': 'a: 1\n',
     })
-    dest = tp.prepare_templates(str(src), str(tmp_path / 'work'), ROLES, NETS)
-    assert dest == str(tmp_path / 'work' / tp.TEMPLATES_DIR_NAME)
+    wanted = str(tmp_path / 'work' / 'tht')
+    dest = tp.prepare_templates(str(src), wanted, ROLES, NETS)
+    assert dest == wanted
 
     def read(rel):
         with open(os.path.join(dest, rel)) as f:
@@ -42,15 +43,15 @@ def test_render_role_network_and_plain(tmp_path):
 def test_copy_replaces_previous_copy(tmp_path):
     src = tmp_path / 'src'
     _tree(str(src), {'a.yaml': 'x: 1\n'})
-    dest = tp.copy_templates(str(src), str(tmp_path))
+    dest = tp.copy_templates(str(src), str(tmp_path / 'copy'))
     _tree(dest, {'stale.yaml': 'y: 1\n'})
-    tp.copy_templates(str(src), str(tmp_path))
+    tp.copy_templates(str(src), dest)
     assert not os.path.exists(os.path.join(dest, 'stale.yaml'))
 
 
 def test_jinja_syntax_error_names_file(tmp_path):
     _tree(str(tmp_path), {'bad.j2.yaml': '{% for %}\n'})
-    with pytest.raises(errors.TemplateError, match='bad.j2.yaml'):
+    with pytest.raises(exceptions.TemplateError, match='bad.j2.yaml'):
         tp.render_templates(str(tmp_path), ROLES, NETS)
 
 
@@ -59,7 +60,7 @@ def test_environment_directory_sorted(tmp_path):
     assert [os.path.basename(p) for p in
             tp.environment_directory_files(str(tmp_path))] == ['a.yml',
                                                                'b.yaml']
-    with pytest.raises(errors.EnvironmentFileError, match='nope'):
+    with pytest.raises(exceptions.EnvironmentFileError, match='nope'):
         tp.environment_directory_files(str(tmp_path / 'nope'))
 
 
@@ -87,7 +88,7 @@ def test_stack_create_args(rendered, tmp_path):
 
 
 def test_missing_environment(rendered, tmp_path):
-    with pytest.raises(errors.EnvironmentFileError) as e:
+    with pytest.raises(exceptions.EnvironmentFileError) as e:
         tp.stack_create_args('oc', rendered, [str(tmp_path / 'x.yaml')])
     assert 'x.yaml' in str(e.value) and 'not found' in str(e.value)
 
@@ -95,20 +96,20 @@ def test_missing_environment(rendered, tmp_path):
 def test_malformed_environment(rendered, tmp_path):
     env = tmp_path / 'bad.yaml'
     env.write_text('parameter_defaults: [\n')
-    with pytest.raises(errors.EnvironmentFileError, match='bad.yaml'):
+    with pytest.raises(exceptions.EnvironmentFileError, match='bad.yaml'):
         tp.stack_create_args('oc', rendered, [str(env)])
 
 
 def test_environment_refers_to_missing_file(rendered, tmp_path):
     env = tmp_path / 'env.yaml'
     env.write_text('resource_registry:\n  OS::X::Y: missing.yaml\n')
-    with pytest.raises(errors.EnvironmentFileError) as e:
+    with pytest.raises(exceptions.EnvironmentFileError) as e:
         tp.stack_create_args('oc', rendered, [str(env)])
     assert 'missing.yaml' in str(e.value) and 'env.yaml' in str(e.value)
 
 
 def test_missing_root_template(tmp_path):
-    with pytest.raises(errors.TemplateError, match='overcloud.yaml'):
+    with pytest.raises(exceptions.TemplateError, match='overcloud.yaml'):
         tp.stack_create_args('oc', str(tmp_path))
 
 

@@ -3,7 +3,7 @@ import os
 import pytest
 import yaml
 
-from tripleo_ephemeral.overcloud import errors
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import tht_parameters as tht
 
 ROLES = [
@@ -49,7 +49,7 @@ def test_role_services_follow_counts_and_registry(tmp_path):
 
 
 def test_role_services_bad_count():
-    with pytest.raises(errors.EnvironmentFileError, match='ComputeCount'):
+    with pytest.raises(exceptions.EnvironmentFileError, match='ComputeCount'):
         tht.role_services(ROLES, {'parameter_defaults': {
             'ComputeCount': 'two'}})
 
@@ -91,9 +91,9 @@ def test_prepare_environment(tmp_path):
     templates = tmp_path / 'tht'
     templates.mkdir()
     (templates / 'keystone.yaml').write_text(SERVICE_TEMPLATE)
-    path = tht.prepare_environment(str(templates), ROLES, str(tmp_path),
-                                   'oc', [])
-    assert path == str(tmp_path / 'oc-tht-parameters.yaml')
+    wanted = str(tmp_path / 'oc-tht-parameters.yaml')
+    path = tht.prepare_environment(str(templates), ROLES, wanted, [])
+    assert path == wanted
     assert oct(os.stat(path).st_mode & 0o777) == '0o600'
     params = yaml.safe_load(open(path))['parameter_defaults']
     assert params['ControllerServices'] == [

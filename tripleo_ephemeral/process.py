@@ -1,7 +1,9 @@
-"""The one seam through which the launchers run other programs.
+"""The one seam through which the project runs other programs.
 
-Nothing else in the project calls :mod:`subprocess`. Tests replace a
-:class:`ProcessRunner` with a fake that records each argv.
+The launchers (podman, the heat-all runner, MariaDB tools), the image
+builder and the agent's ``ssh`` all run through :class:`ProcessRunner`;
+nothing else in the project calls :mod:`subprocess`. Tests replace it with
+a fake that records each argv.
 """
 
 import logging

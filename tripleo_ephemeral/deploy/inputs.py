@@ -1,0 +1,206 @@
+"""Every input of a deploy, read and checked before Heat is launched.
+
+A bad file costs nothing: roles, networks, servers, templates and
+environments are read, the generated environments are written into the work
+dir, the create request is built and the new inputs are checked against the
+last successful deploy, all before a launcher is started.
+"""
+
+import datetime
+import hashlib
+import json
+import os
+import time
+import uuid
+
+from heatclient.common import utils as heat_utils
+
+from tripleo_ephemeral.deploy import checks
+from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import passwords
+from tripleo_ephemeral.overcloud import roles as roles_mod
+from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral.overcloud import tht_parameters
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import workdir as workdir_mod
+
+#: Used with the bundled templates when no --deployed-servers is given.
+SAMPLE_SERVERS = 'deployed-servers-sample.yaml'
+#: Environments of a template set that turn roles into deployed servers;
+#: included (when the set has them) whenever --deployed-servers is used.
+DEPLOYED_SERVER_ENVIRONMENTS = (
+    'environments/deployed-server-environment.yaml',
+    'environments/deployed-server-bootstrap-environment.yaml',
+)
+
+
+class Request:
+    """What the prepared inputs give the run: the stack create kwargs, the
+    deployed servers (or None), the snapshot the checks compared and a
+    digest of the request (:func:`request_digest`)."""
+
+    def __init__(self, create_args, servers, snapshot, digest=None):
+        self.create_args = create_args
+        self.servers = servers
+        self.snapshot = snapshot
+        self.digest = digest
+
+
+def request_digest(create_args, volatile=()):
+    """The SHA-256 of what a create request asks Heat to build.
+
+    The same templates, environments and files give the same digest, so
+    the same stack size. The ``volatile`` environments (paths) count by
+    name only: the deploy parameters change on every deploy
+    (DeployIdentifier) without changing what is created.
+    """
+    skip = {heat_utils.normalise_file_path_to_url(p) for p in volatile}
+    files = sorted((url, None if url in skip else text)
+                   for url, text in (create_args.get('files') or {}).items())
+    canonical = json.dumps(
+        [create_args.get('template'), files,
+         create_args.get('environment_files')],
+        default=str, skipkeys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class Inputs:
+    """The inputs of one deploy, as the command was given them."""
+
+    def __init__(self, stack, work_dir=None, templates=None,
+                 environment_files=(), environment_directories=(),
+                 roles_file=None, networks_file=None, deployed_servers=None,
+                 timeout=template_processing.DEFAULT_TIMEOUT_MINS,
+                 disable_validations=False, skip_checks=()):
+        self.stack = stack
+        self.workdir = workdir_mod.WorkDir(work_dir, stack)
+        self.templates = (templates or
+                          template_processing.bundled_templates_dir())
+        self.environment_files = list(environment_files)
+        self.environment_directories = list(environment_directories)
+        self.roles_file = roles_file or os.path.join(self.templates,
+                                                     'roles_data.yaml')
+        self.networks_file = networks_file or os.path.join(
+            self.templates, 'network_data.yaml')
+        if deployed_servers is None and templates is None:
+            deployed_servers = os.path.join(self.templates, SAMPLE_SERVERS)
+        self.deployed_servers = deployed_servers
+        self.timeout = timeout
+        self.disable_validations = disable_validations
+        self.skip_checks = set(skip_checks)
+
+    def size(self):
+        """(nodes, roles with nodes) of the deployment, for --heat-type
+        auto: from the servers file, else the roles' CountDefault."""
+        if self.deployed_servers:
+            servers = deployed_servers.load_servers(self.deployed_servers)
+            counts = {role: len(hosts) for role, hosts in servers.items()}
+        else:
+            counts = {r['name']: int(r.get('CountDefault') or 0)
+                      for r in roles_mod.load_roles(self.roles_file)}
+        return sum(counts.values()), sum(1 for c in counts.values() if c)
+
+    def previous_servers(self):
+        """The servers the last deploy used (its saved inputs), or None."""
+        saved = self.workdir.load(self.workdir.deploy_inputs_file) or {}
+        return saved.get('deployed_servers_data')
+
+    def prepare(self, say):
+        """Read, write and check everything; return the :class:`Request`.
+
+        ``say`` prints a line of progress (the check summary, warnings).
+        """
+        if not os.path.isdir(self.templates):
+            raise exceptions.DeployError(
+                'Templates directory %s not found; check --templates' %
+                self.templates)
+        wd = self.workdir
+        roles = roles_mod.load_roles(self.roles_file)
+        networks = roles_mod.load_networks(self.networks_file)
+        roles_mod.check_role_networks(roles, networks, self.roles_file)
+        tdir = template_processing.prepare_templates(
+            self.templates, wd.templates_dir, roles, networks)
+        env_files = []
+        for directory in self.environment_directories:
+            env_files.extend(
+                template_processing.environment_directory_files(directory))
+        env_files.extend(self.environment_files)
+        generated = []
+        servers = None
+        if self.deployed_servers:
+            given = {os.path.basename(p) for p in env_files}
+            generated.extend(
+                os.path.join(tdir, rel) for rel in DEPLOYED_SERVER_ENVIRONMENTS
+                if os.path.exists(os.path.join(tdir, rel)) and
+                os.path.basename(rel) not in given)
+            path, servers = deployed_servers.prepare_environment(
+                self.deployed_servers, roles, self.stack,
+                wd.deployed_servers_file, roles_file=self.roles_file)
+            generated.append(path)
+            self._warn_removed_hosts(servers, say)
+        generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
+        generated.append(self._write_deploy_parameters())
+        # <Role>Services and container images, as tripleoclient computed
+        # them; read from every environment, before the user's win.
+        generated.append(tht_parameters.prepare_environment(
+            tdir, roles, wd.tht_parameters_file,
+            template_processing.resource_registry(tdir) + generated +
+            env_files))
+        # Generated environments first: the user's -e files win.
+        all_envs = generated + env_files
+        create_args = template_processing.stack_create_args(
+            self.stack, tdir, all_envs, timeout_mins=self.timeout)
+        snapshot = self._check_against_last_success(all_envs, roles,
+                                                    servers, say)
+        self._save(roles, networks, all_envs, servers)
+        return Request(create_args, servers, snapshot, request_digest(
+            create_args, volatile=[wd.deploy_parameters_file]))
+
+    def _check_against_last_success(self, env_files, roles, servers, say):
+        """Stop before Heat on a change that would break the overcloud."""
+        snapshot = checks.snapshot(env_files, roles, servers)
+        previous = self.workdir.load(self.workdir.last_success_file)
+        summary, violations = checks.compare(previous, snapshot,
+                                             skip=self.skip_checks)
+        for line in summary:
+            say(line)
+        if self.disable_validations:
+            for rule_id, message in violations:
+                say('Check %s skipped (--disable-validations): %s' %
+                    (rule_id, message))
+        else:
+            checks.enforce(violations)
+        return snapshot
+
+    def _write_deploy_parameters(self):
+        return self.workdir.save(self.workdir.deploy_parameters_file, {
+            'parameter_defaults': {
+                'RootStackName': self.stack,
+                'DeployIdentifier': int(time.time()),
+                'StackAction': 'CREATE',
+                'DeployIdentifierUUID': str(uuid.uuid4()),
+            }})
+
+    def _save(self, roles, networks, env_files, servers):
+        """Keep what was used: the next deploy compares against it."""
+        self.workdir.save(self.workdir.deploy_inputs_file, {
+            'stack': self.stack,
+            'templates': self.templates,
+            'roles_file': self.roles_file,
+            'networks_file': self.networks_file,
+            'deployed_servers': self.deployed_servers,
+            'deployed_servers_data': servers,
+            'environment_files': env_files,
+            'roles': roles,
+            'networks': networks,
+            'saved_at': datetime.datetime.now(
+                datetime.timezone.utc).isoformat(),
+        })
+
+    def _warn_removed_hosts(self, servers, say):
+        """Say which servers the last deploy had and this one drops."""
+        for role, host in deployed_servers.removed_hosts(
+                self.previous_servers(), servers):
+            say(deployed_servers.REMOVED_HOST_WARNING % {
+                'host': host['hostname'], 'role': role,
+                'ip': host['ctlplane_ip']})

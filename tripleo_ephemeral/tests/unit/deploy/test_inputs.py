@@ -1,0 +1,39 @@
+"""The deploy's inputs: the request digest that keys the known stack size."""
+
+from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import inputs
+
+PARAMS = '/w/oc-deploy-parameters.yaml'
+
+
+def _args(params='DeployIdentifier: 1', env='a: 1'):
+    return {
+        'stack_name': 'oc',
+        'template': {'heat_template_version': 'wallaby',
+                     'resources': {'r': {'type': 'OS::Heat::None'}}},
+        'files': {'file:///w/env.yaml': env,
+                  'file://' + PARAMS: params},
+        'environment_files': ['file:///w/env.yaml', 'file://' + PARAMS],
+        'timeout_mins': 240, 'disable_rollback': True,
+    }
+
+
+def test_digest_ignores_the_deploy_parameters_content():
+    first = inputs.request_digest(_args(), volatile=[PARAMS])
+    again = inputs.request_digest(_args(params='DeployIdentifier: 2'),
+                                  volatile=[PARAMS])
+    assert first == again and len(first) == 64
+    # ... but not a changed environment, nor when it is not volatile.
+    assert inputs.request_digest(_args(env='a: 2'), volatile=[PARAMS]) != \
+        first
+    assert inputs.request_digest(_args(params='DeployIdentifier: 2')) != \
+        inputs.request_digest(_args())
+
+
+def test_expected_size_only_for_the_same_request(tmp_path):
+    run = deployment.Deployment(inputs.Inputs('oc', str(tmp_path)))
+    wd = run.workdir
+    assert run._expected_size('abc') is None
+    wd.save(wd.stack_size_file, {'request': 'abc', 'resources': 42})
+    assert run._expected_size('abc') == 42
+    assert run._expected_size('def') is None

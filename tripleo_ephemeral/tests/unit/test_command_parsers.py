@@ -1,0 +1,38 @@
+"""Every command of the plugin builds its parser, with the shared options."""
+
+from importlib import metadata
+
+from osc_lib.test import base as osc_base
+
+GROUP = 'openstack.tripleo_ephemeral.v1'
+#: Commands that work on a deployment, and whether they take --stack.
+WORK_DIR_COMMANDS = {
+    'overcloud_deploy': True,
+    'overcloud_deployed_server_agent_config': True,
+    'tripleo_launch_heat': True,
+    'tripleo_backup_create': True,
+    'tripleo_backup_restore': False,
+    'tripleo_saved_stack_list': True,
+    'tripleo_saved_resource_list': False,
+    'tripleo_saved_output_show': True,
+}
+
+
+class TestCommandParsers(osc_base.TestCommand):
+
+    def _commands(self):
+        found = {ep.name: ep for ep in metadata.entry_points(group=GROUP)}
+        if not found:
+            self.skipTest('tripleo-ephemeral is not installed')
+        return found
+
+    def test_every_parser_builds(self):
+        for name, entry_point in sorted(self._commands().items()):
+            cmd = entry_point.load()(self.app, None)
+            options = {o for action in cmd.get_parser(name)._actions
+                       for o in action.option_strings}
+            if name in WORK_DIR_COMMANDS:
+                self.assertIn('--work-dir', options, name)
+                self.assertIn('--working-dir', options, name)
+                self.assertEqual(WORK_DIR_COMMANDS[name],
+                                 '--stack' in options, name)

@@ -1,0 +1,99 @@
+import datetime
+import io
+import os
+import stat
+import tarfile
+
+import pytest
+
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral import workdir
+
+
+def test_status_round_trip(tmp_path):
+    wd = workdir.WorkDir(str(tmp_path / 'w'), 'oc').create()
+    assert wd.status() is None
+    wd.set_status(workdir.DEPLOY_FAILED)
+    assert wd.status() == 'DEPLOY_FAILED'
+    assert stat.S_IMODE(os.stat(wd.path).st_mode) == 0o700
+
+
+def test_archive_keeps_modes_and_prunes(tmp_path):
+    wd = workdir.WorkDir(str(tmp_path / 'w'), 'oc').create()
+    secret = os.path.join(wd.path, 'oc-passwords.yaml')
+    with open(secret, 'w') as f:
+        f.write('x')
+    os.chmod(secret, 0o600)
+    os.makedirs(wd.heat_dir)
+    open(os.path.join(wd.heat_dir, 'heat.sqlite'), 'w').close()
+    start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
+    for i in range(workdir.ARCHIVES_KEPT + 2):
+        path = wd.archive(now=start + datetime.timedelta(minutes=i))
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert len(wd.archives()) == workdir.ARCHIVES_KEPT
+    with tarfile.open(path) as tar:
+        names = tar.getnames()
+        member = tar.getmember('w/oc-passwords.yaml')
+    assert stat.S_IMODE(member.mode) == 0o600
+    assert not any('oc-install-' in n for n in names)
+    assert not any(n.endswith('heat.sqlite') for n in names)
+
+
+def test_safe_extract_refuses_traversal(tmp_path):
+    evil = tmp_path / 'evil.tar.gz'
+    with tarfile.open(evil, 'w:gz') as tar:
+        data = b'pwned'
+        info = tarfile.TarInfo('../outside.txt')
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    dest = tmp_path / 'dest'
+    dest.mkdir()
+    with pytest.raises(tarfile.TarError):
+        fileutil.safe_extract(str(evil), str(dest))
+    assert not (tmp_path / 'outside.txt').exists()
+
+
+def test_layout():
+    wd = workdir.WorkDir('/w', 'oc')
+    assert wd.heat_dir == '/w/heat-launcher'
+    assert wd.heat_dump == '/w/heat-launcher/heat-db-dump.sql.gz'
+    assert wd.templates_dir == '/w/tripleo-heat-templates'
+    assert wd.outputs_file == '/w/outputs/oc-outputs.yaml'
+    assert wd.deployments_file == '/w/outputs/oc-deployments.yaml'
+    assert wd.config_download_dir == '/w/config-download/oc'
+    assert wd.agent_config_file('Compute', 1) == (
+        '/w/os-collect-config/Compute-1.conf')
+    assert [wd.passwords_file, wd.deployed_servers_file,
+            wd.tht_parameters_file, wd.deploy_parameters_file,
+            wd.deploy_inputs_file, wd.status_file, wd.last_success_file,
+            wd.stack_size_file] == [
+        '/w/oc-passwords.yaml', '/w/oc-deployed-servers.yaml',
+        '/w/oc-tht-parameters.yaml', '/w/oc-deploy-parameters.yaml',
+        '/w/oc-deploy-inputs.yaml', '/w/oc-deployment_status.yaml',
+        '/w/oc-last-success.yaml', '/w/oc-stack-size.yaml']
+    default = workdir.WorkDir(stack='oc')
+    assert default.path == os.path.expanduser('~/overcloud-deploy/oc')
+
+
+def test_generated_and_transient_files():
+    wd = workdir.WorkDir('/w', 'oc')
+    for path in (wd.passwords_file, wd.deployed_servers_file,
+                 wd.tht_parameters_file, wd.deploy_parameters_file):
+        assert workdir.is_generated_environment(path)
+    assert not workdir.is_generated_environment('/e/network-isolation.yaml')
+    for name in ('.tripleo-ephemeral.lock', 'heat.sqlite',
+                 'heat.sqlite-wal', 'oc-install-20300101-000000.tar.gz'):
+        assert workdir.is_transient(name), name
+    for name in ('heat-db-dump.sql.gz', 'oc-passwords.yaml', 'backup.tar.gz'):
+        assert not workdir.is_transient(name), name
+
+
+def test_load_is_a_hint(tmp_path):
+    wd = workdir.WorkDir(str(tmp_path), 'oc')
+    assert wd.load(wd.deploy_inputs_file) is None
+    with open(wd.deploy_inputs_file, 'w') as f:
+        f.write('a: [unclosed\n')
+    assert wd.load(wd.deploy_inputs_file) is None
+    wd.save(wd.deploy_inputs_file, {'a': 1})
+    assert wd.load(wd.deploy_inputs_file) == {'a': 1}
+    assert stat.S_IMODE(os.stat(wd.deploy_inputs_file).st_mode) == 0o600

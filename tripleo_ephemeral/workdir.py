@@ -1,0 +1,255 @@
+"""The work dir: the whole memory of a deployment, and every path in it.
+
+Between commands nothing runs; what a deployment keeps is here. This module
+is the only one that spells the layout; everything else asks a
+:class:`WorkDir` for its paths::
+
+    ~/overcloud-deploy/<stack>/            the default work dir
+      heat-launcher/                       the heat dir: Heat's config,
+                                           database dumps and logs
+      tripleo-heat-templates/              the rendered copy of the templates
+      outputs/<stack>-outputs.yaml         the stack outputs, and
+      outputs/<stack>-deployments.yaml     its software deployments
+      config-download/<stack>/             the Ansible project
+      os-collect-config/<Role>-<i>.conf    agent configs (deployed server
+                                           agent config)
+      <stack>-passwords.yaml               generated passwords (0600)
+      <stack>-deployed-servers.yaml        generated deployed-server env
+      <stack>-tht-parameters.yaml          generated <Role>Services, images
+      <stack>-deploy-parameters.yaml       DeployIdentifier and friends
+      <stack>-deploy-inputs.yaml           what the last deploy used
+      <stack>-deployment_status.yaml       DEPLOYING, DEPLOY_SUCCESS, ...
+      <stack>-last-success.yaml            what the checks compare against
+      <stack>-stack-size.yaml              the last create's resource count
+      <stack>-install-<UTC time>.tar.gz    archives of the work dir
+"""
+
+import datetime
+import logging
+import os
+import tarfile
+
+import yaml
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import dumps
+
+LOG = logging.getLogger(__name__)
+
+DEFAULT_STACK = 'overcloud'
+#: Where work dirs go by default, one per stack (as tripleoclient's).
+DEFAULT_PARENT = os.path.join('~', 'overcloud-deploy')
+
+HEAT_DIR = 'heat-launcher'
+TEMPLATES_DIR = 'tripleo-heat-templates'
+OUTPUTS_DIR = 'outputs'
+CONFIG_DOWNLOAD_DIR = 'config-download'
+AGENT_CONFIG_DIR = 'os-collect-config'
+
+#: Environments the deploy writes itself (``<stack>-<suffix>``); they come
+#: back on every deploy.
+PASSWORDS = 'passwords.yaml'
+DEPLOYED_SERVERS = 'deployed-servers.yaml'
+THT_PARAMETERS = 'tht-parameters.yaml'
+DEPLOY_PARAMETERS = 'deploy-parameters.yaml'
+GENERATED_ENVIRONMENTS = (PASSWORDS, DEPLOYED_SERVERS, THT_PARAMETERS,
+                          DEPLOY_PARAMETERS)
+ARCHIVE_INFIX = '-install-'
+
+DEPLOYING = 'DEPLOYING'
+DEPLOY_SUCCESS = 'DEPLOY_SUCCESS'
+DEPLOY_FAILED = 'DEPLOY_FAILED'
+
+#: Install archives kept per stack (the reference never pruned any).
+ARCHIVES_KEPT = 5
+
+
+def default_path(stack=DEFAULT_STACK):
+    """``~/overcloud-deploy/<stack>``, not expanded (for help texts too)."""
+    return os.path.join(DEFAULT_PARENT, stack)
+
+
+def is_generated_environment(path):
+    """True for the environments a deploy writes into its work dir."""
+    base = os.path.basename(path)
+    return any(base.endswith('-' + name) for name in GENERATED_ENVIRONMENTS)
+
+
+def is_transient(name):
+    """Left out of archives and backups: locks and other dot files, the
+    live database of a running Heat, and the install archives (each is
+    itself a copy of the work dir)."""
+    base = os.path.basename(name)
+    return (base.startswith('.') or
+            base.startswith(database.SQLITE_NAME) or
+            (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
+
+
+class WorkDir:
+    """The work dir of one stack; ``path`` defaults to
+    ``~/overcloud-deploy/<stack>``."""
+
+    def __init__(self, path=None, stack=DEFAULT_STACK):
+        self.stack = stack
+        self.path = os.path.abspath(os.path.expanduser(
+            path or default_path(stack)))
+
+    def join(self, *names):
+        return os.path.join(self.path, *names)
+
+    def _stack_file(self, name):
+        return self.join('%s-%s' % (self.stack, name))
+
+    # -- directories -------------------------------------------------------
+
+    @property
+    def heat_dir(self):
+        """The heat dir of the launchers (their own layout inside)."""
+        return self.join(HEAT_DIR)
+
+    @property
+    def heat_dump(self):
+        """The newest database dump of the heat dir."""
+        return os.path.join(self.heat_dir, dumps.DUMP_NAME)
+
+    @property
+    def templates_dir(self):
+        return self.join(TEMPLATES_DIR)
+
+    @property
+    def outputs_dir(self):
+        return self.join(OUTPUTS_DIR)
+
+    @property
+    def outputs_file(self):
+        return os.path.join(self.outputs_dir, '%s-outputs.yaml' % self.stack)
+
+    @property
+    def deployments_file(self):
+        return os.path.join(self.outputs_dir,
+                            '%s-deployments.yaml' % self.stack)
+
+    @property
+    def config_download_dir(self):
+        return self.join(CONFIG_DOWNLOAD_DIR, self.stack)
+
+    @property
+    def agent_config_dir(self):
+        return self.join(AGENT_CONFIG_DIR)
+
+    def agent_config_file(self, role, index):
+        return os.path.join(self.agent_config_dir, '%s-%d.conf' % (role,
+                                                                   index))
+
+    @property
+    def agent_known_hosts(self):
+        return os.path.join(self.agent_config_dir, 'ssh_known_hosts')
+
+    # -- per-stack files ----------------------------------------------------
+
+    @property
+    def passwords_file(self):
+        return self._stack_file(PASSWORDS)
+
+    @property
+    def deployed_servers_file(self):
+        return self._stack_file(DEPLOYED_SERVERS)
+
+    @property
+    def tht_parameters_file(self):
+        return self._stack_file(THT_PARAMETERS)
+
+    @property
+    def deploy_parameters_file(self):
+        return self._stack_file(DEPLOY_PARAMETERS)
+
+    @property
+    def deploy_inputs_file(self):
+        return self._stack_file('deploy-inputs.yaml')
+
+    @property
+    def status_file(self):
+        return self._stack_file('deployment_status.yaml')
+
+    @property
+    def last_success_file(self):
+        return self._stack_file('last-success.yaml')
+
+    @property
+    def stack_size_file(self):
+        return self._stack_file('stack-size.yaml')
+
+    # -- state -------------------------------------------------------------
+
+    def create(self):
+        fileutil.ensure_private_dir(self.path)
+        return self
+
+    def set_status(self, status):
+        fileutil.write_atomic(self.status_file, yaml.safe_dump(
+            {'deployment_status': status}, default_flow_style=False))
+        LOG.debug('Deployment status of %s: %s', self.stack, status)
+
+    def status(self):
+        return (self.load(self.status_file) or {}).get('deployment_status')
+
+    def load(self, path):
+        """The YAML at ``path`` (one of the work dir's), or None if absent
+        or unreadable: what the work dir remembers is a hint, never a
+        reason to fail."""
+        try:
+            with open(path) as f:
+                return yaml.safe_load(f)
+        except FileNotFoundError:
+            return None
+        except (OSError, yaml.YAMLError) as exc:
+            LOG.warning('Ignoring %s, which cannot be read: %s', path, exc)
+            return None
+
+    def save(self, path, data):
+        """Write ``data`` as YAML to ``path`` atomically (0600)."""
+        fileutil.write_atomic(path, yaml.safe_dump(
+            data, default_flow_style=False))
+        return path
+
+    # -- install archives --------------------------------------------------
+
+    def archive(self, now=None):
+        """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir.
+
+        Members keep their modes (secrets stay 0600); the archive is 0600
+        itself; transient files (:func:`is_transient`) are left out. Older
+        archives beyond :data:`ARCHIVES_KEPT` are removed.
+        """
+        now = now or datetime.datetime.now(datetime.timezone.utc)
+        path = self._stack_file('install-%s.tar.gz' %
+                                now.strftime('%Y%m%d-%H%M%S'))
+
+        def _filter(info):
+            return None if is_transient(info.name) else info
+
+        try:
+            with fileutil.atomic_open(path, binary=True) as raw:
+                with tarfile.open(fileobj=raw, mode='w:gz',
+                                  compresslevel=6) as tar:
+                    tar.add(self.path, arcname=os.path.basename(self.path),
+                            filter=_filter)
+        except OSError as exc:
+            raise exceptions.WorkDirError(
+                'Could not write the install archive %s: %s' %
+                (path, exc.strerror or exc))
+        self._prune_archives()
+        return path
+
+    def archives(self):
+        prefix = self.stack + ARCHIVE_INFIX
+        return sorted((self.join(n) for n in os.listdir(self.path)
+                       if n.startswith(prefix) and n.endswith('.tar.gz')),
+                      reverse=True)
+
+    def _prune_archives(self):
+        for old in self.archives()[ARCHIVES_KEPT:]:
+            LOG.debug('Removing old install archive %s', old)
+            os.unlink(old)

@@ -1,0 +1,92 @@
+"""The yaql and ast.parse fixes: Heat's parsers from many engine threads."""
+
+
+YAQL = ("let(svcs => coalesce($.data.services, [])) -> "
+        "dict($.data.keys.select(let(k => $) -> "
+        "[$k, $svcs.where($ != null).select($.get($k))"
+        ".where($ != null).flatten()]))")
+
+
+def _parse_from_threads(threads=8, rounds=150):
+    """Parse one yaql expression from real threads; return the errors."""
+    import threading
+
+    from heat.engine.hot import functions
+    fn = functions.Yaql.__new__(functions.Yaql)
+    fn.fn_name = 'yaql'
+    errors = []
+
+    def work():
+        for _ in range(rounds):
+            try:
+                fn._parse(YAQL)
+            except ValueError as exc:
+                errors.append(exc)
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return errors
+
+
+def test_yaql_parse_is_thread_safe(install_shim):
+    """Stock Heat shares one ply parser between engine threads."""
+    from heat.engine.hot import functions
+    first = install_shim('thread_safe_yaql')
+    assert install_shim('thread_safe_yaql') is first  # installed once
+    assert functions.Yaql._parse.thread_safe
+    assert not hasattr(functions.Yaql._parse.__wrapped__, 'thread_safe')
+    assert _parse_from_threads() == []
+
+
+class _Cycle:
+    """Garbage with a finalizer: the collector runs Python code mid-parse,
+    where another thread can take over."""
+
+    def __del__(self):
+        pass
+
+
+def _literal_eval_from_threads(threads=8, rounds=1500):
+    """Heat's sync point keys, unpacked from real threads; the errors."""
+    import sys
+    import threading
+
+    from heat.engine import sync_point
+    errors = []
+
+    def work():
+        for n in range(rounds):
+            junk = [_Cycle() for _ in range(3)]
+            for item in junk:
+                item.me = item
+            try:
+                sync_point._str_unpack_tuple(
+                    sync_point.str_pack_tuple((str(n), True)))
+            except Exception as exc:
+                errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        workers = [threading.Thread(target=work) for _ in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return errors
+
+
+def test_ast_parse_is_thread_safe(install_shim):
+    """Python 3.11's AST conversion shares its depth counter between
+    threads ("AST constructor recursion depth mismatch")."""
+    import ast
+    install_shim('thread_safe_ast_parse')
+    install_shim('thread_safe_ast_parse')  # a second is a no-op
+    assert ast.parse.thread_safe
+    assert ast.parse.__wrapped__.__module__ == 'ast'
+    assert _literal_eval_from_threads() == []

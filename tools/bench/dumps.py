@@ -28,7 +28,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import bench  # noqa: E402
+import heats_dump  # noqa: E402
+import timing  # noqa: E402
 
 from tripleo_ephemeral.heat_launcher import database  # noqa: E402
 
@@ -36,7 +37,7 @@ from tripleo_ephemeral.heat_launcher import dumps  # noqa: E402
 
 
 def best(repeat, fn, *args):
-    return bench.best_of(repeat, fn, *args)[0]
+    return timing.best_of(repeat, fn, *args)[0]
 
 
 def measure(db_path, repeat):
@@ -63,11 +64,11 @@ def measure(db_path, repeat):
         out['ours restore (SQL)'] = best(repeat, db.restore, store)
         base_dir = os.path.join(scratch, 'baseline')
         os.makedirs(base_dir)
-        archive = bench.baseline_dump(ours_db, base_dir)
-        out['baseline dump'] = best(repeat, bench.baseline_dump, ours_db,
+        archive = heats_dump.baseline_dump(ours_db, base_dir)
+        out['baseline dump'] = best(repeat, heats_dump.baseline_dump, ours_db,
                                     base_dir)
         out['baseline restore'] = best(
-            repeat, bench.baseline_restore, archive,
+            repeat, heats_dump.baseline_restore, archive,
             os.path.join(base_dir, 'restored.sqlite'))
         out['baseline MB'] = os.path.getsize(archive) / 2 ** 20
         return out
@@ -78,7 +79,7 @@ def measure(db_path, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('databases', nargs='+', metavar='HEAT_SQLITE')
-    parser.add_argument('--repeat', type=int, default=bench.DUMP_REPEAT)
+    parser.add_argument('--repeat', type=int, default=timing.DUMP_REPEAT)
     args = parser.parse_args()
     print('| database | MB (SQLite) | baseline dump+restore | ours '
           'dump+restore | ratio | ours, restore from the SQL | ratio | '

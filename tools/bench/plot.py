@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Plot create time against node count per configuration, as SVG.
+"""Plot time against node count per configuration, as SVG.
 
     python tools/bench/plot.py bench-results/bench-<stamp>.json \
-        doc/source/perf.svg
+        doc/source/perf.svg [create|realistic|tht]
 
-Standard library only: a small line chart, log-scaled on both axes.
+The series: ``create`` (light ResourceGroup members, the default),
+``realistic`` (realistic overcloud nodes) or ``tht`` (the scale curve of
+the tripleo-heat-templates overclouds: the whole deploy's wall time
+against their nodes). Standard library only: a small line chart,
+log-scaled on both axes.
 """
 
 import json
@@ -16,18 +20,38 @@ LEFT, RIGHT, TOP, BOTTOM = 70, 150, 30, 50
 COLOURS = ['#c0392b', '#2471a3', '#229954', '#b7950b', '#7d3c98']
 
 
-def series(results):
+#: series -> (title, x axis label, y axis label)
+SERIES = {
+    'create': ('ResourceGroup create time (log-log)',
+               'nodes in the ResourceGroup', 'create seconds'),
+    'realistic': ('Realistic-node ResourceGroup create time (log-log)',
+                  'realistic nodes in the ResourceGroup', 'create seconds'),
+    'tht': ('tripleo-heat-templates overcloud deploy --stack-only (log-log)',
+            'overcloud nodes', 'deploy seconds'),
+}
+
+
+def series(data, which='create'):
+    """config -> [(x, seconds)] of one series of a results file."""
+    nodes = data.get('tht_nodes') or {}
     out = {}
-    for config, cases in results.items():
-        points = sorted((int(k.split()[1]), v) for k, v in cases.items()
-                        if k.startswith('create ') and
-                        isinstance(v, (int, float)))
+    for config, cases in data['results'].items():
+        points = []
+        for key, value in cases.items():
+            if not isinstance(value, (int, float)):
+                continue
+            words = key.split()
+            if which == 'tht' and key in nodes:
+                points.append((nodes[key], value))
+            elif (which != 'tht' and len(words) == 2 and
+                  words[0] == which and words[1].isdigit()):
+                points.append((int(words[1]), value))
         if points:
-            out[config] = points
+            out[config] = sorted(points)
     return out
 
 
-def svg(data, title):
+def svg(data, title, xlabel, ylabel):
     xs = [x for pts in data.values() for x, _ in pts]
     ys = [y for pts in data.values() for _, y in pts]
     x0, x1 = math.log10(min(xs)), math.log10(max(xs))
@@ -61,11 +85,10 @@ def svg(data, title):
                                                   py(y)))
                 parts.append('<text x="%d" y="%.1f" text-anchor="end">%g'
                              '</text>' % (LEFT - 6, py(y) + 4, y))
-    parts.append('<text x="%d" y="%d" text-anchor="middle">nodes in the '
-                 'ResourceGroup</text>' % ((LEFT + W - RIGHT) // 2, H - 10))
+    parts.append('<text x="%d" y="%d" text-anchor="middle">%s</text>' % (
+        (LEFT + W - RIGHT) // 2, H - 10, xlabel))
     parts.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" '
-                 'text-anchor="middle">create seconds</text>' % (H // 2,
-                                                                 H // 2))
+                 'text-anchor="middle">%s</text>' % (H // 2, H // 2, ylabel))
     for i, (config, pts) in enumerate(sorted(data.items())):
         colour = COLOURS[i % len(COLOURS)]
         path = ' '.join('%s%.1f,%.1f' % ('M' if j == 0 else 'L', px(x),
@@ -88,10 +111,11 @@ def svg(data, title):
 
 def main():
     src, dest = sys.argv[1], sys.argv[2]
+    which = sys.argv[3] if len(sys.argv) > 3 else 'create'
     with open(src) as f:
-        results = json.load(f)['results']
+        data = json.load(f)
     with open(dest, 'w') as f:
-        f.write(svg(series(results), 'ResourceGroup create time (log-log)'))
+        f.write(svg(series(data, which), *SERIES[which]))
 
 
 if __name__ == '__main__':

@@ -1,0 +1,54 @@
+"""The benchmark's table (Markdown, ratios against the baseline) and JSON."""
+
+import datetime
+import json
+import os
+
+#: Figures where smaller is better: their ratio is baseline / ours.
+#: (Resource counts and dump sizes are shown without a ratio.)
+_NO_RATIO = (' resources', ' MB')
+
+
+def table(all_results, configs):
+    keys = []
+    for config in configs:
+        for key in all_results.get(config, {}):
+            if key not in keys:
+                keys.append(key)
+    ours = [c for c in configs if c != 'baseline']
+    head = ['case', 'baseline'] + ours + ['baseline/%s' % c for c in ours]
+    rows = [head]
+    for key in keys:
+        base = all_results.get('baseline', {}).get(key)
+        row = [key, _fmt(base)]
+        row += [_fmt(all_results.get(c, {}).get(key)) for c in ours]
+        for c in ours:
+            value = all_results.get(c, {}).get(key)
+            ratio = (base and value and isinstance(base, (int, float)) and
+                     not key.endswith(_NO_RATIO))
+            row.append('%.2fx' % (base / value) if ratio else '')
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = []
+    for i, row in enumerate(rows):
+        lines.append('| ' + ' | '.join(c.ljust(w) for c, w in
+                                       zip(row, widths)) + ' |')
+        if i == 0:
+            lines.append('|' + '|'.join('-' * (w + 2) for w in widths) + '|')
+    return '\n'.join(lines)
+
+
+def _fmt(value):
+    return '' if value is None else ('%g' % value)
+
+
+def write_json(out_dir, **data):
+    """Write ``bench-<UTC time>.json`` into ``out_dir``; return its path."""
+    os.makedirs(out_dir, exist_ok=True)
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime(
+        '%Y%m%dT%H%M%SZ')
+    path = os.path.join(out_dir, 'bench-%s.json' % stamp)
+    with open(path, 'w') as f:
+        json.dump(dict(data, when=stamp, cpus=os.cpu_count(),
+                       load=os.getloadavg()), f, indent=2)
+    return path

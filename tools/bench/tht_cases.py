@@ -1,0 +1,115 @@
+"""Real tripleo-heat-templates 18.0.0 overclouds, deployed as a user does.
+
+Each case is ``openstack overcloud deploy --templates <THT> --stack-only
+--deployed-servers <servers> -f json`` in a child process (TEST-NET
+addresses: nothing is contacted), with THT's own roles data, or a roles
+file of six of THT's ``roles/`` for the many-roles case. The baseline adds
+``Tuning.stock()``'s ``--heat-config-override`` options. Recorded: the
+whole command's wall time, the stack's create time and resource count (the
+command's JSON result), the Heat CPU seconds and CPU ms per resource, and
+the Heat's peak RSS (its process trees: a pod's MariaDB and RabbitMQ
+included).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import yaml
+
+from tripleo_ephemeral.heat_launcher import readiness
+from tripleo_ephemeral import tht
+
+import heats
+
+#: The six-role case: the roles of THT's roles_data.yaml and the Networker.
+SIX_ROLES = ('Controller', 'Compute', 'Networker', 'CephStorage',
+             'BlockStorage', 'ObjectStorage')
+#: name -> (roles of THT's roles/ for a roles file, or None: THT's
+#: roles_data.yaml; nodes per role).
+CASES = {
+    'THT 1+1': (None, {'Controller': 1, 'Compute': 1}),
+    'THT 3+3': (None, {'Controller': 3, 'Compute': 3}),
+    'THT 3+10': (None, {'Controller': 3, 'Compute': 10}),
+    'THT 6 roles': (SIX_ROLES, {role: 1 for role in SIX_ROLES}),
+}
+#: The x axis of the scale curve: nodes of each case.
+NODES = {name: sum(counts.values()) for name, (_, counts) in CASES.items()}
+
+
+def servers(counts):
+    """A deployed-servers file's data for ``counts`` (role -> nodes)."""
+    data, address = {}, 10
+    for role, count in counts.items():
+        data[role] = []
+        for index in range(count):
+            data[role].append({
+                'hostname': 'overcloud-%s-%d' % (role.lower(), index),
+                'ctlplane_ip': '192.0.2.%d' % address})
+            address += 1
+    return data
+
+
+def roles_file(templates, roles, path):
+    """Write THT's ``roles/<Role>.yaml`` of ``roles`` as one roles file."""
+    combined = []
+    for role in roles:
+        with open(os.path.join(templates, 'roles', role + '.yaml')) as f:
+            combined.extend(yaml.safe_load(f))
+    with open(path, 'w') as f:
+        yaml.safe_dump(combined, f, default_flow_style=False)
+    return path
+
+
+def run(config, case, workdir):
+    """Deploy THT case ``case`` with configuration ``config``."""
+    templates = tht.find()
+    roles, counts = CASES[case]
+    base = os.path.join(workdir, '%s-%s' % (config, case.replace(' ', '-')
+                                            .replace('+', 'p')))
+    os.makedirs(base, exist_ok=True)
+    work_dir = os.path.join(base, 'overcloud')
+    servers_path = os.path.join(base, 'servers.yaml')
+    with open(servers_path, 'w') as f:
+        yaml.safe_dump(servers(counts), f, default_flow_style=False)
+    argv = [os.path.join(os.path.dirname(sys.executable), 'openstack'),
+            'overcloud', 'deploy', '--templates', templates,
+            '-n', os.path.join(templates, 'network_data_default.yaml'),
+            '--deployed-servers', servers_path, '--stack-only',
+            '--work-dir', work_dir, '--heat-type', heats.heat_type_of(config),
+            '--heat-api-port', str(readiness.free_port()), '-f', 'json']
+    if roles:
+        argv += ['-r', roles_file(templates, roles,
+                                  os.path.join(base, 'roles_data.yaml'))]
+    for override in heats.overrides_of(config):
+        argv += ['--heat-config-override', override]
+    print('== %s: %s' % (config, case), flush=True)
+    sampler = heats.ProcessSampler(heats.state_file_pids(os.path.join(
+        work_dir, 'heat-launcher', 'launcher-state.json')))
+    sampler.start()
+    started = time.monotonic()
+    proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - started
+    peak = sampler.stop()
+    if proc.returncode != 0:
+        print(proc.stderr[-3000:], flush=True)
+        raise RuntimeError('%s: %s failed (exit %d)' % (
+            config, case, proc.returncode))
+    result = json.loads(proc.stdout)
+    cpu = sampler.cpu()
+    out = {
+        case: round(wall, 1),
+        '%s stack s' % case: result.get('stack_seconds'),
+        '%s resources' % case: result.get('resources'),
+        '%s cpu s' % case: round(cpu, 1),
+        '%s peak rss MB' % case: round(peak / 2 ** 20),
+    }
+    if result.get('resources'):
+        out['%s cpu ms/res' % case] = round(1000 * cpu /
+                                            result['resources'], 1)
+    print('    %s' % ', '.join('%s %s' % (k, v) for k, v in out.items()),
+          flush=True)
+    return out

@@ -18,7 +18,8 @@ bad input and the fix.
       SavedStateError           a saved deployment cannot be read
       OvercloudError            the deploy's inputs and the stack outputs
         InputFileError, RolesDataError, TemplateError, EnvironmentFileError,
-        DeployedServersError, PasswordsError, StackOutputsError
+        DeployedServersError, PasswordsError, StackOutputsError,
+        ContainerImagePrepareError
       DeployError               the deployment run failed
         CheckFailedError, AnsibleError
       WorkDirError              the work dir's own files (archives)
@@ -119,6 +120,11 @@ class PasswordsError(OvercloudError):
 
 class StackOutputsError(OvercloudError):
     """The stack outputs are missing or do not have the expected shape."""
+
+
+class ContainerImagePrepareError(OvercloudError):
+    """The container images cannot be named without a registry, or the
+    ContainerImagePrepare entries are invalid."""
 
 
 # -- the deployment run and the work dir ------------------------------------

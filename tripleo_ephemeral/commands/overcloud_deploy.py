@@ -82,6 +82,12 @@ class DeployOvercloud(command.ShowOne):
             help=_('Skip one pre-deploy check by its id (repeatable); see '
                    'tripleo_ephemeral/deploy/check_rules.yaml'))
         stack.add_argument(
+            '--disable-container-prepare', action='store_true',
+            help=_('Send tripleo-common\'s default container image '
+                   'parameters only: no ContainerImagePrepare is applied '
+                   '(set your Container*Image parameters in an environment '
+                   'file)'))
+        stack.add_argument(
             '--verbose-events', action='store_true',
             help=_('Print the events of nested stacks too'))
 
@@ -146,7 +152,8 @@ class DeployOvercloud(command.ShowOne):
             deployed_servers=parsed_args.deployed_servers,
             timeout=parsed_args.timeout,
             disable_validations=parsed_args.disable_validations,
-            skip_checks=parsed_args.skip_checks)
+            skip_checks=parsed_args.skip_checks,
+            disable_container_prepare=parsed_args.disable_container_prepare)
         run = deployment.Deployment(inputs, out=self.app.stderr,
                                     verbose_events=parsed_args.verbose_events)
         with errors.user_errors('--work-dir'), \

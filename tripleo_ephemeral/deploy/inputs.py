@@ -71,7 +71,8 @@ class Inputs:
                  environment_files=(), environment_directories=(),
                  roles_file=None, networks_file=None, deployed_servers=None,
                  timeout=template_processing.DEFAULT_TIMEOUT_MINS,
-                 disable_validations=False, skip_checks=()):
+                 disable_validations=False, skip_checks=(),
+                 disable_container_prepare=False):
         self.stack = stack
         self.workdir = workdir_mod.WorkDir(work_dir, stack)
         self.templates = (templates or
@@ -87,6 +88,7 @@ class Inputs:
         self.deployed_servers = deployed_servers
         self.timeout = timeout
         self.disable_validations = disable_validations
+        self.disable_container_prepare = disable_container_prepare
         self.skip_checks = set(skip_checks)
 
     def size(self):
@@ -143,9 +145,10 @@ class Inputs:
         # <Role>Services and container images, as tripleoclient computed
         # them; read from every environment, before the user's win.
         generated.append(tht_parameters.prepare_environment(
-            tdir, roles, wd.tht_parameters_file,
+            roles, wd.tht_parameters_file,
             template_processing.resource_registry(tdir) + generated +
-            env_files))
+            env_files,
+            disable_container_prepare=self.disable_container_prepare))
         # Generated environments first: the user's -e files win.
         all_envs = generated + env_files
         create_args = template_processing.stack_create_args(

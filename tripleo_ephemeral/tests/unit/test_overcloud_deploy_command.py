@@ -29,6 +29,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             ('roles_file', None), ('networks_file', None),
             ('deployed_servers', None), ('timeout', 240),
             ('disable_validations', False), ('skip_checks', []),
+            ('disable_container_prepare', False),
             ('verbose_events', False),
             ('stack_only', False), ('config_download_only', False),
             ('keep_running', False),
@@ -50,13 +51,14 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             '/envs', '-r', '/r.yaml', '-n', '/n.yaml',
             '--deployed-servers', '/s.yaml', '--timeout', '30',
             '--disable-validations', '--skip-check', 'x', '--skip-check',
-            'y', '--verbose-events'], [
+            'y', '--disable-container-prepare', '--verbose-events'], [
             ('stack', 'oc'), ('templates', '/t'),
             ('environment_files', [os.path.abspath('a.yaml'), '/b.yaml']),
             ('environment_directories', ['/envs']),
             ('roles_file', '/r.yaml'), ('networks_file', '/n.yaml'),
             ('deployed_servers', '/s.yaml'), ('timeout', 30),
             ('disable_validations', True), ('skip_checks', ['x', 'y']),
+            ('disable_container_prepare', True),
             ('verbose_events', True)])
         self.assertTrue(options.work_dir(parsed).path.endswith(
             '/overcloud-deploy/oc'))

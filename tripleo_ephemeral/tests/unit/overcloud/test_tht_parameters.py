@@ -1,9 +1,7 @@
 import os
 
-import pytest
 import yaml
 
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import tht_parameters as tht
 
 ROLES = [
@@ -12,16 +10,6 @@ ROLES = [
                          'OS::TripleO::Services::Disabled']},
     {'name': 'Compute', 'ServicesDefault': ['OS::TripleO::Services::Nova']},
 ]
-SERVICE_TEMPLATE = """heat_template_version: wallaby
-parameters:
-  ContainerKeystoneImage:
-    type: string
-  ContainerKeystoneConfigImage:
-    type: string
-  ContainerDefaultedImage:
-    type: string
-    default: somewhere/else
-"""
 
 
 def _env(tmp_path, name, data):
@@ -30,73 +18,35 @@ def _env(tmp_path, name, data):
     return str(path)
 
 
-def test_role_services_follow_counts_and_registry(tmp_path):
-    registry = _env(tmp_path, 'registry.yaml', {'resource_registry': {
-        'OS::TripleO::Services::Disabled': 'OS::Heat::None'}})
-    counts = _env(tmp_path, 'counts.yaml',
-                  {'parameter_defaults': {'ComputeCount': 2}})
-    env = tht.merged_environment([registry, counts])
-    assert tht.role_services(ROLES, env) == {
-        'ControllerServices': ['OS::TripleO::Services::Keystone'],
-        'ComputeServices': ['OS::TripleO::Services::Nova'],
-    }
-    # A role with no servers gets no services; a value set in an
-    # environment is kept.
-    env = {'parameter_defaults': {
-        'ComputeCount': 0, 'ControllerServices': ['OS::Mine']}}
-    assert tht.role_services(ROLES, env) == {
-        'ControllerServices': ['OS::Mine'], 'ComputeServices': []}
-
-
-def test_role_services_bad_count():
-    with pytest.raises(exceptions.EnvironmentFileError, match='ComputeCount'):
-        tht.role_services(ROLES, {'parameter_defaults': {
-            'ComputeCount': 'two'}})
-
-
-@pytest.mark.parametrize('param,name', [
-    ('ContainerKeystoneImage', 'keystone'),
-    ('ContainerNovaLibvirtConfigImage', 'nova-libvirt'),
-    ('ContainerHAProxyImage', 'ha-proxy'),
-    ('ContainerOvnNbDbImage', 'ovn-nb-db'),
-    ('ContainerConfigImage', 'config'),
-])
-def test_image_name(param, name):
-    assert tht.image_name(param) == name
-
-
-def test_container_image_parameters(tmp_path):
-    templates = tmp_path / 'tht'
-    (templates / 'deployment').mkdir(parents=True)
-    (templates / 'deployment' / 'keystone.yaml').write_text(SERVICE_TEMPLATE)
-    (templates / 'environments').mkdir()
-    (templates / 'environments' / 'images.yaml').write_text(
-        'parameter_defaults:\n  ContainerEnvOnlyImage: x\n')
-    params = tht.container_image_parameters(str(templates), {})
-    assert params == {
-        'ContainerKeystoneConfigImage':
-            'registry.invalid/tripleo-ephemeral/openstack-keystone:'
-            'current-tripleo',
-        'ContainerKeystoneImage':
-            'registry.invalid/tripleo-ephemeral/openstack-keystone:'
-            'current-tripleo',
-    }
-    prepare = {'parameter_defaults': {'ContainerImagePrepare': [{'set': {
-        'namespace': 'quay.io/ns/', 'name_prefix': 'os-', 'tag': 'v1'}}]}}
-    params = tht.container_image_parameters(str(templates), prepare)
-    assert params['ContainerKeystoneImage'] == 'quay.io/ns/os-keystone:v1'
+def test_merged_environment_merges_nested_mappings(tmp_path):
+    first = _env(tmp_path, 'first.yaml', {
+        'resource_registry': {'OS::A': 'a.yaml',
+                              'resources': {'x': {'hooks': 'pre'}}},
+        'parameter_defaults': {'ComputeCount': 1,
+                               'ComputeParameters': {'A': 1}}})
+    second = _env(tmp_path, 'second.yaml', {
+        'resource_registry': {'OS::B': 'OS::Heat::None'},
+        'parameter_defaults': {'ComputeCount': 2,
+                               'ComputeParameters': {'B': 2}},
+        'parameters': {'ignored': True}})
+    empty = _env(tmp_path, 'empty.yaml', None)
+    env = tht.merged_environment([first, empty, second])
+    assert env['parameter_defaults'] == {
+        'ComputeCount': 2, 'ComputeParameters': {'A': 1, 'B': 2}}
+    assert env['resource_registry']['OS::A'] == 'a.yaml'
+    assert env['resource_registry']['OS::B'] == 'OS::Heat::None'
+    assert set(env) == {'parameter_defaults', 'resource_registry'}
 
 
 def test_prepare_environment(tmp_path):
-    templates = tmp_path / 'tht'
-    templates.mkdir()
-    (templates / 'keystone.yaml').write_text(SERVICE_TEMPLATE)
+    registry = _env(tmp_path, 'registry.yaml', {'resource_registry': {
+        'OS::TripleO::Services::Disabled': 'OS::Heat::None'}})
     wanted = str(tmp_path / 'oc-tht-parameters.yaml')
-    path = tht.prepare_environment(str(templates), ROLES, wanted, [])
+    path = tht.prepare_environment(ROLES, wanted, [registry])
     assert path == wanted
     assert oct(os.stat(path).st_mode & 0o777) == '0o600'
     params = yaml.safe_load(open(path))['parameter_defaults']
-    assert params['ControllerServices'] == [
-        'OS::TripleO::Services::Keystone', 'OS::TripleO::Services::Disabled']
+    assert params['ControllerServices'] == ['OS::TripleO::Services::Keystone']
     assert params['ComputeServices'] == []
-    assert 'ContainerKeystoneImage' in params
+    assert params['ContainerKeystoneImage'] == (
+        'quay.io/tripleomastercentos9/openstack-keystone:current-tripleo')

@@ -10,6 +10,8 @@ is the only one that spells the layout; everything else asks a
       tripleo-heat-templates/              the rendered copy of the templates
       outputs/<stack>-outputs.yaml         the stack outputs, and
       outputs/<stack>-deployments.yaml     its software deployments
+      outputs/<stack>-environment.yaml     what the inventory reads of
+                                           its merged environment
       config-download/<stack>/             the Ansible project
       os-collect-config/<Role>-<i>.conf    agent configs (deployed server
                                            agent config)
@@ -130,6 +132,11 @@ class WorkDir:
     def deployments_file(self):
         return os.path.join(self.outputs_dir,
                             '%s-deployments.yaml' % self.stack)
+
+    @property
+    def stack_environment_file(self):
+        return os.path.join(self.outputs_dir,
+                            '%s-environment.yaml' % self.stack)
 
     @property
     def config_download_dir(self):

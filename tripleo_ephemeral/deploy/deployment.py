@@ -20,6 +20,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -138,6 +139,9 @@ class Deployment:
             outputs, deployments = stack_outputs.fetch_and_save(
                 client, created.stack_id, self.workdir.outputs_file,
                 self.workdir.deployments_file)
+            stack_outputs.fetch_and_save_environment(
+                client, created.stack_id, self.workdir.stack_environment_file,
+                inventory.STACK_ENVIRONMENT_PARAMETERS)
         finally:
             if keep_running and launcher.ephemeral:
                 self.say('Heat left running: export OS_CLOUD=heat or source '
@@ -199,8 +203,10 @@ class Deployment:
     def _render(self, outputs, deployments, ssh_users):
         dest = self.workdir.config_download_dir
         started = time.monotonic()
-        config_download.render(outputs, dest, self.stack,
-                               deployments=deployments, **ssh_users)
+        config_download.render(
+            outputs, dest, self.stack, deployments=deployments,
+            stack_environment=stack_outputs.load_environment(
+                self.workdir.stack_environment_file), **ssh_users)
         self.say('config-download rendered into %s in %.1fs' % (
             dest, time.monotonic() - started))
         return dest

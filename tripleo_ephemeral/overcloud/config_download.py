@@ -8,13 +8,20 @@ work dir) follows what tripleo-common's ``Config`` wrote:
 * one file per ``RoleConfig`` key at the top (``deploy_steps_playbook.yaml``
   ...), plus ``<key>_step<N>.yaml`` for the external task lists;
 * ``<Role>/<host>/<deployment name>`` for every software deployment;
-* ``group_vars/<Role>``, ``host_vars/<host>``, ``deployments.yaml`` and
-  ``tripleo-ansible-inventory.yaml``.
+* ``group_vars/<Role>``, ``host_vars/<host>``, ``deployments.yaml``,
+  ``tripleo-ansible-inventory.yaml`` and its copy ``inventory/tripleo``;
+* ``templates/heat-config.j2`` (tripleo-common's, copied from the installed
+  package) and ``.gitignore``.
+
+``tools/parity/config_download.py`` compares this with what tripleo-common
+writes for the same stack; ``deployments.yaml`` is deliberately ours (the
+deployments are applied without heat-agents).
 
 Input is plain data (stack outputs and deployments); nothing here talks to
 Heat.
 """
 
+import importlib.resources
 import json
 import logging
 import os
@@ -38,6 +45,9 @@ PER_STEP_TASKS = {
 }
 RUNNER_DIRS = ('artifacts', 'env', 'inventory', 'profiling_data', 'project',
                'roles')
+#: tripleo-common's template of a deployment's heat-config file.
+HEAT_CONFIG_TEMPLATE = ('tripleo_common', 'templates/heat-config.j2')
+GITIGNORE = '*.tar.gz\n'
 
 _STEP_RE = re.compile(r'\(?step(?:\|int)?\)?==(\d+)')
 
@@ -242,12 +252,13 @@ def _write_deployments(writer, deployments, names, roles):
 
 def render(outputs, dest, stack_name, deployments=None,
            ssh_user=inventory_mod.DEFAULT_SSH_USER, host_ssh_users=None,
-           ansible_python_interpreter=None):
+           ansible_python_interpreter=None, stack_environment=None):
     """Render ``outputs`` (and ``deployments``) into the directory ``dest``.
 
-    ``outputs`` is ``{output_key: value}`` and ``deployments`` the list
-    :func:`tripleo_ephemeral.overcloud.outputs.fetch_deployments` returns.
-    Returns the number of files written.
+    ``outputs`` is ``{output_key: value}``, ``deployments`` the list
+    :func:`tripleo_ephemeral.overcloud.outputs.fetch_deployments` returns
+    and ``stack_environment`` what the inventory reads of the stack's
+    environment. Returns the number of files written.
     """
     if not isinstance(outputs, dict) or 'RoleData' not in outputs:
         raise exceptions.StackOutputsError(
@@ -283,10 +294,17 @@ def render(outputs, dest, stack_name, deployments=None,
         writer.data(host_vars, 'host_vars', host)
 
     writer.data(deployment_tasks.tasks(), 'deployments.yaml')
-    writer.data(inventory_mod.build(
+    inventory = inventory_mod.build(
         outputs, stack_name, ssh_user=ssh_user, host_ssh_users=host_ssh_users,
-        ansible_python_interpreter=ansible_python_interpreter),
-        inventory_mod.INVENTORY_FILE)
+        ansible_python_interpreter=ansible_python_interpreter,
+        stack_environment=stack_environment)
+    writer.data(inventory, inventory_mod.INVENTORY_FILE)
+    writer.data(inventory, *inventory_mod.INVENTORY_COPY)
+    writer.mkdir('templates')
+    package, name = HEAT_CONFIG_TEMPLATE
+    writer.text(importlib.resources.files(package).joinpath(name)
+                .read_text(), 'templates', os.path.basename(name))
+    writer.text(GITIGNORE, '.gitignore')
     LOG.info('Rendered %d config-download files into %s', writer.count,
              dest)
     return writer.count

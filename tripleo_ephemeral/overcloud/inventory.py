@@ -3,7 +3,9 @@
 Groups: one per role (hosts with ``ansible_host``, ``<net>_ip`` and
 ``<net>_hostname`` variables), one named after the stack with the roles as
 children, ``allovercloud``, one per service (children: the roles running
-it), ``Undercloud`` (this machine) and ``excluded_overcloud``.
+it), ``Undercloud`` (this machine) and ``excluded_overcloud``: what
+tripleo-common 18.0.0's ``TripleoInventory`` wrote without Neutron, with its
+variables (``serial``, ``container_cli``, the Undercloud's).
 """
 
 import logging
@@ -14,6 +16,14 @@ LOG = logging.getLogger(__name__)
 HOST_NETWORK = 'ctlplane'
 DEFAULT_SSH_USER = 'tripleo-admin'
 INVENTORY_FILE = 'tripleo-ansible-inventory.yaml'
+#: Where tripleo-ansible's playbook copied the inventory in the project.
+INVENTORY_COPY = ('inventory', 'tripleo')
+#: The stack environment's parameters the inventory reads.
+STACK_ENVIRONMENT_PARAMETERS = ('AdminPassword', 'ContainerCli')
+#: The Undercloud services tripleo-common listed (a constant there too).
+UNDERCLOUD_SERVICES = ['tripleo_ironic_conductor']
+#: Hosts of a role configured at once (tripleo-common's default).
+SERIAL = 1
 
 
 def short_name(fqdn, network=HOST_NETWORK):
@@ -32,12 +42,14 @@ def roles_by_service(enabled_services):
 
 def build(outputs, stack_name, ssh_user=DEFAULT_SSH_USER,
           host_ssh_users=None, ansible_python_interpreter=None,
-          host_network=HOST_NETWORK):
+          host_network=HOST_NETWORK, stack_environment=None):
     """Return the inventory (static YAML format) for the stack outputs.
 
     ``host_ssh_users`` maps hostnames to an SSH user that overrides
-    ``ssh_user`` for that host.
+    ``ssh_user`` for that host. ``stack_environment`` holds the
+    :data:`STACK_ENVIRONMENT_PARAMETERS` of the stack's environment.
     """
+    stack_environment = stack_environment or {}
     host_ssh_users = {k.lower(): v for k, v in (host_ssh_users or {}).items()}
     ip_map = outputs.get('RoleNetIpMap') or {}
     hostname_map = outputs.get('RoleNetHostnameMap') or {}
@@ -76,6 +88,7 @@ def build(outputs, stack_name, ssh_user=DEFAULT_SSH_USER,
             'bootstrap_server_id': id_data.get('bootstrap_server_id'),
             'tripleo_role_name': role,
             'tripleo_role_networks': role_networks,
+            'serial': SERIAL,
         }
         if ansible_python_interpreter:
             role_vars['ansible_python_interpreter'] = (
@@ -88,6 +101,8 @@ def build(outputs, stack_name, ssh_user=DEFAULT_SSH_USER,
         for net, vip in (outputs.get('VipMap') or {}).items():
             if vip and (net in networks or net == 'redis'):
                 overcloud_vars['%s_vip' % net] = vip
+        overcloud_vars['container_cli'] = stack_environment.get(
+            'ContainerCli')
         inventory[stack_name] = {
             'children': {role: {} for role in sorted(roles_with_hosts)},
             'vars': overcloud_vars,
@@ -109,11 +124,37 @@ def build(outputs, stack_name, ssh_user=DEFAULT_SSH_USER,
 
     inventory['Undercloud'] = {
         'hosts': {'undercloud': {}},
-        'vars': {'ansible_connection': 'local',
-                 'ansible_host': 'localhost',
-                 'ansible_python_interpreter': (
-                     ansible_python_interpreter or sys.executable)},
+        'vars': undercloud_vars(outputs, stack_name, stack_environment,
+                                ansible_python_interpreter),
     }
     excluded = [h for h in outputs.get('BlacklistedHostnames') or [] if h]
     inventory['excluded_overcloud'] = {'hosts': {h: {} for h in excluded}}
     return inventory
+
+
+def undercloud_vars(outputs, stack_name, stack_environment,
+                    ansible_python_interpreter=None):
+    """The variables of the Undercloud group (this machine)."""
+    result = {
+        'ansible_connection': 'local',
+        'ansible_host': 'localhost',
+        'ansible_python_interpreter': (ansible_python_interpreter or
+                                       sys.executable),
+        # Ansible's remote tmp per user (ansible/ansible#41808).
+        'ansible_remote_tmp': '/tmp/ansible-${USER}',
+        # A failure on this machine (external tasks) stops the run.
+        'any_error_fatal': True,
+        'max_fail_percentage': 0,
+        'undercloud_service_list': list(UNDERCLOUD_SERVICES),
+        'plan': stack_name,
+    }
+    if stack_environment.get('AdminPassword'):
+        result['overcloud_admin_password'] = stack_environment[
+            'AdminPassword']
+    if outputs.get('KeystoneURL'):
+        result['overcloud_keystone_url'] = outputs['KeystoneURL']
+    horizon = ((outputs.get('EndpointMap') or {}).get('HorizonPublic') or
+               {}).get('uri')
+    if horizon:
+        result['overcloud_horizon_url'] = horizon
+    return result

@@ -66,6 +66,27 @@ def fetch_deployments(client, outputs):
     return found
 
 
+def fetch_and_save_environment(client, stack_id, path, names):
+    """Save the values of ``names`` in the stack's merged environment
+    (``parameter_defaults``, as Heat merged the environment files) to
+    ``path`` (0600: they may be secrets); return them."""
+    merged = client.stacks.environment(stack_id) or {}
+    defaults = merged.get('parameter_defaults') or {}
+    values = {name: defaults[name] for name in names if name in defaults}
+    yamlfile.write(path, values, mode=0o600)
+    return values
+
+
+def load_environment(path):
+    """The values :func:`fetch_and_save_environment` saved, or {} (a work
+    dir of an older release has none)."""
+    if not os.path.exists(path):
+        return {}
+    values = yamlfile.load(path, 'Saved environment file',
+                           exceptions.StackOutputsError)
+    return values if isinstance(values, dict) else {}
+
+
 def save(outputs_path, deployments_path, outputs, deployments=()):
     """Save outputs and deployments (mode 0600: they hold secrets).
 

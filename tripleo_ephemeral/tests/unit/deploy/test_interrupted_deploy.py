@@ -46,6 +46,8 @@ def run(tmp_path, monkeypatch):
         deployment.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
     monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
+    monkeypatch.setattr(deployment.stack_outputs,
+                        'fetch_and_save_environment', lambda *a: {})
     return dep
 
 

@@ -94,6 +94,12 @@ def test_layout(tmp_path):
         'tripleo_role_name': 'Controller'}
     assert not os.path.exists(os.path.join(dest, 'group_vars', 'Compute'))
     assert isinstance(read('deployments.yaml'), list)
+    assert read('inventory', 'tripleo') == read(
+        'tripleo-ansible-inventory.yaml')
+    with open(os.path.join(dest, 'templates', 'heat-config.j2')) as f:
+        assert '{{ deployment }}' in f.read()
+    with open(os.path.join(dest, '.gitignore')) as f:
+        assert f.read() == '*.tar.gz\n'
     assert os.path.isdir(os.path.join(dest, 'artifacts'))
     files = sum(len(f) for _, _, f in os.walk(dest))
     assert files == count

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from tripleo_ephemeral import exceptions
@@ -46,3 +48,16 @@ def test_load_missing(tmp_path):
     with pytest.raises(exceptions.StackOutputsError,
                        match='oc-outputs.yaml.*config-download-only'):
         outputs.load(*_paths(tmp_path))
+
+
+def test_save_and_load_environment(tmp_path):
+    client = fakes.FakeHeat()
+    client.stacks.environment = lambda stack_id: {'parameter_defaults': {
+        'AdminPassword': 'pw', 'ContainerCli': 'podman', 'Other': 1}}
+    path = str(tmp_path / 'o' / 'oc-environment.yaml')
+    assert outputs.load_environment(path) == {}
+    values = outputs.fetch_and_save_environment(
+        client, 'oc', path, ('AdminPassword', 'ContainerCli', 'Missing'))
+    assert values == {'AdminPassword': 'pw', 'ContainerCli': 'podman'}
+    assert outputs.load_environment(path) == values
+    assert oct(os.stat(path).st_mode & 0o777) == '0o600'

@@ -28,6 +28,7 @@ import os
 import re
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import deployment_files
 from tripleo_ephemeral.overcloud import deployment_tasks
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.overcloud import yamlfile
@@ -167,66 +168,9 @@ def server_names(outputs, host_network=inventory_mod.HOST_NETWORK):
     return names, roles
 
 
-def _input_value(config, name):
-    for item in config.get('inputs') or []:
-        if item.get('name') == name:
-            return item.get('value')
-    return None
-
-
-def deployment_kind(deployment):
-    """Return pre_network, pre_deployments or post_deployments."""
-    config = deployment.get('config') or {}
-    where = ' '.join(str(x) for x in (
-        config.get('name'), _input_value(config, 'deploy_stack_id'),
-        _input_value(config, 'deploy_resource_name')) if x)
-    if 'ExtraConfigPost' in where or 'PostConfig' in where:
-        return 'post_deployments'
-    if 'PreNetworkConfig' in where:
-        return 'pre_network'
-    return 'pre_deployments'
-
-
-def deployment_document(deployment, server_id):
-    """Return ``(name, {name: data})`` for one deployment's file."""
-    config = dict(deployment.get('config') or {})
-    name = (config.get('name') or
-            _input_value(config, 'deploy_resource_name'))
-    if not name:
-        raise exceptions.StackOutputsError(
-            'Deployment %s has no name: set the name property of the '
-            'deployment resource in the templates' % deployment.get('id'))
-    body = config.get('config')
-    if config.get('group') == 'hiera':
-        if isinstance(body, str):
-            try:
-                body = json.loads(body)
-            except ValueError:
-                pass
-    elif not isinstance(body, str):
-        body = json.dumps(body, indent=2)
-    inputs = []
-    for item in config.get('inputs') or []:
-        item = dict(item)
-        if item.get('name') == 'deploy_server_id':
-            item['value'] = server_id
-        inputs.append(item)
-    data = {
-        'id': deployment.get('id'),
-        'deployment_name': name,
-        'name': config.get('name'),
-        'group': config.get('group'),
-        'config': body,
-        'inputs': inputs,
-        'outputs': config.get('outputs') or [],
-        'options': config.get('options') or {},
-        'creation_time': deployment.get('creation_time'),
-    }
-    return name, {name: data}
-
-
 def _write_deployments(writer, deployments, names, roles):
     per_host = {}
+    template = deployment_files.template() if deployments else None
     for deployment in deployments or []:
         server_id = deployment.get('server_id')
         if server_id not in names:
@@ -234,17 +178,14 @@ def _write_deployments(writer, deployments, names, roles):
                       deployment.get('id'), server_id)
             continue
         host, role = names[server_id], roles[server_id]
-        name, document = deployment_document(deployment, server_id)
-        if name != os.path.basename(name) or name in ('.', '..'):
-            raise exceptions.StackOutputsError(
-                'Deployment name %r is not a usable file name: rename it in '
-                'the templates' % name)
+        name, text = deployment_files.document(deployment, server_id,
+                                               template)
         writer.mkdir(role, host)
-        writer.data(document, role, host, name)
+        writer.text(text, role, host, name)
         kinds = per_host.setdefault(host, {
             'pre_network': [], 'pre_deployments': [],
             'post_deployments': []})
-        bucket = kinds[deployment_kind(deployment)]
+        bucket = kinds[deployment_files.kind(deployment)]
         if name not in bucket:
             bucket.append(name)
     return per_host

@@ -8,6 +8,7 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import deployments as deployments_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -41,29 +42,13 @@ def server_ids(outputs):
     return ids
 
 
-def fetch_deployments(client, outputs):
-    """Return the software deployments of the stack's servers as dicts.
+def fetch_deployments(client, outputs, stack_id=None):
+    """Return the software deployments of the stack's servers as dicts,
+    oldest first (:func:`tripleo_ephemeral.overcloud.deployments.fetch`).
 
-    Each dict has the deployment's ``id``, ``server_id``, ``action``,
-    ``status``, ``creation_time``, ``input_values`` and its derived
-    ``config`` (``name``, ``group``, ``config``, ``inputs``, ``outputs``,
-    ``options``, ``id``, ``creation_time``). Only deployments targeting a
-    server in ``outputs['ServerIdData']`` are returned, oldest first.
+    Only deployments to a server in ``outputs['ServerIdData']`` count.
     """
-    wanted = server_ids(outputs)
-    found = []
-    for deployment in client.software_deployments.list():
-        data = deployment.to_dict()
-        if data.get('server_id') not in wanted:
-            continue
-        data['config'] = client.software_configs.get(
-            data['config_id']).to_dict()
-        found.append(data)
-    found.sort(key=lambda d: (d.get('creation_time') or '',
-                              d['config'].get('name') or ''))
-    LOG.debug('Fetched %d deployments for %d servers', len(found),
-              len(wanted))
-    return found
+    return deployments_mod.fetch(client, stack_id, server_ids(outputs))
 
 
 def fetch_and_save_environment(client, stack_id, path, names):
@@ -121,6 +106,6 @@ def load(outputs_path, deployments_path):
 def fetch_and_save(client, stack_id, outputs_path, deployments_path):
     """Fetch outputs and deployments, save them; return both."""
     outputs = fetch_outputs(client, stack_id)
-    deployments = fetch_deployments(client, outputs)
+    deployments = fetch_deployments(client, outputs, stack_id)
     save(outputs_path, deployments_path, outputs, deployments)
     return outputs, deployments

@@ -91,10 +91,24 @@ class _Obj:
         return copy.deepcopy(self._attrs)
 
 
+def resource(name, stack, physical_id=None, required_by=(), nested=None,
+             creation_time='2024-01-01T00:00:00Z', **attrs):
+    """A resource as a nested resource listing gives it (links to its
+    stack and nested stack by id)."""
+    links = [{'rel': 'stack', 'href': 'http://h/v1/a/stacks/n/%s' % stack}]
+    if nested:
+        links.append({'rel': 'nested',
+                      'href': 'http://h/v1/a/stacks/n/%s' % nested})
+    return dict(attrs, resource_name=name, links=links,
+                physical_resource_id=physical_id or '%s-%s' % (stack, name),
+                required_by=list(required_by), creation_time=creation_time)
+
+
 class FakeHeat:
     """Just enough of a heatclient v1 client."""
 
-    def __init__(self, outputs=None, deployments=(), configs=None):
+    def __init__(self, outputs=None, deployments=(), configs=None,
+                 resources=()):
         heat_outputs = [{'output_key': k, 'output_value': v}
                         for k, v in (outputs or {}).items()]
         self.stacks = _Obj(get=lambda stack_id: _Obj(outputs=heat_outputs))
@@ -102,6 +116,15 @@ class FakeHeat:
             list=lambda: [_Obj(**d) for d in deployments])
         configs = configs or {}
         self.software_configs = _Obj(get=lambda i: _Obj(**configs[i]))
+        self.resource_lists = []
+
+        def list_resources(stack_id, nested_depth=0, with_detail=False,
+                           filters=None):
+            self.resource_lists.append((stack_id, with_detail, filters))
+            name = (filters or {}).get('name')
+            return [_Obj(**r) for r in resources
+                    if name is None or r['resource_name'] == name]
+        self.resources = _Obj(list=list_resources)
 
 
 class FakeRunner:

@@ -78,9 +78,13 @@ def test_layout(tmp_path):
     hiera = read('Controller', 'c0', 'ControllerDeployment')
     body = hiera['ControllerDeployment']
     assert body['config'] == {'datafiles': {'x': {'a': 1}}}
-    assert {'name': 'deploy_server_id', 'value': 's-c0'} in body['inputs']
+    assert [i['value'] for i in body['inputs']
+            if i['name'] == 'deploy_server_id'] == ['s-c0']
+    # The config's id and creation time, as tripleo-common wrote them.
+    assert body['id'] == 'cfg-d2' and body['deployment_name'] == (
+        'ControllerDeployment')
     assert read('Controller', 'c0', 'Bootstrap')['Bootstrap']['config'] == (
-        'echo hi')
+        'echo hi\n')
     assert not os.path.exists(os.path.join(dest, 'Controller', 'c0',
                                            'Foreign'))
 

@@ -14,10 +14,12 @@ from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import auto
+from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
 
-BUNDLED = object()
+#: --templates without a value: the installed tripleo-heat-templates.
+INSTALLED = object()
 
 
 class DeployOvercloud(command.ShowOne):
@@ -39,9 +41,12 @@ class DeployOvercloud(command.ShowOne):
             parser, group=parser.add_argument_group(_('Stack')))
         stack.add_argument(
             '--templates', metavar='<templates-dir>', nargs='?',
-            const=BUNDLED, default=BUNDLED, type=options.abs_path,
-            help=_('The template set; without a value (or without the '
-                   'option), the bundled templates'))
+            const=INSTALLED, default=None, type=options.abs_path,
+            help=_('The template set; without a value, the installed '
+                   'tripleo-heat-templates (%(dirs)s; "openstack tripleo '
+                   'templates install" puts them there); without the '
+                   'option, the bundled sample templates') % {
+                       'dirs': ', then '.join(tht.candidates())})
         stack.add_argument(
             '-e', '--environment-file', metavar='<file>', action='append',
             dest='environment_files', default=[],
@@ -61,13 +66,21 @@ class DeployOvercloud(command.ShowOne):
         stack.add_argument(
             '-n', '--networks-file', metavar='<file>',
             type=options.abs_path,
-            help=_('Networks data (default: network_data.yaml of the '
-                   'templates)'))
+            help=_('Networks data, v2 (default: network_data_default.yaml '
+                   'of the templates: no isolated networks)'))
+        stack.add_argument(
+            '--vip-file', metavar='<file>', type=options.abs_path,
+            help=_('VIP data: "- network: internal_api" entries with an '
+                   'optional ip_address (default: vip_data_default.yaml of '
+                   'the templates; VIPs of vip: true networks it leaves out '
+                   'are added)'))
         stack.add_argument(
             '--deployed-servers', metavar='<file>',
             type=options.abs_path,
-            help=_('YAML of role -> hosts (hostname, ctlplane_ip) of the '
-                   'already deployed servers'))
+            help=_('YAML of role -> hosts (hostname, ctlplane_ip, optional '
+                   'networks: {<name_lower>: <ip>}) of the already deployed '
+                   'servers; addresses not given are allocated from the '
+                   'allocation pools and kept in the work dir'))
         stack.add_argument(
             '--timeout', metavar='<minutes>', type=int, default=240,
             action=parseractions.NonNegativeAction,
@@ -139,8 +152,9 @@ class DeployOvercloud(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        templates = (None if parsed_args.templates is BUNDLED
-                     else parsed_args.templates)
+        with errors.user_errors('--templates'):
+            templates = (tht.find() if parsed_args.templates is INSTALLED
+                         else parsed_args.templates)
         inputs = deploy_inputs.Inputs(
             stack=parsed_args.stack,
             work_dir=options.work_dir(parsed_args).path,
@@ -149,6 +163,7 @@ class DeployOvercloud(command.ShowOne):
             environment_directories=parsed_args.environment_directories,
             roles_file=parsed_args.roles_file,
             networks_file=parsed_args.networks_file,
+            vip_file=parsed_args.vip_file,
             deployed_servers=parsed_args.deployed_servers,
             timeout=parsed_args.timeout,
             disable_validations=parsed_args.disable_validations,

@@ -85,6 +85,8 @@ class Deployment:
 
     def run(self, launcher, keep_running=False, ansible=None):
         """Deploy; ``ansible`` (AnsibleOptions) runs the playbooks too."""
+        # Bad input fails before anything is written to the work dir.
+        self.inputs.check(self.say)
         wd = self.workdir.create()
         values = {'work_dir': wd.path}
         status = workdir_mod.DEPLOY_FAILED

@@ -16,11 +16,16 @@ import uuid
 from heatclient.common import utils as heat_utils
 
 from tripleo_ephemeral.deploy import checks
+from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import input_paths
+from tripleo_ephemeral.overcloud import ip_allocation
+from tripleo_ephemeral.overcloud import network_data
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import roles as roles_mod
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.overcloud import tht_parameters
+from tripleo_ephemeral.overcloud import vip_data
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -64,12 +69,32 @@ def request_digest(create_args, volatile=()):
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+class Checked:
+    """The inputs read and checked (:meth:`Inputs.check`): nothing of it
+    is written yet."""
+
+    def __init__(self, roles, networks, environment_files, servers=None,
+                 vips=None, addresses=None):
+        self.roles = roles
+        self.networks = networks
+        self.environment_files = environment_files
+        self.servers = servers
+        self.vips = vips
+        self.addresses = addresses
+
+
 class Inputs:
-    """The inputs of one deploy, as the command was given them."""
+    """The inputs of one deploy, as the command was given them.
+
+    Paths are absolute (relative ones were made so against the current
+    directory, as tripleoclient read them); unset files default to the
+    template set's (:mod:`~tripleo_ephemeral.overcloud.input_paths`).
+    """
 
     def __init__(self, stack, work_dir=None, templates=None,
                  environment_files=(), environment_directories=(),
                  roles_file=None, networks_file=None, deployed_servers=None,
+                 vip_file=None,
                  timeout=template_processing.DEFAULT_TIMEOUT_MINS,
                  disable_validations=False, skip_checks=(),
                  disable_container_prepare=False):
@@ -79,10 +104,13 @@ class Inputs:
                           template_processing.bundled_templates_dir())
         self.environment_files = list(environment_files)
         self.environment_directories = list(environment_directories)
-        self.roles_file = roles_file or os.path.join(self.templates,
-                                                     'roles_data.yaml')
-        self.networks_file = networks_file or os.path.join(
-            self.templates, 'network_data.yaml')
+        self.roles_file = roles_file or input_paths.default_roles_file(
+            self.templates)
+        self.networks_file = (networks_file or
+                              input_paths.default_networks_file(
+                                  self.templates))
+        self.vip_file = vip_file or input_paths.default_vip_file(
+            self.templates)
         if deployed_servers is None and templates is None:
             deployed_servers = os.path.join(self.templates, SAMPLE_SERVERS)
         self.deployed_servers = deployed_servers
@@ -90,12 +118,13 @@ class Inputs:
         self.disable_validations = disable_validations
         self.disable_container_prepare = disable_container_prepare
         self.skip_checks = set(skip_checks)
+        self._checked = None
 
     def size(self):
         """(nodes, roles with nodes) of the deployment, for --heat-type
         auto: from the servers file, else the roles' CountDefault."""
-        if self.deployed_servers:
-            servers = deployed_servers.load_servers(self.deployed_servers)
+        servers = self._servers()
+        if servers is not None:
             counts = {role: len(hosts) for role, hosts in servers.items()}
         else:
             counts = {r['name']: int(r.get('CountDefault') or 0)
@@ -107,39 +136,116 @@ class Inputs:
         saved = self.workdir.load(self.workdir.deploy_inputs_file) or {}
         return saved.get('deployed_servers_data')
 
-    def prepare(self, say):
-        """Read, write and check everything; return the :class:`Request`.
+    def check(self, say):
+        """Read and check every input; write nothing. Bad input fails here
+        in one line, before the work dir is touched. Done once."""
+        if self._checked is None:
+            self._checked = self._check(say)
+        return self._checked
 
-        ``say`` prints a line of progress (the check summary, warnings).
-        """
+    def _check(self, say):
         if not os.path.isdir(self.templates):
             raise exceptions.DeployError(
                 'Templates directory %s not found; check --templates' %
                 self.templates)
-        wd = self.workdir
-        roles = roles_mod.load_roles(self.roles_file)
-        networks = roles_mod.load_networks(self.networks_file)
-        roles_mod.check_role_networks(roles, networks, self.roles_file)
-        tdir = template_processing.prepare_templates(
-            self.templates, wd.templates_dir, roles, networks)
+        for path, what, option in (
+                (self.roles_file, 'Roles data file', '-r'),
+                (self.networks_file, 'Networks data file', '-n'),
+                (self.vip_file, 'VIP data file', '--vip-file')):
+            if path:
+                input_paths.check_data_file(path, what, option)
+        roles, implied = roles_mod.with_implied_tags(
+            roles_mod.load_roles(self.roles_file))
+        for role, tag in implied:
+            say('Role %s has no %r tag: added, as tripleo-heat-templates\' '
+                'process-templates adds it (add it to %s)' % (
+                    role, tag, self.roles_file))
+        networks = network_data.load_networks(self.networks_file)
         env_files = []
         for directory in self.environment_directories:
             env_files.extend(
                 template_processing.environment_directory_files(directory))
         env_files.extend(self.environment_files)
+        env_files = [input_paths.environment_path(
+            path, self.templates, self.workdir.templates_dir)
+            for path in env_files]
+        checked = Checked(roles, networks, env_files)
+        servers = self._servers()
+        if servers is None:
+            with_hosts = [r for r in roles if r.get('CountDefault')]
+        else:
+            deployed_servers.check_roles(servers, roles, self._servers_name(),
+                                         self.roles_file)
+            with_hosts = [r for r in roles if servers.get(r['name'])]
+        network_data.check_role_networks(with_hosts, networks,
+                                         self.roles_file)
+        if servers is not None:
+            deployed_environment.check_hostname_formats(
+                servers, roles, self.stack, self.roles_file)
+            vips, vip_path = self._vips()
+            vips, added = vip_data.complete(vips, networks, vip_path)
+            if added:
+                say('VIPs added for %s: %s lists none for them (dns_name %s)'
+                    % (', '.join(added), vip_path,
+                       vip_data.DEFAULT_DNS_NAME))
+            checked.servers, checked.vips = servers, vips
+            checked.addresses = ip_allocation.allocate(
+                servers, roles, networks, vips,
+                previous=self.workdir.load(self.workdir.ip_allocations_file),
+                servers_path=self._servers_name(), vip_path=vip_path,
+                record_path=self.workdir.ip_allocations_file)
+        return checked
+
+    def _servers(self):
+        """The deployed servers (role -> hosts), or None."""
+        if not self.deployed_servers:
+            return None
+        return deployed_servers.load_servers(self.deployed_servers)
+
+    def _servers_name(self):
+        return self.deployed_servers
+
+    def _vips(self):
+        """(VIP entries, what to call their source in messages)."""
+        if self.vip_file:
+            return vip_data.load_vips(self.vip_file), self.vip_file
+        return vip_data.DEFAULT_VIPS, '<no --vip-file: ctlplane only>'
+
+    def extra_environments(self, checked, templates_dir, env_files):
+        """Environments a kind of deploy adds after the deployed servers'
+        (paths, written now); none for an overcloud."""
+        return []
+
+    def prepare(self, say):
+        """Read, write and check everything; return the :class:`Request`.
+
+        ``say`` prints a line of progress (the check summary, warnings).
+        """
+        checked = self.check(say)
+        wd = self.workdir
+        roles, servers = checked.roles, checked.servers
+        tdir = template_processing.prepare_templates(
+            self.templates, wd.templates_dir, roles, checked.networks)
+        env_files = checked.environment_files
         generated = []
-        servers = None
-        if self.deployed_servers:
+        if servers is not None:
             given = {os.path.basename(p) for p in env_files}
             generated.extend(
                 os.path.join(tdir, rel) for rel in DEPLOYED_SERVER_ENVIRONMENTS
                 if os.path.exists(os.path.join(tdir, rel)) and
                 os.path.basename(rel) not in given)
-            path, servers = deployed_servers.prepare_environment(
-                self.deployed_servers, roles, self.stack,
-                wd.deployed_servers_file, roles_file=self.roles_file)
-            generated.append(path)
+            generated.append(deployed_environment.write(
+                deployed_environment.build(
+                    servers, roles, checked.networks, checked.addresses,
+                    self.stack, templates_dir=tdir),
+                wd.deployed_servers_file))
+            wd.save(wd.ip_allocations_file, checked.addresses.record())
+            if checked.addresses.new:
+                say('Allocated %s (kept in %s)' % (', '.join(
+                    '%s %s: %s' % new for new in checked.addresses.new),
+                    wd.ip_allocations_file))
             self._warn_removed_hosts(servers, say)
+        generated.extend(self.extra_environments(checked, tdir, env_files))
         generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
         generated.append(self._write_deploy_parameters())
         # <Role>Services and container images, as tripleoclient computed
@@ -155,7 +261,7 @@ class Inputs:
             self.stack, tdir, all_envs, timeout_mins=self.timeout)
         snapshot = self._check_against_last_success(all_envs, roles,
                                                     servers, say)
-        self._save(roles, networks, all_envs, servers)
+        self._save(roles, checked.networks, all_envs, servers)
         return Request(create_args, servers, snapshot, request_digest(
             create_args, volatile=[wd.deploy_parameters_file]))
 
@@ -191,6 +297,7 @@ class Inputs:
             'templates': self.templates,
             'roles_file': self.roles_file,
             'networks_file': self.networks_file,
+            'vip_file': self.vip_file,
             'deployed_servers': self.deployed_servers,
             'deployed_servers_data': servers,
             'environment_files': env_files,

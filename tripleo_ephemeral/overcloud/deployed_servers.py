@@ -10,11 +10,13 @@
       - hostname: overcloud-novacompute-0
         ctlplane_ip: 192.168.24.20
         ctlplane_cidr: 24             # optional prefix length, default 24
+        networks:                     # optional: addresses on the role's
+          internal_api: 172.16.2.20   # isolated networks (by name_lower);
+                                      # the others are allocated
 
-From it this module builds the parameters tripleoclient got from
-provisioning: ``<Role>Count``, ``HostnameMap``, ``DeployedServerPortMap``,
-``NodePortMap``, ``CtlplaneNetworkAttributes``, ``ControlPlaneVipData`` and
-``VipPortMap``.
+This module reads and checks it;
+:mod:`~tripleo_ephemeral.overcloud.deployed_environment` builds from it what
+provisioning gave tripleoclient.
 """
 
 import ipaddress
@@ -29,15 +31,16 @@ DEFAULT_PREFIX = 24
 DEFAULT_SSH_USER = 'tripleo-admin'
 CTLPLANE = 'ctlplane'
 CTLPLANE_SUBNET = 'ctlplane-subnet'
-_HOST_KEYS = {'hostname', 'ctlplane_ip', 'ssh_user', 'ctlplane_cidr'}
+_HOST_KEYS = {'hostname', 'ctlplane_ip', 'ssh_user', 'ctlplane_cidr',
+              'networks'}
 
 
 def load_servers(path):
     """Return the validated ``role -> [host]`` mapping of the file ``path``.
 
     Each host is a dict with ``hostname``, ``ctlplane_ip`` (normalised),
-    ``ctlplane_cidr`` (the subnet, e.g. ``192.168.24.0/24``) and
-    ``ssh_user`` (or None).
+    ``ctlplane_cidr`` (the subnet, e.g. ``192.168.24.0/24``), ``ssh_user``
+    (or None) and ``networks`` (``{name_lower: address}``, normalised).
     """
     data = yamlfile.load(path, 'Deployed servers file',
                          exceptions.DeployedServersError)
@@ -84,7 +87,27 @@ def _host(path, role, index, host):
     if ssh_user is not None and not isinstance(ssh_user, str):
         _fail(path, 'host %s: ssh_user must be a string' % hostname)
     return {'hostname': hostname, 'ctlplane_ip': str(ip),
-            'ctlplane_cidr': str(subnet), 'ssh_user': ssh_user}
+            'ctlplane_cidr': str(subnet), 'ssh_user': ssh_user,
+            'networks': _networks(path, hostname, host.get('networks'))}
+
+
+def _networks(path, hostname, networks):
+    if networks is None:
+        return {}
+    if not isinstance(networks, dict):
+        _fail(path, 'host %s: networks must map network names (name_lower) '
+              'to addresses, e.g. {internal_api: 172.16.2.10}' % hostname)
+    result = {}
+    for net, value in networks.items():
+        if net == 'ctlplane':
+            _fail(path, 'host %s: give the control plane address as '
+                  'ctlplane_ip, not in networks' % hostname)
+        try:
+            result[str(net)] = str(ipaddress.ip_address(str(value)))
+        except ValueError:
+            _fail(path, 'host %s: its %s address %r is not an IP address'
+                  % (hostname, net, value))
+    return result
 
 
 def validate_servers(data, path='<deployed servers>'):
@@ -132,95 +155,6 @@ def check_roles(servers, roles, servers_path='<deployed servers>',
                               ', '.join(known)))
 
 
-def _generated_hostname(role, stack_name, index):
-    fmt = role.get('HostnameFormatDefault') or (
-        '%%stackname%%-%s-%%index%%' % role['name'].lower())
-    return fmt.replace('%stackname%', stack_name).replace(
-        '%index%', str(index))
-
-
-def _uri(ip):
-    return '[%s]' % ip if ipaddress.ip_address(ip).version == 6 else ip
-
-
-def _primary_role(roles):
-    for role in roles:
-        if 'primary' in (role.get('tags') or []):
-            return role['name']
-    return roles[0]['name']
-
-
-def build_environment(servers, roles, stack_name,
-                      cloud_domain='localdomain', control_virtual_ip=None):
-    """Return the ``parameter_defaults`` environment for ``servers``.
-
-    Roles of ``roles`` absent from ``servers`` get a count of 0. The
-    control plane virtual IP defaults to the first host of the primary role
-    (or of any role).
-    """
-    check_roles(servers, roles)
-    params = {}
-    hostname_map = {}
-    port_map = {}
-    node_port_map = {}
-    all_hosts = []
-    for role in roles:
-        hosts = servers.get(role['name'], [])
-        params['%sCount' % role['name']] = len(hosts)
-        for index, host in enumerate(hosts):
-            all_hosts.append(host)
-            name = host['hostname']
-            hostname_map[_generated_hostname(role, stack_name, index)] = name
-            subnet = ipaddress.ip_network(host['ctlplane_cidr'])
-            port_map['%s-%s' % (name, CTLPLANE)] = {
-                'fixed_ips': [{'ip_address': host['ctlplane_ip']}],
-                'subnets': [{'cidr': str(subnet),
-                             'ip_version': subnet.version}],
-                'network': {'name': CTLPLANE, 'tags': [str(subnet)]},
-            }
-            node_port_map[name] = {CTLPLANE: {
-                'ip_address': host['ctlplane_ip'],
-                'ip_address_uri': _uri(host['ctlplane_ip']),
-                'ip_subnet': '%s/%d' % (host['ctlplane_ip'],
-                                        subnet.prefixlen),
-            }}
-    if not all_hosts:
-        raise exceptions.DeployedServersError(
-            'Deployed servers file lists no hosts: add at least one host')
-
-    primary = servers.get(_primary_role(roles)) or all_hosts
-    vip = control_virtual_ip or primary[0]['ctlplane_ip']
-    first_subnet = ipaddress.ip_network(all_hosts[0]['ctlplane_cidr'])
-    subnets = sorted({h['ctlplane_cidr'] for h in all_hosts})
-    params.update({
-        'HostnameMap': hostname_map,
-        'DeployedServerPortMap': port_map,
-        'NodePortMap': node_port_map,
-        'CtlplaneNetworkAttributes': {
-            'network': {'name': CTLPLANE, 'mtu': 1500,
-                        'dns_domain': cloud_domain.rstrip('.') + '.',
-                        'tags': subnets},
-            'subnets': {CTLPLANE_SUBNET: {
-                'name': CTLPLANE_SUBNET,
-                'cidr': str(first_subnet),
-                'ip_version': first_subnet.version,
-                'gateway_ip': None,
-                'dns_nameservers': [],
-                'host_routes': [],
-            }},
-        },
-        'ControlPlaneVipData': {
-            'name': 'control_virtual_ip',
-            'network': {'tags': [str(first_subnet)]},
-            'fixed_ips': [{'ip_address': vip}],
-            'subnets': [{'ip_version': first_subnet.version}],
-        },
-        'VipPortMap': {},
-        'CloudDomain': cloud_domain.rstrip('.'),
-    })
-    return {'parameter_defaults': params}
-
-
 def ssh_users(servers, default=DEFAULT_SSH_USER):
     """Return ``hostname -> ssh user`` for the hosts in ``servers``.
 
@@ -250,26 +184,3 @@ def removed_hosts(previous, current):
             for host in hosts or []
             if isinstance(host, dict) and host.get('hostname') and
             host['hostname'].lower() not in kept]
-
-
-def write_environment(environment, path):
-    """Write ``environment`` to ``path``; return it."""
-    yamlfile.write(path, environment, mode=0o600)
-    LOG.info('Wrote the deployed servers environment %s', path)
-    return path
-
-
-def prepare_environment(servers_file, roles, stack_name, path,
-                        roles_file='<roles data>', cloud_domain='localdomain',
-                        control_virtual_ip=None):
-    """Load ``servers_file``, check it against ``roles`` and write the
-    environment to ``path``.
-
-    Returns ``(path, servers)``.
-    """
-    servers = load_servers(servers_file)
-    check_roles(servers, roles, servers_file, roles_file)
-    env = build_environment(servers, roles, stack_name,
-                            cloud_domain=cloud_domain,
-                            control_virtual_ip=control_virtual_ip)
-    return write_environment(env, path), servers

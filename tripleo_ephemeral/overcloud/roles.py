@@ -78,65 +78,28 @@ def role_names(roles):
     return [role['name'] for role in roles]
 
 
-def load_networks(path):
-    """Return the validated list of networks from the file ``path``.
-
-    Every network gets ``name_lower`` (defaulting to the lower-cased name)
-    and ``enabled`` (defaulting to true), as tripleo-heat-templates expect.
-    """
-    data = yamlfile.load(path, 'Networks data file', exceptions.RolesDataError)
-    return validate_networks(data, path)
-
-
-def validate_networks(data, path='<networks data>'):
-    """Validate parsed networks data; return it with defaults filled in."""
-    if data is None:
-        data = []
-    if not isinstance(data, list):
-        raise exceptions.RolesDataError(
-            'Networks data file %s must be a list of networks' % path)
-    seen = set()
-    networks = []
-    for index, network in enumerate(data):
-        if not isinstance(network, dict) or not isinstance(
-                network.get('name'), str):
-            raise exceptions.RolesDataError(
-                'Networks data file %s: entry %d needs a "name"'
-                % (path, index))
-        name = network['name']
-        if name in seen:
-            raise exceptions.RolesDataError(
-                'Networks data file %s: network %s is defined twice; keep '
-                'one' % (path, name))
-        seen.add(name)
-        network = dict(network)
-        network.setdefault('name_lower', name.lower())
-        network.setdefault('enabled', True)
-        networks.append(network)
-    return networks
+#: process-templates.py's tags for roles named by convention that lack them
+#: (deprecated there, still applied): (tag, name prefixes).
+_IMPLIED_TAGS = (
+    ('compute', ('Compute', 'HciCeph', 'DistributedCompute')),
+    ('ceph', ('Ceph',)),
+    ('ovsdpdk', ('ComputeOvsDpdk',)),
+    ('storage', ('ObjectStorage', 'BlockStorage', 'Ceph')),
+)
 
 
-def check_role_networks(roles, networks, path='<roles data>'):
-    """Fail if a role uses a network that is neither ctlplane nor defined.
-
-    A role's ``networks`` is a list of names or, as in THT's roles, a
-    mapping of names to their ``subnet``; a name matches a network's
-    ``name`` (``InternalApi``) or ``name_lower`` (``internal_api``). Without
-    networks data (THT's default: control plane only) nothing is checked:
-    the roles may then name networks the deploy does not create.
-    """
-    if not networks:
-        return
-    known = {'ctlplane'}
-    for network in networks:
-        known.add(network['name'])
-        known.add(network['name_lower'])
+def with_implied_tags(roles):
+    """Return ``roles`` with the tags tripleo-heat-templates'
+    ``process-templates.py`` adds to roles named by convention (a
+    ``Compute*`` role without ``compute``, ...), and ``[(role, tag)]`` of
+    what was added."""
+    result = []
+    added = []
     for role in roles:
-        for net in role.get('networks') or []:
-            if isinstance(net, str) and net not in known:
-                raise exceptions.RolesDataError(
-                    'Roles data file %s: role %s uses network %s, which the '
-                    'networks data does not define (networks: %s): add it '
-                    'to the networks data or remove it from the role'
-                    % (path, role['name'], net, ', '.join(sorted(
-                        n['name'] for n in networks))))
+        tags = list(role.get('tags') or [])
+        for tag, prefixes in _IMPLIED_TAGS:
+            if role['name'].startswith(prefixes) and tag not in tags:
+                tags.append(tag)
+                added.append((role['name'], tag))
+        result.append(dict(role, tags=tags))
+    return result, added

@@ -10,11 +10,15 @@ import yaml
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.overcloud import config_download
+from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import ip_allocation
+from tripleo_ephemeral.overcloud import network_data
 from tripleo_ephemeral.overcloud import outputs
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import roles
 from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral.overcloud import vip_data
 from tripleo_ephemeral import workdir
 
 STACK = 'overcloud'
@@ -53,13 +57,18 @@ def test_bundled_overcloud(heat, tmp_path):
     work = workdir.WorkDir(str(tmp_path / 'work'), STACK)
     source = template_processing.bundled_templates_dir()
     role_data = roles.load_roles(os.path.join(source, 'roles_data.yaml'))
-    networks = roles.load_networks(os.path.join(source, 'network_data.yaml'))
+    networks = network_data.load_networks(
+        os.path.join(source, 'network_data.yaml'))
     templates = template_processing.prepare_templates(
         source, work.templates_dir, role_data, networks)
     servers_file = tmp_path / 'servers.yaml'
     servers_file.write_text(yaml.safe_dump(SERVERS))
-    servers_env, servers = deployed_servers.prepare_environment(
-        str(servers_file), role_data, STACK, work.deployed_servers_file)
+    servers = deployed_servers.load_servers(str(servers_file))
+    addresses = ip_allocation.allocate(servers, role_data, networks,
+                                       vip_data.DEFAULT_VIPS)
+    servers_env = deployed_environment.write(deployed_environment.build(
+        servers, role_data, networks, addresses, STACK, templates),
+        work.deployed_servers_file)
     passwords_file, _ = passwords.ensure_passwords(work.passwords_file)
     envs = os.path.join(templates, 'environments')
     args = template_processing.stack_create_args(

@@ -64,6 +64,67 @@ def outputs():
     return copy.deepcopy(_OUTPUTS)
 
 
+def _network(name, lower, vip, cidr, vlan, gateway=None):
+    subnet = {'ip_subnet': cidr + '.0/24', 'vlan': vlan,
+              'allocation_pools': [{'start': cidr + '.4',
+                                    'end': cidr + '.250'}]}
+    if gateway:
+        subnet['gateway_ip'] = gateway
+    return {'name': name, 'name_lower': lower, 'vip': vip, 'mtu': 1500,
+            'subnets': {lower + '_subnet': subnet}}
+
+
+#: tripleo-heat-templates' network-data-samples/default-network-isolation.
+NETWORK_ISOLATION = [
+    _network('Storage', 'storage', True, '172.16.1', 30),
+    _network('StorageMgmt', 'storage_mgmt', True, '172.16.3', 40),
+    _network('InternalApi', 'internal_api', True, '172.16.2', 20),
+    _network('Tenant', 'tenant', False, '172.16.0', 50),
+    _network('External', 'external', True, '10.0.0', 10, '10.0.0.1'),
+]
+
+
+def _role(name, nets, **extra):
+    return dict({'name': name, 'networks': {
+        n: {'subnet': lower + '_subnet'} for n, lower in nets}}, **extra)
+
+
+#: THT 18's Controller and Compute, their networks (no services).
+THT_ROLES = [
+    _role('Controller', [('External', 'external'),
+                         ('InternalApi', 'internal_api'),
+                         ('Storage', 'storage'),
+                         ('StorageMgmt', 'storage_mgmt'),
+                         ('Tenant', 'tenant')],
+          tags=['primary', 'controller'], CountDefault=1,
+          HostnameFormatDefault='%stackname%-controller-%index%'),
+    _role('Compute', [('InternalApi', 'internal_api'), ('Tenant', 'tenant'),
+                      ('Storage', 'storage')],
+          tags=['compute'], CountDefault=1,
+          HostnameFormatDefault='%stackname%-novacompute-%index%'),
+    _role('CephStorage', [('Storage', 'storage'),
+                          ('StorageMgmt', 'storage_mgmt')],
+          tags=['ceph', 'storage']),
+]
+
+
+def servers(controllers=1, computes=1, **networks):
+    """A deployed servers mapping (as load_servers returns it); keyword
+    ``<hostname>={net: ip}`` gives a host addresses."""
+    result = {'Controller': [], 'Compute': []}
+    for role, count, first, fmt in (
+            ('Controller', controllers, 10, 'overcloud-controller-%d'),
+            ('Compute', computes, 20, 'overcloud-novacompute-%d')):
+        for index in range(count):
+            name = fmt % index
+            result[role].append({
+                'hostname': name,
+                'ctlplane_ip': '192.0.2.%d' % (first + index),
+                'ctlplane_cidr': '192.0.2.0/24', 'ssh_user': None,
+                'networks': dict(networks.get(name.replace('-', '_')) or {})})
+    return result
+
+
 def deployment(dep_id, server_id, name, group='script', config='echo hi',
                stack_id='oc-Controller-x-0-y-ControllerDeployment-z',
                creation_time='2024-01-01T00:00:00Z'):

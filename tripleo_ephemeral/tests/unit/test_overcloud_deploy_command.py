@@ -24,9 +24,9 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
     def test_defaults(self):
         parsed = self.check_parser(self.cmd, [], [
             ('stack', 'overcloud'), ('work_dir', None),
-            ('templates', overcloud_deploy.BUNDLED),
+            ('templates', None),
             ('environment_files', []), ('environment_directories', []),
-            ('roles_file', None), ('networks_file', None),
+            ('roles_file', None), ('networks_file', None), ('vip_file', None),
             ('deployed_servers', None), ('timeout', 240),
             ('disable_validations', False), ('skip_checks', []),
             ('disable_container_prepare', False),
@@ -48,7 +48,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
         parsed = self.check_parser(self.cmd, [
             '--stack', 'oc', '--templates', '/t', '-e', 'a.yaml',
             '--environment-file', '/b.yaml', '--environment-directory',
-            '/envs', '-r', '/r.yaml', '-n', '/n.yaml',
+            '/envs', '-r', '/r.yaml', '-n', '/n.yaml', '--vip-file', 'v.yaml',
             '--deployed-servers', '/s.yaml', '--timeout', '30',
             '--disable-validations', '--skip-check', 'x', '--skip-check',
             'y', '--disable-container-prepare', '--verbose-events'], [
@@ -56,15 +56,18 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             ('environment_files', [os.path.abspath('a.yaml'), '/b.yaml']),
             ('environment_directories', ['/envs']),
             ('roles_file', '/r.yaml'), ('networks_file', '/n.yaml'),
+            ('vip_file', os.path.abspath('v.yaml')),
             ('deployed_servers', '/s.yaml'), ('timeout', 30),
             ('disable_validations', True), ('skip_checks', ['x', 'y']),
             ('disable_container_prepare', True),
             ('verbose_events', True)])
         self.assertTrue(options.work_dir(parsed).path.endswith(
             '/overcloud-deploy/oc'))
-        # --templates without a value: the bundled templates.
-        self.check_parser(self.cmd, ['--templates'], [
-            ('templates', overcloud_deploy.BUNDLED)])
+        # --templates without a value: the installed THT (found later);
+        # without the option: the bundled sample.
+        self.check_parser(self.cmd, ['--templates', '-e', '/e.yaml'], [
+            ('templates', overcloud_deploy.INSTALLED),
+            ('environment_files', ['/e.yaml'])])
 
     def test_work_dir_and_its_tripleoclient_alias(self):
         for option in ('--work-dir', '--working-dir'):

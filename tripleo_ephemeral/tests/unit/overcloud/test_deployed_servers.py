@@ -1,6 +1,3 @@
-import os
-import stat
-
 import pytest
 import yaml
 
@@ -22,45 +19,20 @@ SERVERS = {
 }
 
 
-def test_build_environment():
-    servers = ds.validate_servers(SERVERS)
-    params = ds.build_environment(servers, ROLES, 'oc')['parameter_defaults']
-    assert params['ControllerCount'] == 1
-    assert params['ComputeCount'] == 2
-    assert params['StorageCount'] == 0
-    assert params['HostnameMap'] == {'oc-controller-0': 'c0',
-                                     'oc-compute-0': 'n0',
-                                     'oc-compute-1': 'n1'}
-    port = params['DeployedServerPortMap']['n0-ctlplane']
-    assert port['fixed_ips'] == [{'ip_address': '192.0.2.20'}]
-    assert port['subnets'][0]['cidr'] == '192.0.2.0/25'
-    assert params['NodePortMap']['c0']['ctlplane'] == {
-        'ip_address': '192.0.2.10', 'ip_address_uri': '192.0.2.10',
-        'ip_subnet': '192.0.2.10/24'}
-    assert params['ControlPlaneVipData']['fixed_ips'] == [
-        {'ip_address': '192.0.2.10'}]
-    assert params['CtlplaneNetworkAttributes']['subnets'][
-        'ctlplane-subnet']['ip_version'] == 4
-    assert params['VipPortMap'] == {}
-
-
-def test_ipv6_uri():
-    servers = ds.validate_servers(
-        {'Controller': [{'hostname': 'c0', 'ctlplane_ip': 'fd00::5',
-                         'ctlplane_cidr': 64}]})
-    params = ds.build_environment(servers, ROLES, 'oc')['parameter_defaults']
-    assert params['NodePortMap']['c0']['ctlplane']['ip_address_uri'] == (
-        '[fd00::5]')
-
-
-def test_unknown_role_names_role_and_roles_file(tmp_path):
+def test_load_servers_with_networks(tmp_path):
     path = tmp_path / 'servers.yaml'
-    path.write_text(yaml.safe_dump({'Networker': [
-        {'hostname': 'x', 'ctlplane_ip': '192.0.2.1'}]}))
+    path.write_text(yaml.safe_dump({'Controller': [dict(
+        SERVERS['Controller'][0], networks={'internal_api': '172.16.2.11'})]}))
+    host = ds.load_servers(str(path))['Controller'][0]
+    assert host == {'hostname': 'c0', 'ctlplane_ip': '192.0.2.10',
+                    'ctlplane_cidr': '192.0.2.0/24', 'ssh_user': 'admin',
+                    'networks': {'internal_api': '172.16.2.11'}}
+    assert ds.validate_servers(SERVERS)['Compute'][0]['networks'] == {}
+
+
+def test_unknown_role_names_role_and_roles_file():
     with pytest.raises(exceptions.DeployedServersError) as e:
-        ds.prepare_environment(str(path), ROLES, 'oc',
-                               str(tmp_path / 'env.yaml'),
-                               roles_file='roles_data.yaml')
+        ds.check_roles({'Networker': []}, ROLES, 's.yaml', 'roles_data.yaml')
     message = str(e.value)
     assert 'Networker' in message and 'roles_data.yaml' in message
     assert '\n' not in message
@@ -80,22 +52,22 @@ def test_unknown_role_names_role_and_roles_file(tmp_path):
     ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1',
                       'ctlplane_cidr': '10.0.0.0/8'}]}, 'outside'),
     ([], 'must map role names'),
+    ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1',
+                      'networks': ['internal_api']}]}, 'networks must map'),
+    ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1',
+                      'networks': {'tenant': '172.16.0.300'}}]},
+     'its tenant address .* is not an IP'),
+    ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1',
+                      'networks': {'ctlplane': '192.0.2.1'}}]},
+     'as ctlplane_ip'),
 ])
 def test_invalid_servers(data, fragment):
     with pytest.raises(exceptions.DeployedServersError, match=fragment):
         ds.validate_servers(data, 's.yaml')
 
 
-def test_write_environment_and_ssh_users(tmp_path):
-    path = tmp_path / 'servers.yaml'
-    path.write_text(yaml.safe_dump(SERVERS))
-    wanted = str(tmp_path / 'oc-deployed-servers.yaml')
-    env_path, servers = ds.prepare_environment(str(path), ROLES, 'oc',
-                                               wanted)
-    assert env_path == wanted
-    assert stat.S_IMODE(os.stat(env_path).st_mode) == 0o600
-    with open(env_path) as f:
-        assert yaml.safe_load(f)['parameter_defaults']['ComputeCount'] == 2
+def test_ssh_users():
+    servers = ds.validate_servers(SERVERS)
     assert ds.ssh_users(servers) == {'c0': 'admin', 'n0': 'tripleo-admin',
                                      'n1': 'tripleo-admin'}
     assert ds.ssh_users(servers, default=None) == {'c0': 'admin'}

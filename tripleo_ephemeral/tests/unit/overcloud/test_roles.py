@@ -9,7 +9,6 @@ def test_bundled_roles_and_networks_load():
     src = template_processing.bundled_templates_dir()
     data = roles.load_roles(src + '/roles_data.yaml')
     assert roles.role_names(data) == ['Controller', 'Compute']
-    assert roles.load_networks(src + '/network_data.yaml') == []
 
 
 @pytest.mark.parametrize('data, fragment', [
@@ -43,35 +42,12 @@ def test_missing_file(tmp_path):
         roles.load_roles(str(tmp_path / 'nope.yaml'))
 
 
-def test_networks_defaults_and_role_networks():
-    nets = roles.validate_networks([{'name': 'InternalApi'}])
-    assert nets[0]['name_lower'] == 'internalapi'
-    assert nets[0]['enabled'] is True
-    roles.check_role_networks([{'name': 'A', 'networks': ['InternalApi']}],
-                              nets)
-    with pytest.raises(exceptions.RolesDataError, match='Storage'):
-        roles.check_role_networks([{'name': 'A', 'networks': ['Storage']}],
-                                  nets)
-
-
-THT_ROLE = {'name': 'Controller', 'networks': {
-    'External': {'subnet': 'external_subnet'},
-    'InternalApi': {'subnet': 'internal_api_subnet'}}}
-
-
-def test_tht_role_networks_by_name_or_name_lower():
-    nets = roles.validate_networks([
-        {'name': 'External'},
-        {'name': 'InternalApi', 'name_lower': 'internal_api'}])
-    roles.check_role_networks([THT_ROLE], nets)
-    roles.check_role_networks(
-        [{'name': 'C', 'networks': ['ctlplane', 'internal_api']}], nets)
-    with pytest.raises(exceptions.RolesDataError,
-                       match='role C uses network Tenant.*InternalApi'):
-        roles.check_role_networks([{'name': 'C', 'networks': {
-            'Tenant': {'subnet': 'tenant_subnet'}}}], nets, 'r.yaml')
-
-
-def test_role_networks_unchecked_without_networks_data():
-    # THT's default: network_data_default.yaml is [] (control plane only)
-    roles.check_role_networks([THT_ROLE], roles.validate_networks([]))
+def test_implied_tags_as_process_templates():
+    data, added = roles.with_implied_tags([
+        {'name': 'ComputeOvsDpdk'}, {'name': 'CephStorage', 'tags': ['x']},
+        {'name': 'Compute', 'tags': ['compute']}, {'name': 'Controller'}])
+    assert [r['tags'] for r in data] == [
+        ['compute', 'ovsdpdk'], ['x', 'ceph', 'storage'], ['compute'], []]
+    assert added == [('ComputeOvsDpdk', 'compute'),
+                     ('ComputeOvsDpdk', 'ovsdpdk'),
+                     ('CephStorage', 'ceph'), ('CephStorage', 'storage')]

@@ -3,11 +3,12 @@ import os
 import pytest
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import network_data
 from tripleo_ephemeral.overcloud import roles
 from tripleo_ephemeral.overcloud import template_processing as tp
 
 ROLES = [{'name': 'Controller', 'tags': ['primary']}, {'name': 'Compute'}]
-NETS = roles.validate_networks([{'name': 'InternalApi'}])
+NETS = network_data.validate_networks([{'name': 'InternalApi'}])
 
 
 def _tree(root, files):
@@ -123,8 +124,8 @@ def test_render_like_process_templates(tmp_path):
             '{{network.name}} {{network.idx}}\n',
         '.hidden/x.j2.yaml': '{{ undefined.boom() }}\n',
     })
-    nets = roles.validate_networks([{'name': 'Off', 'enabled': False},
-                                    {'name': 'Tenant'}])
+    nets = network_data.validate_networks(
+        [{'name': 'Off', 'enabled': False}, {'name': 'Tenant'}])
     dest = tp.prepare_templates(str(src), str(tmp_path / 'work'), ROLES,
                                 nets)
     with open(os.path.join(dest, 'common/post.yaml')) as f:

@@ -42,19 +42,19 @@ def port_number(value):
 # -- the deployment: --stack and --work-dir ---------------------------------
 
 def add_work_dir_options(parser, stack=True, required=False, group=None,
-                         work_dir_help=None):
+                         work_dir_help=None, default_stack=None):
     """``--stack`` and ``--work-dir`` (alias ``--working-dir``).
 
     Without ``stack`` the default work dir is the default stack's. Added
     to ``group`` when given, else to a group of their own.
     """
+    default_stack = default_stack or workdir.DEFAULT_STACK
     if group is None:
         group = parser.add_argument_group(_('Deployment'))
     if stack:
         group.add_argument(
-            '--stack', metavar='<stack>', default=workdir.DEFAULT_STACK,
-            help=_('Name of the stack (default: %s)') %
-            workdir.DEFAULT_STACK)
+            '--stack', metavar='<stack>', default=default_stack,
+            help=_('Name of the stack (default: %s)') % default_stack)
     what = work_dir_help or _('Directory for everything the deployment '
                               'keeps')
     if not required:

@@ -118,6 +118,7 @@ class Inputs:
         self.disable_validations = disable_validations
         self.disable_container_prepare = disable_container_prepare
         self.skip_checks = set(skip_checks)
+        self.cloud_domain = 'localdomain'
         self._checked = None
 
     def size(self):
@@ -211,10 +212,9 @@ class Inputs:
             return vip_data.load_vips(self.vip_file), self.vip_file
         return vip_data.DEFAULT_VIPS, '<no --vip-file: ctlplane only>'
 
-    def extra_environments(self, checked, templates_dir, env_files):
-        """Environments a kind of deploy adds after the deployed servers'
-        (paths, written now); none for an overcloud."""
-        return []
+    def adjust_environment(self, environment, checked, env_files):
+        """What a kind of deploy adds to the deployed servers environment
+        (changed in place); nothing for an overcloud."""
 
     def prepare(self, say):
         """Read, write and check everything; return the :class:`Request`.
@@ -234,18 +234,17 @@ class Inputs:
                 os.path.join(tdir, rel) for rel in DEPLOYED_SERVER_ENVIRONMENTS
                 if os.path.exists(os.path.join(tdir, rel)) and
                 os.path.basename(rel) not in given)
+            environment = deployed_environment.build(
+                servers, roles, checked.networks, checked.addresses,
+                self.stack, templates_dir=tdir, cloud_domain=self.cloud_domain)
+            self.adjust_environment(environment, checked, env_files)
             generated.append(deployed_environment.write(
-                deployed_environment.build(
-                    servers, roles, checked.networks, checked.addresses,
-                    self.stack, templates_dir=tdir),
-                wd.deployed_servers_file))
+                environment, wd.deployed_servers_file))
             wd.save(wd.ip_allocations_file, checked.addresses.record())
             if checked.addresses.new:
-                say('Allocated %s (kept in %s)' % (', '.join(
-                    '%s %s: %s' % new for new in checked.addresses.new),
-                    wd.ip_allocations_file))
+                say('Allocated %s (kept in %s)' % (
+                    checked.addresses.describe_new(), wd.ip_allocations_file))
             self._warn_removed_hosts(servers, say)
-        generated.extend(self.extra_environments(checked, tdir, env_files))
         generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
         generated.append(self._write_deploy_parameters())
         # <Role>Services and container images, as tripleoclient computed

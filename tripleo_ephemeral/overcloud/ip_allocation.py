@@ -44,6 +44,15 @@ class Addresses:
         self.hosts = {}
         self.new = []
 
+    def describe_new(self):
+        """One line of what was allocated now, by owner."""
+        owners = {}
+        for owner, net, ip in self.new:
+            key = 'VIPs' if owner.endswith(' VIP') else owner
+            owners.setdefault(key, []).append('%s %s' % (net, ip))
+        return '; '.join('%s: %s' % (owner, ', '.join(nets))
+                         for owner, nets in owners.items())
+
     def record(self):
         """What the work dir keeps: every address, by owner."""
         return {
@@ -169,7 +178,8 @@ def allocate(servers, roles, networks, vips, previous=None,
     ctl_subnet = ctlplane_subnet(servers, roles)
     for entry in vips:
         net = entry['network']
-        owner = 'the %s VIP' % net
+        # A VIP may share its host's address (tripleo deploy's default).
+        owner = entry.get('owner') or 'the %s VIP' % net
         subnet = _vip_subnet(entry, by_lower, ctl_subnet)
         if subnet is None:
             allocator.fail('vip', 'network %s has no subnet for its VIP'

@@ -80,6 +80,10 @@ def test_record_keeps_every_address_on_later_deploys():
     assert _ips(again)[0] == _ips(first)[0]
     assert {owner for owner, _net, _ip in again.new} == {
         'host new-controller'}
+    assert again.describe_new().startswith(
+        'host new-controller: storage 172.16.1.')
+    assert first.describe_new().startswith(
+        'VIPs: storage 172.16.1.4, storage_mgmt 172.16.3.4, ')
     # The same inputs again: nothing new.
     assert _allocate(fakes.servers(computes=2), previous=record).new == []
 

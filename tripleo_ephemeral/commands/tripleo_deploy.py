@@ -1,0 +1,128 @@
+"""openstack tripleo deploy"""
+
+import argparse
+import logging
+
+from osc_lib.cli import parseractions
+from osc_lib.command import command
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import interrupts
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import standalone
+from tripleo_ephemeral import tht
+
+LOG = logging.getLogger(__name__)
+
+
+class DeployStandalone(command.ShowOne):
+    """Deploy a Standalone overcloud on one host with an ephemeral Heat.
+
+    tripleoclient's "tripleo deploy", over the same deploy as "overcloud
+    deploy": the host is this machine (its short hostname) at --local-ip,
+    in the role --standalone-role of tripleo-heat-templates'
+    roles_data_standalone.yaml, with no isolated networks.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        group = parser.add_argument_group(_('Standalone'))
+        options.add_work_dir_options(
+            parser, group=group, default_stack=standalone.DEFAULT_STACK)
+        group.add_argument('--output-dir', dest='work_dir',
+                           type=options.abs_path, help=argparse.SUPPRESS)
+        group.add_argument(
+            '--standalone', action='store_true',
+            help=_('Accepted for compatibility (every deploy of this '
+                   'command is standalone)'))
+        group.add_argument(
+            '--standalone-role', metavar='<role>',
+            default=standalone.DEFAULT_ROLE,
+            help=_('The role of the host (default: %s)') %
+            standalone.DEFAULT_ROLE)
+        group.add_argument(
+            '--templates', metavar='<templates-dir>', nargs='?',
+            type=options.abs_path,
+            help=_('tripleo-heat-templates (default: the installed ones, '
+                   '%s)') % ', then '.join(tht.candidates()))
+        group.add_argument(
+            '--local-ip', metavar='<address/prefix>', required=True,
+            help=_('The host\'s control plane address and prefix, e.g. '
+                   '192.168.24.2/24'))
+        group.add_argument(
+            '--control-virtual-ip', metavar='<address>',
+            help=_('Control plane VIP (default: the local address)'))
+        group.add_argument(
+            '--public-virtual-ip', metavar='<address>',
+            help=_('Public VIP (default: the local address)'))
+        group.add_argument(
+            '--local-domain', metavar='<domain>', default='localdomain',
+            help=_('DNS domain of the cloud (default: localdomain)'))
+        group.add_argument(
+            '-e', '--environment-file', metavar='<file>', action='append',
+            dest='environment_files', default=[], type=options.abs_path,
+            help=_('Environment file, applied in order (repeatable)'))
+        group.add_argument(
+            '-r', '--roles-file', metavar='<file>',
+            help=_('Roles data: absolute, or relative to --templates '
+                   '(default: %s)') % standalone.ROLES_FILE)
+        group.add_argument(
+            '-n', '--networks-file', metavar='<file>',
+            help=_('Networks data (default: none, control plane only)'))
+        group.add_argument(
+            '-t', '--timeout', metavar='<minutes>', type=int,
+            default=standalone.DEFAULT_TIMEOUT_MINS,
+            action=parseractions.NonNegativeAction,
+            help=_('Stack create timeout in minutes (default: %d)') %
+            standalone.DEFAULT_TIMEOUT_MINS)
+        group.add_argument(
+            '--output-only', '--stack-only', dest='stack_only',
+            action='store_true',
+            help=_('Create the stack and render the Ansible project, but do '
+                   'not run it'))
+        group.add_argument(
+            '-y', '--yes', action='store_true',
+            help=_('Accepted for compatibility: nothing is asked'))
+        group.add_argument(
+            '--ansible-forks', metavar='<n>', type=int,
+            action=parseractions.NonNegativeAction,
+            help=_('Parallel Ansible processes'))
+        group.add_argument(
+            '--keep-running', action='store_true',
+            help=_('Leave Heat running after the deploy, for debugging'))
+        options.add_heat_launcher_options(parser, default_type='native')
+        options.add_container_options(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        with errors.user_errors('--work-dir'):
+            inputs = standalone.StandaloneInputs(
+                stack=parsed_args.stack,
+                work_dir=options.work_dir(parsed_args).path,
+                templates=parsed_args.templates or tht.find(),
+                local_ip=parsed_args.local_ip,
+                control_virtual_ip=parsed_args.control_virtual_ip,
+                public_virtual_ip=parsed_args.public_virtual_ip,
+                role=parsed_args.standalone_role,
+                local_domain=parsed_args.local_domain,
+                environment_files=parsed_args.environment_files,
+                roles_file=parsed_args.roles_file,
+                networks_file=parsed_args.networks_file,
+                timeout=parsed_args.timeout)
+        run = deployment.Deployment(inputs, out=self.app.stderr)
+        with errors.user_errors('--work-dir'), \
+                interrupts.stop_in_order(_('the deployment')):
+            launcher = options.build_launcher(parsed_args,
+                                              inputs.workdir.heat_dir)
+            result = run.run(
+                launcher, keep_running=parsed_args.keep_running,
+                ansible=None if parsed_args.stack_only else
+                ansible_run.AnsibleOptions(
+                    forks=parsed_args.ansible_forks))
+        return result.row()

@@ -37,6 +37,23 @@ def work_dir(tmp_path):
 
 
 @pytest.fixture
+def heat(tmp_path):
+    """A heatclient of a native Heat of the test's own, killed after."""
+    from heatclient import client as heat_client
+
+    from tripleo_ephemeral import heat_launcher
+
+    launcher = heat_launcher.get_launcher(
+        'native', str(tmp_path / 'heat'), api_port=readiness.free_port(),
+        tuning=heat_launcher.Tuning(leaf_trigger_delay=0.05))
+    launcher.start()
+    try:
+        yield heat_client.Client('1', endpoint=launcher.endpoint, token='x')
+    finally:
+        launcher.kill()
+
+
+@pytest.fixture
 def port():
     return readiness.free_port()
 

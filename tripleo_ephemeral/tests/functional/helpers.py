@@ -9,6 +9,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import time
 
 import psutil
 
@@ -119,3 +120,14 @@ def assert_no_heat_left(heat_dir, port=None, pid=None):
                      if c.status == psutil.CONN_LISTEN and
                      c.laddr.port == port]
         assert listening == []
+
+
+def wait_for_stack(client, stack_id, timeout=120):
+    """The stack once no longer IN_PROGRESS (heatclient ``client``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stack = client.stacks.get(stack_id, resolve_outputs=False)
+        if not stack.stack_status.endswith('IN_PROGRESS'):
+            return stack
+        time.sleep(0.5)
+    raise AssertionError('stack %s still in progress' % stack_id)

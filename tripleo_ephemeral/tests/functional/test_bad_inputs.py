@@ -1,10 +1,13 @@
 """Each bad input: one line naming it and the fix, no traceback, no Heat."""
 
 import gzip
+import os
 
+import pytest
 import yaml
 
 from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests import heat_sqlite
 
@@ -82,3 +85,87 @@ def test_podman_missing(cli, heat_dir, port):
     err = _error(proc)
     assert 'podman is not installed' in err and '--heat-type native' in err
     _nothing_running(heat_dir)
+
+
+NETWORKS = [{'name': 'InternalApi', 'name_lower': 'internal_api', 'vip': True,
+             'subnets': {'internal_api_subnet': {
+                 'ip_subnet': '172.16.2.0/24', 'allocation_pools': [
+                     {'start': '172.16.2.4', 'end': '172.16.2.5'}]}}},
+            {'name': 'Tenant', 'subnets': {'tenant_subnet': {
+                'ip_subnet': '172.16.0.0/24'}}}]
+
+
+def _host(name, ip, **networks):
+    return {'hostname': name, 'ctlplane_ip': ip, 'networks': networks}
+
+
+# (servers, VIP data or None, what the one line must say)
+BAD_NETWORK_INPUTS = {
+    'pool exhausted': (
+        {'Controller': [_host('c0', '192.0.2.10')],
+         'Compute': [_host('n0', '192.0.2.20')]}, None,
+        'host n0 needs an address on internal_api (subnet '
+        'internal_api_subnet, pool 172.16.2.4-172.16.2.5) and the pool is '
+        'exhausted'),
+    'outside the subnet': (
+        {'Controller': [_host('c0', '192.0.2.10',
+                              internal_api='172.16.9.9')]}, None,
+        'host c0: its internal_api address 172.16.9.9 is outside'),
+    'two hosts, one address': (
+        {'Controller': [_host('c0', '192.0.2.10', tenant='172.16.0.9')],
+         'Compute': [_host('n0', '192.0.2.20', tenant='172.16.0.9',
+                           internal_api='172.16.2.9')]}, None,
+        'host c0 and host n0 both have 172.16.0.9 (tenant of host n0)'),
+    'VIP without vip: true': (
+        {'Controller': [_host('c0', '192.0.2.10')]},
+        [{'network': 'tenant'}],
+        'network tenant has no VIP (the networks data does not set vip: true '
+        'on Tenant)'),
+    'role not in the roles file': (
+        {'Controller': [_host('c0', '192.0.2.10')],
+         'Networker': [_host('x0', '192.0.2.30')]}, None,
+        'names role Networker, which roles data file'),
+}
+
+
+@pytest.mark.parametrize('case', sorted(BAD_NETWORK_INPUTS))
+def test_bad_network_inputs_fail_before_anything_is_written(
+        cli, tmp_path, port, case):
+    """Each bad input of a network-isolated deploy: one line naming the
+    host and the network, before Heat starts and before the work dir is
+    written (it is not even created)."""
+    servers, vips, expected = BAD_NETWORK_INPUTS[case]
+    bundled = template_processing.bundled_templates_dir()
+    with open(os.path.join(bundled, 'roles_data.yaml')) as f:
+        role_data = yaml.safe_load(f)
+    for role in role_data:
+        role['networks'] = ['ctlplane', 'InternalApi', 'Tenant']
+    files = {'roles.yaml': role_data, 'networks.yaml': NETWORKS,
+             'servers.yaml': servers, 'vips.yaml': vips}
+    for name, data in files.items():
+        (tmp_path / name).write_text(yaml.safe_dump(data))
+    work_dir = tmp_path / 'work'
+    args = ['-r', str(tmp_path / 'roles.yaml'),
+            '-n', str(tmp_path / 'networks.yaml'),
+            '--deployed-servers', str(tmp_path / 'servers.yaml')]
+    if vips is not None:
+        args += ['--vip-file', str(tmp_path / 'vips.yaml')]
+    done = cli.deploy(work_dir, *args, port=port, check=False)
+    assert expected in _error(done.proc)
+    assert not work_dir.exists()
+    _nothing_running(helpers.Layout(work_dir).heat_dir)
+
+
+def test_network_data_v1_and_j2_environment(cli, tmp_path, port):
+    v1 = tmp_path / 'network_data_v1.yaml'
+    v1.write_text(yaml.safe_dump([{'name': 'InternalApi',
+                                   'ip_subnet': '172.16.2.0/24'}]))
+    done = cli.deploy(tmp_path / 'work', '-n', str(v1), port=port,
+                      check=False)
+    assert 'network data v1' in _error(done.proc)
+    env = os.path.join(template_processing.bundled_templates_dir(),
+                       'environments', 'x.j2.yaml')
+    done = cli.deploy(tmp_path / 'work', '-e', env, port=port, check=False)
+    assert 'did you mean' in _error(done.proc)
+    assert env[:-len('.j2.yaml')] + '.yaml' in _error(done.proc)
+    assert not (tmp_path / 'work').exists()

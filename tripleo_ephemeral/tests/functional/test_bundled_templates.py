@@ -1,14 +1,9 @@
 """Create the bundled templates' stack on a real Heat and render it."""
 
 import os
-import time
 
-from heatclient import client as heat_client
-import pytest
 import yaml
 
-from tripleo_ephemeral import heat_launcher
-from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
@@ -19,6 +14,7 @@ from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import roles
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.overcloud import vip_data
+from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral import workdir
 
 STACK = 'overcloud'
@@ -29,28 +25,6 @@ SERVERS = {
     'Compute': [{'hostname': 'oc-compute-0',
                  'ctlplane_ip': '192.168.24.20'}],
 }
-
-
-@pytest.fixture
-def heat(tmp_path):
-    launcher = heat_launcher.get_launcher(
-        'native', str(tmp_path / 'heat'), api_port=readiness.free_port(),
-        tuning=heat_launcher.Tuning(leaf_trigger_delay=0.05))
-    launcher.start()
-    try:
-        yield heat_client.Client('1', endpoint=launcher.endpoint, token='x')
-    finally:
-        launcher.kill()
-
-
-def _wait(client, stack_id, timeout=120):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        stack = client.stacks.get(stack_id, resolve_outputs=False)
-        if not stack.stack_status.endswith('IN_PROGRESS'):
-            return stack
-        time.sleep(0.5)
-    raise AssertionError('stack %s still in progress' % stack_id)
 
 
 def test_bundled_overcloud(heat, tmp_path):
@@ -79,7 +53,7 @@ def test_bundled_overcloud(heat, tmp_path):
         timeout_mins=5)
 
     created = heat.stacks.create(**args)
-    stack = _wait(heat, created['stack']['id'])
+    stack = helpers.wait_for_stack(heat, created['stack']['id'])
     assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
 
     stack_outputs, deployments = outputs.fetch_and_save(

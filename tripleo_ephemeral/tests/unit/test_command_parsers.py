@@ -15,6 +15,7 @@ WORK_DIR_COMMANDS = {
     'tripleo_saved_stack_list': True,
     'tripleo_saved_resource_list': False,
     'tripleo_saved_output_show': True,
+    'tripleo_deploy': True,
 }
 
 

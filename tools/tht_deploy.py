@@ -1,20 +1,29 @@
 #!/usr/bin/env python3
 """Deploy the real tripleo-heat-templates 18.0.0 with an ephemeral Heat.
 
-Opt-in and slow (minutes): an overcloud of 1 Controller + 1 Compute on
-already deployed servers (TEST-NET addresses, nothing is contacted), control
-plane only, created with ``openstack overcloud deploy --stack-only`` and
-rendered by config-download. Prints what it measured::
+Opt-in and slow (minutes): an overcloud on already deployed servers
+(TEST-NET addresses, nothing is contacted), created with ``openstack
+overcloud deploy --stack-only`` and rendered by config-download, with the
+inputs an operator gives (THT's own defaults and samples; only the servers
+file is written here). Prints what it measured::
 
-    tools/tht_deploy.py [--work-dir DIR] [--stock] [--heat-type T]
-                        [--keep-running]
+    tools/tht_deploy.py [--scenario S] [--work-dir DIR] [--stock]
+                        [--heat-type T] [--keep-running]
 
-THT's sdist is downloaded and extracted into ~/.cache/tripleo-ephemeral/tht
-the first time (its wheel is empty). ``--stock`` runs Heat the way TripleO's
-launcher did (every tuning off: ``Tuning.stock()``, the benchmark's
-baseline) instead of the project's tuned defaults. Needs the standard
-library and the project (psutil, a dependency of the project, samples the
-Heat process's RSS).
+Scenarios (``--scenario``): ``ctlplane`` (the default: 1 Controller + 1
+Compute, THT's default roles and networks files, control plane only),
+``isolation`` (1+1 with network-data-samples/default-network-isolation.yaml
+and THT's deployed-network-environment and network-environment
+environments), ``isolation-ha`` (the same with 3 Controllers + 2 Computes
+and THT's VIP sample) and ``standalone`` (THT's Standalone role on one host
+with environments/standalone/standalone-tripleo.yaml).
+
+The installed THT is used (``openstack tripleo templates install``), else
+its sdist is downloaded and extracted into ~/.cache/tripleo-ephemeral/tht
+(its wheel is empty). ``--stock`` runs Heat the way TripleO's launcher did
+(every tuning off: ``Tuning.stock()``, the benchmark's baseline) instead of
+the project's tuned defaults. Needs the standard library and the project
+(psutil, a dependency of the project, samples the Heat process's RSS).
 """
 
 import argparse
@@ -26,7 +35,9 @@ import tarfile
 import threading
 import time
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
+from tripleo_ephemeral import tht
 from tripleo_ephemeral import workdir
 
 THT_VERSION = '18.0.0'
@@ -34,20 +45,57 @@ THT_NAME = 'tripleo-heat-templates'
 CACHE = os.path.join(os.path.expanduser('~'), '.cache', 'tripleo-ephemeral')
 THT_CACHE = os.path.join(CACHE, 'tht')
 STACK = 'overcloud'
-ROLES = ('Controller', 'Compute')
-SERVERS = {
-    'Controller': [{'hostname': 'overcloud-controller-0',
-                    'ctlplane_ip': '192.0.2.10'}],
-    'Compute': [{'hostname': 'overcloud-novacompute-0',
-                 'ctlplane_ip': '192.0.2.20'}],
+CONTROLLER = 'overcloud-controller-%d'
+COMPUTE = 'overcloud-novacompute-%d'
+
+
+def servers(controllers=1, computes=1, role='Controller'):
+    """The servers file: TEST-NET-1 control plane addresses; the first
+    Compute gives its isolated addresses itself, the rest are allocated."""
+    data = {role: [{'hostname': (CONTROLLER if role == 'Controller' else
+                                 '%s-%%d' % role.lower()) % i,
+                    'ctlplane_ip': '192.0.2.%d' % (10 + i)}
+                   for i in range(controllers)]}
+    if computes:
+        data['Compute'] = [{'hostname': COMPUTE % i,
+                            'ctlplane_ip': '192.0.2.%d' % (20 + i)}
+                           for i in range(computes)]
+    return data
+
+
+ISOLATION = ('-n', 'network-data-samples/default-network-isolation.yaml',
+             '-e', 'environments/deployed-network-environment.yaml',
+             '-e', 'environments/network-environment.yaml')
+#: scenario -> (servers, arguments with paths relative to THT)
+SCENARIOS = {
+    'ctlplane': (servers(1, 1), ()),
+    'isolation': (servers(1, 1), ISOLATION),
+    'isolation-ha': (servers(3, 2), ISOLATION + (
+        '--vip-file',
+        'network-data-samples/vip-data-default-network-isolation.yaml')),
+    'standalone': (servers(1, 0, role='Standalone'), (
+        '-r', 'roles_data_standalone.yaml',
+        '-e', 'environments/standalone/standalone-tripleo.yaml')),
 }
+#: The first Compute of the isolation scenarios gives its own addresses.
+COMPUTE_NETWORKS = {'internal_api': '172.16.2.120', 'tenant': '172.16.0.120',
+                    'storage': '172.16.1.120'}
+
+
 #: TripleO's stock Heat behaviour (see --stock): the benchmark's baseline.
 STOCK_OVERRIDES = tuple(launcher_tuning.Tuning.stock().as_overrides())
 BIN = os.path.dirname(sys.executable)
 
 
 def tht_dir(cache=THT_CACHE, version=THT_VERSION):
-    """Return the extracted THT, downloading and extracting it if missing."""
+    """The installed THT of that version (``openstack tripleo templates
+    install``), else one extracted into ``cache`` (downloaded once)."""
+    try:
+        found = tht.find()
+        if tht.installed_version(found) in (None, version):
+            return found
+    except exceptions.TemplatesNotFoundError:
+        pass
     dest = os.path.join(cache, '%s-%s' % (THT_NAME, version))
     if os.path.isfile(os.path.join(dest, 'overcloud.j2.yaml')):
         return dest
@@ -63,21 +111,21 @@ def tht_dir(cache=THT_CACHE, version=THT_VERSION):
     return dest
 
 
-def write_inputs(tht, inputs_dir):
-    """Write the roles, networks and servers files; return their paths."""
+def write_inputs(tht_root, inputs_dir, scenario='ctlplane'):
+    """Write the scenario's servers file; return the deploy arguments."""
     os.makedirs(inputs_dir, exist_ok=True)
-    roles = os.path.join(inputs_dir, 'roles_data.yaml')
-    with open(roles, 'w') as out:
-        for role in ROLES:
-            with open(os.path.join(tht, 'roles', '%s.yaml' % role)) as f:
-                out.write(f.read())
-    networks = os.path.join(inputs_dir, 'network_data.yaml')
-    with open(networks, 'w') as f:
-        f.write('# ctlplane only: no isolated networks\n[]\n')
-    servers = os.path.join(inputs_dir, 'servers.yaml')
-    with open(servers, 'w') as f:
-        json.dump(SERVERS, f, indent=2)  # JSON is YAML
-    return roles, networks, servers
+    data, args = SCENARIOS[scenario]
+    data = json.loads(json.dumps(data))
+    if scenario.startswith('isolation'):
+        data['Compute'][0]['networks'] = dict(COMPUTE_NETWORKS)
+    path = os.path.join(inputs_dir, 'servers-%s.yaml' % scenario)
+    with open(path, 'w') as f:
+        json.dump(data, f, indent=2)  # JSON is YAML
+    argv = ['--templates', tht_root, '--deployed-servers', path]
+    for index, arg in enumerate(args):
+        relative = index % 2 and not arg.startswith('-')
+        argv.append(os.path.join(tht_root, arg) if relative else arg)
+    return argv
 
 
 class RssSampler(threading.Thread):
@@ -149,14 +197,12 @@ def nested_stacks(wd):
 
 
 def deploy(args):
-    tht = tht_dir()
     base = os.path.abspath(os.path.expanduser(args.work_dir))
     wd = workdir.WorkDir(os.path.join(base, STACK), STACK)
-    roles, networks, servers = write_inputs(tht, os.path.join(base, 'inputs'))
     argv = [os.path.join(BIN, 'openstack'), 'overcloud', 'deploy',
             '--heat-type', args.heat_type, '--stack', STACK, '--stack-only',
-            '--work-dir', wd.path, '--templates', tht, '-r', roles,
-            '-n', networks, '--deployed-servers', servers]
+            '--work-dir', wd.path] + write_inputs(
+                tht_dir(), os.path.join(base, 'inputs'), args.scenario)
     for env in args.environment_files:
         argv += ['-e', env]
     if args.heat_engine_workers:
@@ -183,8 +229,9 @@ def deploy(args):
 
     config = wd.config_download_dir
     dump = newest_dump(wd.heat_dir)
-    print('\n== tripleo-heat-templates %s, %s %s Heat ==' % (
-        THT_VERSION, 'stock' if args.stock else 'tuned', args.heat_type))
+    print('\n== tripleo-heat-templates %s, %s, %s %s Heat ==' % (
+        THT_VERSION, args.scenario, 'stock' if args.stock else 'tuned',
+        args.heat_type))
     print('exit status:          %d' % proc.returncode)
     print('wall time:            %.1fs' % wall)
     if result.get('stack_status'):
@@ -214,6 +261,9 @@ def main(argv=None):
         '--work-dir', default=os.path.join(CACHE, 'tht-deploy'),
         help='Base directory: inputs/ and the deploy work dir overcloud/ '
              '(default: %(default)s)')
+    parser.add_argument('--scenario', choices=sorted(SCENARIOS),
+                        default='ctlplane',
+                        help='What to deploy (default: %(default)s)')
     parser.add_argument('--stock', action='store_true',
                         help='Run Heat with TripleO\'s stock settings: %s'
                         % ', '.join(STOCK_OVERRIDES))

@@ -81,6 +81,10 @@ class DeployStandalone(command.ShowOne):
             help=_('Stack create timeout in minutes (default: %d)') %
             standalone.DEFAULT_TIMEOUT_MINS)
         group.add_argument(
+            '--disable-container-prepare', action='store_true',
+            help=_('Send tripleo-common\'s default container image '
+                   'parameters only: no ContainerImagePrepare is applied'))
+        group.add_argument(
             '--output-only', '--stack-only', dest='stack_only',
             action='store_true',
             help=_('Create the stack and render the Ansible project, but do '
@@ -114,7 +118,9 @@ class DeployStandalone(command.ShowOne):
                 environment_files=parsed_args.environment_files,
                 roles_file=parsed_args.roles_file,
                 networks_file=parsed_args.networks_file,
-                timeout=parsed_args.timeout)
+                timeout=parsed_args.timeout,
+                disable_container_prepare=(
+                    parsed_args.disable_container_prepare))
         run = deployment.Deployment(inputs, out=self.app.stderr)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment')):

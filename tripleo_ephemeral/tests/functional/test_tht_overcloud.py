@@ -52,13 +52,13 @@ def tool():
     return _load('tht_deploy', TOOL)
 
 
-def _parity(work_dir, config_dir, stack, tmp_path, ssh_user='tripleo-admin'):
+def _parity(work_dir, config_dir, stack, tmp_path):
     """tripleo-common's config download of the same stack: the same but
     for the deliberate differences."""
     parity = _load('parity_config_download', PARITY)
     ref = tmp_path / 'tripleo-common'
     parity.reference_config(parity.heat_endpoint(str(work_dir)), stack,
-                            str(ref), ssh_user, 'ctlplane')
+                            str(ref), 'tripleo-admin', 'ctlplane')
     result = parity.compare(str(config_dir), str(ref))
     assert (result['different'], result['only_ours'],
             result['only_theirs']) == ([], [], [])
@@ -142,7 +142,9 @@ def test_control_plane_1_1_with_tht_defaults(cli, tool, tmp_path, work_dir,
         'ctlplane']
     assert 'Compute' in inventory['nova_compute']['children']
     # The control plane VIP has its own address, not the controller's.
-    assert inventory['overcloud']['vars'] == {'ctlplane_vip': '192.0.2.2'}
+    assert inventory['overcloud']['vars']['ctlplane_vip'] == '192.0.2.2'
+    assert [v for v in inventory['overcloud']['vars'] if v.endswith(
+        '_vip')] == ['ctlplane_vip']
     assert read('global_vars.yaml')['control_virtual_ip'] == '192.0.2.2'
 
 
@@ -196,5 +198,5 @@ def test_tripleo_deploy_standalone(cli, tool, tmp_path, work_dir, port):
     assert params['HostnameMap'] == {'standalone-standalone-0': name}
     assert params['OVNDBsVirtualFixedIPs'] == [
         {'ip_address': '192.0.2.41', 'use_neutron': False}]
-    # tripleo deploy ran Ansible as root; the host's ssh_user says so.
-    _parity(work_dir, cd, 'standalone', tmp_path, 'root')
+    # tripleo deploy ran Ansible as root: the host's ssh_user (deliberate).
+    _parity(work_dir, cd, 'standalone', tmp_path)

@@ -76,7 +76,6 @@ def run(config, case, workdir):
         yaml.safe_dump(servers(counts), f, default_flow_style=False)
     argv = [os.path.join(os.path.dirname(sys.executable), 'openstack'),
             'overcloud', 'deploy', '--templates', templates,
-            '-n', os.path.join(templates, 'network_data_default.yaml'),
             '--deployed-servers', servers_path, '--stack-only',
             '--work-dir', work_dir, '--heat-type', heats.heat_type_of(config),
             '--heat-api-port', str(readiness.free_port()), '-f', 'json']

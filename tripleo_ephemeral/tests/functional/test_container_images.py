@@ -26,6 +26,7 @@ from tripleo_common.image import kolla_builder
 from tripleo_common.utils import plan as plan_utils
 import yaml
 
+from tripleo_ephemeral.overcloud import network_data
 from tripleo_ephemeral.overcloud import roles as roles_mod
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.overcloud import tht_parameters
@@ -61,7 +62,7 @@ def inputs(tht_dir, tmp_path_factory):
     roles = roles_mod.load_roles(roles_file)
     ours = template_processing.prepare_templates(
         tht_dir, str(base / 'ours'), roles,
-        roles_mod.load_networks(networks_file))
+        network_data.load_networks(networks_file))
     theirs = str(base / 'theirs')
     shutil.copytree(tht_dir, theirs, symlinks=True)
     subprocess.run(

@@ -27,6 +27,14 @@ is the only one that spells the layout; everything else asks a
       <stack>-last-success.yaml            what the checks compare against
       <stack>-stack-size.yaml              the last create's resource count
       <stack>-install-<UTC time>.tar.gz    archives of the work dir
+      <stack>rc, clouds.yaml               the overcloud's credentials
+      <stack>-export.yaml                  "openstack overcloud export"
+      <stack>-deleted-hosts.yaml           hosts "overcloud node delete" took
+                                           out
+      <stack>-render-settings.yaml         SSH users and Python of the last
+                                           config-download render
+      ssh_private_key[.pub]                the tripleo-admin key ("overcloud
+                                           admin authorize")
 """
 
 import datetime
@@ -194,6 +202,32 @@ class WorkDir:
     @property
     def stack_size_file(self):
         return self._stack_file('stack-size.yaml')
+
+    @property
+    def rc_file(self):
+        """``<stack>rc`` (tripleoclient's name: ``overcloudrc``)."""
+        return self.join('%src' % self.stack)
+
+    @property
+    def clouds_file(self):
+        return self.join('clouds.yaml')
+
+    def export_file(self, cell=False):
+        return self._stack_file('cell-export.yaml' if cell else
+                                'export.yaml')
+
+    @property
+    def render_settings_file(self):
+        return self._stack_file('render-settings.yaml')
+
+    @property
+    def deleted_hosts_file(self):
+        return self._stack_file('deleted-hosts.yaml')
+
+    @property
+    def ssh_admin_key(self):
+        """The tripleo-admin private key; ``.pub`` next to it."""
+        return self.join('ssh_private_key')
 
     # -- state -------------------------------------------------------------
 

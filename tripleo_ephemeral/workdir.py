@@ -264,16 +264,17 @@ class WorkDir:
 
     # -- install archives --------------------------------------------------
 
-    def archive(self, now=None):
-        """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir.
+    def archive(self, now=None, dest=None):
+        """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir
+        (or ``dest``, kept apart from the rotation).
 
         Members keep their modes (secrets stay 0600); the archive is 0600
         itself; transient files (:func:`is_transient`) are left out. Older
         archives beyond :data:`ARCHIVES_KEPT` are removed.
         """
         now = now or datetime.datetime.now(datetime.timezone.utc)
-        path = self._stack_file('install-%s.tar.gz' %
-                                now.strftime('%Y%m%d-%H%M%S'))
+        path = dest or self._stack_file('install-%s.tar.gz' %
+                                        now.strftime('%Y%m%d-%H%M%S'))
 
         def _filter(info):
             return None if is_transient(info.name) else info
@@ -288,7 +289,8 @@ class WorkDir:
             raise exceptions.WorkDirError(
                 'Could not write the install archive %s: %s' %
                 (path, exc.strerror or exc))
-        self._prune_archives()
+        if dest is None:
+            self._prune_archives()
         return path
 
     def archives(self):

@@ -53,10 +53,10 @@ def add_options(parser):
     return group
 
 
-def apply_answers(parsed_args, bundled):
+def apply_answers(parsed_args, not_given=None):
     """Merge ``--answers-file`` into ``parsed_args``, once.
 
-    ``bundled`` is the value ``--templates`` has when it was not given.
+    ``not_given`` is the value ``--templates`` has when it was not given.
     """
     path = getattr(parsed_args, 'answers_file', None)
     if not path:
@@ -75,7 +75,7 @@ def apply_answers(parsed_args, bundled):
         # Relative to the current directory, as tripleoclient's.
         return options.abs_path(str(value))
 
-    if answers.get('templates') and parsed_args.templates is bundled:
+    if answers.get('templates') and parsed_args.templates is not_given:
         parsed_args.templates = _path(answers['templates'])
     environments = answers.get('environments') or []
     if not isinstance(environments, list):

@@ -44,9 +44,9 @@ class AuthorizeAdmin(command.ShowOne):
             help=_('Only these hosts or groups (default: all)'))
         parser.add_argument(
             '--overcloud-ssh-port-timeout', metavar='<seconds>', type=int,
-            default=600, action=parseractions.NonNegativeAction,
-            help=_('Seconds to wait for each host to answer (default: '
-                   '600)'))
+            default=60, action=parseractions.NonNegativeAction,
+            help=_('Seconds to wait for each host to let the user in '
+                   '(default: 60; tripleoclient waited 600)'))
         deprecated = parser.add_argument_group(
             _('Accepted and ignored (tripleoclient)'))
         for name in ('--overcloud-ssh-network',

@@ -131,7 +131,8 @@ class DeployOvercloud(command.ShowOne):
         ansible.add_argument(
             '--overcloud-ssh-key', metavar='<key-file>',
             type=options.abs_path,
-            help=_('Private key for the servers (default: ssh\'s own)'))
+            help=_('Private key for the servers (default: the last '
+                   'deploy\'s, else ssh\'s own)'))
         ansible.add_argument(
             '--limit', metavar='<hosts>',
             help=_('Run Ansible only on these hosts or groups'))

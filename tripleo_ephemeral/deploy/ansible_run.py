@@ -162,8 +162,13 @@ def _check(config_dir, playbook, options, inventory=None):
 
 def run_config_download(config_dir, options, out):
     """Run the deploy playbook of ``config_dir`` (writing its ansible.cfg
-    from ``options``); return seconds taken."""
+    from ``options``; without an SSH key, the last deploy's); return
+    seconds taken."""
     config_dir = os.path.abspath(config_dir)
+    if not options.ssh_key:
+        saved = saved_ssh_key(config_dir)
+        if saved and os.path.exists(saved):
+            options.ssh_key = saved
     playbook = os.path.join(config_dir,
                             options.playbook or DEFAULT_PLAYBOOK)
     _check(config_dir, playbook, options)

@@ -39,7 +39,7 @@ def ensure_key(path):
         return f.read().strip()
 
 
-def playbook(hosts, key_file, wait_timeout=600):
+def playbook(hosts, key_file, wait_timeout=60):
     """The two plays, as data."""
     home = '/home/%s' % ADMIN_USER
     owned = {'owner': ADMIN_USER, 'group': ADMIN_USER}
@@ -108,7 +108,7 @@ def initial_inventory(inventory, ssh_user=None, ssh_key=None):
 
 
 def authorize(workdir, inventory, options, say, ssh_user=None,
-              wait_timeout=600):
+              wait_timeout=60):
     """Run the playbook on the stack's hosts (``options.limit`` narrows)
     through ``ssh_user`` and ``options.ssh_key`` (default: the deploy's);
     returns ``(PlaybookRun, key file)``."""

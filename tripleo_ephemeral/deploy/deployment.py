@@ -213,11 +213,14 @@ class Deployment:
             rc, self.stack, clouds))
 
     def _ansible(self, config_dir, ansible, outputs):
-        if not ansible.limit:
-            ansible.limit = lifecycle.blacklist_limit(outputs)
-            if ansible.limit:
-                self.say('Leaving out the BlacklistedHostnames: --limit %s'
-                         % ansible.limit)
+        blacklist = lifecycle.blacklist_limit(outputs)
+        if not ansible.limit and blacklist:
+            ansible.limit = blacklist
+            self.say('Leaving out the BlacklistedHostnames: --limit %s'
+                     % ansible.limit)
+        elif blacklist:
+            self.say('[WARNING] DeploymentServerBlacklist is defined and will '
+                     'be ignored because --limit has been specified.')
         self.say('Running config-download in %s' % config_dir)
         return round(ansible_run.run_config_download(config_dir, ansible,
                                                      self.say), 1)

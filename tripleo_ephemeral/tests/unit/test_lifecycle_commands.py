@@ -133,3 +133,41 @@ class TestPrepare(osc_base.TestCommand):
                           for o in a.option_strings)
                    for c in (deploy, prepare)]
         self.assertEqual(options[0], options[1])
+
+
+class TestDeployCompat(osc_base.TestCommand):
+
+    def test_answers_file(self):
+        import tempfile
+
+        from tripleo_ephemeral.commands import deploy_compat
+
+        cmd = overcloud_deploy.DeployOvercloud(self.app, None)
+        with tempfile.NamedTemporaryFile('w', suffix='.yaml') as answers:
+            answers.write('templates: /tht\nenvironments: [/a.yaml, '
+                          '/b.yaml]\nroles: /roles.yaml\nnetworks: /n.yaml\n')
+            answers.flush()
+            parsed = self.check_parser(cmd, [
+                '--answers-file', answers.name, '-e', '/c.yaml', '-n',
+                '/mine.yaml'], [])
+            deploy_compat.apply_answers(parsed, overcloud_deploy.BUNDLED)
+        self.assertEqual('/tht', parsed.templates)
+        self.assertEqual(['/a.yaml', '/b.yaml', '/c.yaml'],
+                         parsed.environment_files)
+        self.assertEqual('/roles.yaml', parsed.roles_file)
+        self.assertEqual('/mine.yaml', parsed.networks_file)
+        self.assertIsNone(parsed.answers_file)  # applied once
+
+    def test_tripleoclient_deploy_options_parse(self):
+        cmd = overcloud_deploy.DeployOvercloud(self.app, None)
+        self.check_parser(cmd, [
+            '--working-dir', '/w', '-y', '--override-ansible-cfg', '/a.cfg',
+            '--config-download-timeout', '30', '--skip-deploy-identifier',
+            '--deployment-python-interpreter', '/usr/bin/python3',
+            '--inflight-validations'], [
+                ('work_dir', '/w'), ('yes', True),
+                ('override_ansible_cfg', '/a.cfg'),
+                ('config_download_timeout', 30),
+                ('skip_deploy_identifier', True),
+                ('deployment_python_interpreter', '/usr/bin/python3'),
+                ('inflight_validations', True)])

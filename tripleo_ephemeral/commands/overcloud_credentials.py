@@ -4,7 +4,6 @@ What the work dir knows about a deployment, read without Heat.
 """
 
 import argparse
-import json
 import logging
 import os
 
@@ -132,20 +131,10 @@ class ExportOvercloud(command.Command):
             data = export.export_data(
                 wd.stack, lifecycle.saved_outputs(wd),
                 passwords.load(wd.passwords_file), passwords.PASSWORD_NAMES,
-                all_nodes_data=_all_nodes(config_dir),
+                all_nodes_data=all_nodes.load(config_dir),
                 excludes=not parsed_args.no_password_excludes)
             yamlfile.write(path, data, mode=0o600)
         self.app.stdout.write('Stack information exported to %s.\n' % path)
-
-
-def _all_nodes(config_dir):
-    path = os.path.join(config_dir, 'group_vars', all_nodes.FILE)
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as exc:
-        LOG.debug('No all-nodes data in %s: %s', path, exc)
-        return None
 
 
 class ShowStatus(command.Lister):

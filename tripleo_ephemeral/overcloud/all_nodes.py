@@ -1,14 +1,21 @@
-"""``group_vars/overcloud.json``: the all-nodes data of an overcloud.
+"""The all-nodes data of an overcloud (``group_vars/overcloud.json``).
 
-tripleo-ansible's ``tripleo_all_nodes_data`` action wrote this file while
-the deploy playbooks ran; ``openstack overcloud export`` reads it as
-``AllNodesExtraMapData``. Here it is computed when config-download is
-rendered, from the inventory and ``global_vars``, with the same keys, so
-that it exists after ``--stack-only`` too (THT's own playbooks still
-rewrite it when they run).
+tripleo-ansible's ``tripleo_all_nodes_data`` action writes that file while
+THT's deploy playbooks run; ``openstack overcloud export`` exports it as
+``AllNodesExtraMapData``. When it is not there (the bundled templates'
+playbooks, a ``--stack-only`` deploy) :func:`load` computes the same keys
+from the rendered inventory and ``global_vars.yaml``; config-download
+itself stays as tripleo-common rendered it.
 """
 
-FILE = 'overcloud.json'
+import json
+import os
+
+import yaml
+
+FILE = os.path.join('group_vars', 'overcloud.json')
+INVENTORY_FILE = 'tripleo-ansible-inventory.yaml'
+GLOBAL_VARS_FILE = 'global_vars.yaml'
 DEFAULT_NETWORK = 'ctlplane'
 
 
@@ -78,3 +85,22 @@ def all_nodes(inventory, global_vars):
         str(h.get('ctlplane_ip') or '') for _, h in primary)
     data['controller_node_names'] = ','.join(name for name, _ in primary)
     return data
+
+
+def load(config_dir):
+    """The all-nodes data of the config-download directory ``config_dir``:
+    its ``group_vars/overcloud.json``, else computed; None when neither
+    can be read."""
+    try:
+        with open(os.path.join(config_dir, FILE)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        pass
+    try:
+        with open(os.path.join(config_dir, INVENTORY_FILE)) as f:
+            inventory = yaml.safe_load(f) or {}
+        with open(os.path.join(config_dir, GLOBAL_VARS_FILE)) as f:
+            global_vars = yaml.safe_load(f) or {}
+    except (OSError, yaml.YAMLError):
+        return None
+    return all_nodes(inventory, global_vars)

@@ -29,7 +29,6 @@ import re
 import shutil
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import all_nodes
 from tripleo_ephemeral.overcloud import deployment_files
 from tripleo_ephemeral.overcloud import deployment_tasks
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
@@ -261,10 +260,6 @@ def render(outputs, dest, stack_name, deployments=None,
         stack_environment=stack_environment, excluded_hosts=excluded)
     writer.data(inventory, inventory_mod.INVENTORY_FILE)
     writer.data(inventory, *inventory_mod.INVENTORY_COPY)
-    global_vars = (outputs.get('RoleConfig') or {}).get('global_vars') or {}
-    writer.text(json.dumps(all_nodes.all_nodes(inventory, global_vars),
-                           sort_keys=True, indent=4),
-                'group_vars', all_nodes.FILE)
     writer.mkdir('templates')
     package, name = HEAT_CONFIG_TEMPLATE
     writer.text(importlib.resources.files(package).joinpath(name)

@@ -15,6 +15,7 @@ import importlib.util
 import os
 
 import pytest
+import yaml
 
 from tripleo_ephemeral.tests.functional import helpers
 
@@ -72,4 +73,11 @@ def test_tht_prepare(cli, tht_dir, tmp_path, work_dir, port, kind):
         assert (cd / name).is_file(), name
     # THT's outputs make the rc file too.
     assert 'OS_AUTH_URL=' in (work_dir / 'overcloudrc').read_text()
-    assert (cd / 'group_vars' / 'overcloud.json').is_file()
+    # export works after --stack-only: the all-nodes data is computed.
+    exported = cli.run('overcloud', 'export', '--work-dir', str(work_dir))
+    assert 'exported to' in exported.stdout
+    params = yaml.safe_load((work_dir / 'overcloud-export.yaml').read_text())[
+        'parameter_defaults']
+    assert params['AllNodesExtraMapData']['keystone_short_node_names'] == [
+        'overcloud-controller-0']
+    assert 'KeystonePublic' in params['EndpointMapOverride']

@@ -75,3 +75,22 @@ def test_all_nodes_data():
     assert data['controller_node_names'] == 'c0'
     assert data['deploy_identifier'] == 7
     assert data['container_cli'] == 'podman'
+
+
+def test_all_nodes_load_prefers_the_file(tmp_path):
+    import json
+
+    import yaml
+
+    (tmp_path / 'tripleo-ansible-inventory.yaml').write_text(yaml.safe_dump(
+        {'Controller': {'hosts': {'c0': {'ctlplane_ip': '10.0.0.10'}}},
+         'marker': {'children': {'Controller': {}}}}))
+    (tmp_path / 'global_vars.yaml').write_text(yaml.safe_dump(
+        {'enabled_services': ['marker'], 'primary_role_name': 'Controller'}))
+    computed = all_nodes.load(str(tmp_path))
+    assert computed['marker_node_ips'] == ['10.0.0.10']
+    (tmp_path / 'group_vars').mkdir()
+    (tmp_path / 'group_vars' / 'overcloud.json').write_text(
+        json.dumps({'written': 'by the playbook'}))
+    assert all_nodes.load(str(tmp_path)) == {'written': 'by the playbook'}
+    assert all_nodes.load(str(tmp_path / 'none')) is None

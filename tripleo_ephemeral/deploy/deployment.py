@@ -235,7 +235,9 @@ class Deployment:
             wd.set_status(workdir_mod.DEPLOYING)
             try:
                 values['config_download'], outputs = rendering.render_saved(
-                    wd, self.say, self.inputs.previous_servers())
+                    wd, self.say, self.inputs.previous_servers(),
+                    ssh_user=ansible.ssh_user if ansible else None,
+                    python_interpreter=self.python_interpreter)
                 if ansible is not None:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)

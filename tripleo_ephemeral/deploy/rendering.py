@@ -51,11 +51,18 @@ def render(workdir, outputs, deployments, render_settings, say):
     return dest
 
 
-def render_saved(workdir, say, servers=None):
-    """Render again from the saved outputs (no Heat); return
-    ``(config-download dir, outputs)``."""
+def render_saved(workdir, say, servers=None, ssh_user=None,
+                 python_interpreter=None):
+    """Render again from the saved outputs (no Heat) with the last
+    settings (``ssh_user`` and ``python_interpreter`` override them);
+    return ``(config-download dir, outputs)``."""
     outputs, deployments = stack_outputs.load(workdir.outputs_file,
                                               workdir.deployments_file)
-    dest = render(workdir, outputs, deployments,
-                  saved_settings(workdir, servers), say)
+    values = dict(saved_settings(workdir, servers))
+    if ssh_user:
+        values.pop('host_ssh_users', None)
+        values['ssh_user'] = ssh_user
+    if python_interpreter:
+        values['ansible_python_interpreter'] = python_interpreter
+    dest = render(workdir, outputs, deployments, values, say)
     return dest, outputs

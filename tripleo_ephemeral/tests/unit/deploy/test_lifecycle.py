@@ -127,3 +127,23 @@ def test_ssh_admin_initial_inventory():
     assert changed['all']['vars']['ansible_ssh_private_key_file'] == '/k'
     plays = ssh_admin.playbook('overcloud', '/w/ssh_private_key')
     assert plays[1]['vars']['ansible_user'] == 'tripleo-admin'
+
+
+def test_renders_keep_the_deploys_settings(tmp_path, monkeypatch):
+    from tripleo_ephemeral.deploy import rendering
+
+    wd = workdir.WorkDir(str(tmp_path), 'overcloud').create()
+    rendered = []
+    monkeypatch.setattr(rendering.config_download, 'render',
+                        lambda *a, **kw: rendered.append(kw))
+    first = rendering.settings(servers={'Compute': [
+        {'hostname': 'n0', 'ssh_user': 'root'}]}, python_interpreter='/py')
+    rendering.render(wd, {}, [], first, lambda line: None)
+    monkeypatch.setattr(rendering.stack_outputs, 'load',
+                        lambda *a: ({'RoleData': {}}, []))
+    rendering.render_saved(wd, lambda line: None)
+    assert rendered[-1]['host_ssh_users'] == {'n0': 'root'}
+    assert rendered[-1]['ansible_python_interpreter'] == '/py'
+    rendering.render_saved(wd, lambda line: None, ssh_user='cloud-admin')
+    assert rendered[-1]['ssh_user'] == 'cloud-admin'
+    assert 'host_ssh_users' not in rendered[-1]

@@ -150,7 +150,7 @@ class TestDeployCompat(osc_base.TestCommand):
             parsed = self.check_parser(cmd, [
                 '--answers-file', answers.name, '-e', '/c.yaml', '-n',
                 '/mine.yaml'], [])
-            deploy_compat.apply_answers(parsed, overcloud_deploy.BUNDLED)
+            deploy_compat.apply_answers(parsed)
         self.assertEqual('/tht', parsed.templates)
         self.assertEqual(['/a.yaml', '/b.yaml', '/c.yaml'],
                          parsed.environment_files)

@@ -27,6 +27,14 @@ is the only one that spells the layout; everything else asks a
       <stack>-last-success.yaml            what the checks compare against
       <stack>-stack-size.yaml              the last create's resource count
       <stack>-install-<UTC time>.tar.gz    archives of the work dir
+      <stack>rc, clouds.yaml               the overcloud's credentials
+      <stack>-export.yaml                  "openstack overcloud export"
+      <stack>-deleted-hosts.yaml           hosts "overcloud node delete" took
+                                           out
+      <stack>-render-settings.yaml         SSH users and Python of the last
+                                           config-download render
+      ssh_private_key[.pub]                the tripleo-admin key ("overcloud
+                                           admin authorize")
 """
 
 import datetime
@@ -195,6 +203,32 @@ class WorkDir:
     def stack_size_file(self):
         return self._stack_file('stack-size.yaml')
 
+    @property
+    def rc_file(self):
+        """``<stack>rc`` (tripleoclient's name: ``overcloudrc``)."""
+        return self.join('%src' % self.stack)
+
+    @property
+    def clouds_file(self):
+        return self.join('clouds.yaml')
+
+    def export_file(self, cell=False):
+        return self._stack_file('cell-export.yaml' if cell else
+                                'export.yaml')
+
+    @property
+    def render_settings_file(self):
+        return self._stack_file('render-settings.yaml')
+
+    @property
+    def deleted_hosts_file(self):
+        return self._stack_file('deleted-hosts.yaml')
+
+    @property
+    def ssh_admin_key(self):
+        """The tripleo-admin private key; ``.pub`` next to it."""
+        return self.join('ssh_private_key')
+
     # -- state -------------------------------------------------------------
 
     def create(self):
@@ -230,16 +264,17 @@ class WorkDir:
 
     # -- install archives --------------------------------------------------
 
-    def archive(self, now=None):
-        """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir.
+    def archive(self, now=None, dest=None):
+        """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir
+        (or ``dest``, kept apart from the rotation).
 
         Members keep their modes (secrets stay 0600); the archive is 0600
         itself; transient files (:func:`is_transient`) are left out. Older
         archives beyond :data:`ARCHIVES_KEPT` are removed.
         """
         now = now or datetime.datetime.now(datetime.timezone.utc)
-        path = self._stack_file('install-%s.tar.gz' %
-                                now.strftime('%Y%m%d-%H%M%S'))
+        path = dest or self._stack_file('install-%s.tar.gz' %
+                                        now.strftime('%Y%m%d-%H%M%S'))
 
         def _filter(info):
             return None if is_transient(info.name) else info
@@ -254,7 +289,8 @@ class WorkDir:
             raise exceptions.WorkDirError(
                 'Could not write the install archive %s: %s' %
                 (path, exc.strerror or exc))
-        self._prune_archives()
+        if dest is None:
+            self._prune_archives()
         return path
 
     def archives(self):

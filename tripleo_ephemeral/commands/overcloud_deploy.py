@@ -6,12 +6,14 @@ from osc_lib.cli import parseractions
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import deploy_compat
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
+from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import auto
 from tripleo_ephemeral import tht
@@ -112,8 +114,8 @@ class DeployOvercloud(command.ShowOne):
                    'run Ansible'))
         only.add_argument(
             '--config-download-only', action='store_true',
-            help=_('Re-render config-download from the saved stack outputs, '
-                   'without Heat'))
+            help=_('Without Heat: render config-download again from the '
+                   'saved stack outputs and run it'))
         mode.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging; stop '
@@ -129,7 +131,8 @@ class DeployOvercloud(command.ShowOne):
         ansible.add_argument(
             '--overcloud-ssh-key', metavar='<key-file>',
             type=options.abs_path,
-            help=_('Private key for the servers (default: ssh\'s own)'))
+            help=_('Private key for the servers (default: the last '
+                   'deploy\'s, else ssh\'s own)'))
         ansible.add_argument(
             '--limit', metavar='<hosts>',
             help=_('Run Ansible only on these hosts or groups'))
@@ -148,10 +151,12 @@ class DeployOvercloud(command.ShowOne):
             parser, default_type='native',
             types=heat_launcher.heat_types() + ['auto'])
         options.add_container_options(parser)
+        deploy_compat.add_options(parser)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
+        deploy_compat.apply_answers(parsed_args, None)
         with errors.user_errors('--templates'):
             templates = (tht.find() if parsed_args.templates is INSTALLED
                          else parsed_args.templates)
@@ -168,13 +173,17 @@ class DeployOvercloud(command.ShowOne):
             timeout=parsed_args.timeout,
             disable_validations=parsed_args.disable_validations,
             skip_checks=parsed_args.skip_checks,
-            disable_container_prepare=parsed_args.disable_container_prepare)
-        run = deployment.Deployment(inputs, out=self.app.stderr,
-                                    verbose_events=parsed_args.verbose_events)
+            disable_container_prepare=parsed_args.disable_container_prepare,
+            skip_deploy_identifier=parsed_args.skip_deploy_identifier)
+        run = deployment.Deployment(
+            inputs, out=self.app.stderr,
+            verbose_events=parsed_args.verbose_events,
+            no_proxy=parsed_args.no_proxy,
+            python_interpreter=parsed_args.deployment_python_interpreter)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment')):
             if parsed_args.config_download_only:
-                result = run.render_saved()
+                result = run.render_saved(_ansible_options(parsed_args))
             else:
                 if parsed_args.heat_type == 'auto':
                     parsed_args.heat_type = _choose_heat_type(
@@ -191,9 +200,14 @@ class DeployOvercloud(command.ShowOne):
 def _ansible_options(parsed_args):
     return ansible_run.AnsibleOptions(
         ssh_user=parsed_args.overcloud_ssh_user,
-        ssh_key=parsed_args.overcloud_ssh_key, limit=parsed_args.limit,
-        tags=parsed_args.tags, skip_tags=parsed_args.skip_tags,
-        forks=parsed_args.ansible_forks)
+        ssh_key=parsed_args.overcloud_ssh_key,
+        limit=lifecycle.parse_limit(parsed_args.limit),
+        tags=parsed_args.tags,
+        skip_tags=lifecycle.skip_tags(parsed_args.skip_tags,
+                                      parsed_args.inflight_validations),
+        forks=parsed_args.ansible_forks,
+        timeout=parsed_args.config_download_timeout,
+        override_cfg=parsed_args.override_ansible_cfg)
 
 
 def _choose_heat_type(inputs, out):

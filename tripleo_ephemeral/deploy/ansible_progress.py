@@ -14,10 +14,11 @@ _UNREACHABLE = 'runner_on_unreachable'
 
 
 class Failure:
-    def __init__(self, host, task, message):
+    def __init__(self, host, task, message, unreachable=False):
         self.host = host
         self.task = task
         self.message = message
+        self.unreachable = unreachable
 
     def __str__(self):
         return '%s: task "%s": %s' % (self.host, self.task, self.message)
@@ -96,7 +97,8 @@ class PlayProgress:
             failure = Failure(data.get('host') or '?',
                               data.get('task') or '?',
                               ('unreachable: ' if name == _UNREACHABLE
-                               else '') + _message(data.get('res')))
+                               else '') + _message(data.get('res')),
+                              unreachable=name == _UNREACHABLE)
             self.failures.append(failure)
             self._out('[%4ds] FAILED %s' % (self._elapsed(), failure))
         elif name == 'playbook_on_stats':

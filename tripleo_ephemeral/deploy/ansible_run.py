@@ -1,13 +1,15 @@
 """Run the rendered config-download playbooks with ansible-runner.
 
 The config-download directory is the runner's private data dir and its
-project dir: ``ansible.cfg`` (written here, so that ``ansible-playbook``
-can be re-run by hand from that directory with the same settings),
-``ansible.log``, the SSH known hosts and ``artifacts/<ident>/`` all stay
-there.
+project dir: ``ansible.cfg`` (written by the deploy, so that
+``ansible-playbook`` can be re-run by hand from that directory with the
+same settings; the lifecycle commands reuse it), ``ansible.log``, the SSH
+known hosts and ``artifacts/<ident>/`` all stay there.
 """
 
+import configparser
 import datetime
+import io
 import logging
 import os
 import sys
@@ -31,10 +33,13 @@ ARTIFACTS_KEPT = 5
 
 
 class AnsibleOptions:
-    """What ``overcloud deploy`` passes through to Ansible."""
+    """What ``overcloud deploy`` and the lifecycle commands pass through to
+    Ansible. ``timeout`` is in minutes (the whole run); ``override_cfg`` an
+    ansible.cfg merged over the generated one; ``extravars`` a dict."""
 
     def __init__(self, ssh_user=None, ssh_key=None, limit=None, tags=None,
-                 skip_tags=None, forks=None, playbook=None):
+                 skip_tags=None, forks=None, playbook=None, timeout=None,
+                 override_cfg=None, extravars=None):
         self.ssh_user = ssh_user
         self.ssh_key = ssh_key
         self.limit = limit
@@ -42,6 +47,55 @@ class AnsibleOptions:
         self.skip_tags = skip_tags
         self.forks = forks
         self.playbook = playbook
+        self.timeout = timeout
+        self.override_cfg = override_cfg
+        self.extravars = dict(extravars or {})
+
+
+class PlaybookRun:
+    """A finished playbook: seconds, artifacts dir, unreachable hosts."""
+
+    def __init__(self, playbook, seconds, artifacts, unreachable=()):
+        self.playbook = playbook
+        self.seconds = seconds
+        self.artifacts = artifacts
+        self.unreachable = sorted(unreachable)
+
+
+def merge_cfg(text, override_path):
+    """``text`` (an ansible.cfg) with the sections and options of the file
+    ``override_path`` set over it (--override-ansible-cfg)."""
+    merged = configparser.ConfigParser(interpolation=None)
+    merged.read_string(text)
+    override = configparser.ConfigParser(interpolation=None)
+    try:
+        with open(override_path) as f:
+            override.read_file(f)
+    except (OSError, configparser.Error) as exc:
+        raise exceptions.AnsibleError(
+            'Cannot read the Ansible configuration %s: %s; check '
+            '--override-ansible-cfg' % (override_path, exc))
+    for section in override.sections():
+        if not merged.has_section(section):
+            merged.add_section(section)
+        for key, value in override.items(section, raw=True):
+            merged.set(section, key, value)
+    out = io.StringIO()
+    out.write('# Written by openstack overcloud deploy, with %s merged '
+              'over it; rewritten on every deploy.\n' % override_path)
+    merged.write(out)
+    return out.getvalue()
+
+
+def saved_ssh_key(config_dir):
+    """The ``private_key_file`` of the ansible.cfg the last deploy wrote
+    in ``config_dir``, or None."""
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(os.path.join(config_dir, ANSIBLE_CFG))
+        return parser.get('defaults', 'private_key_file', fallback=None)
+    except configparser.Error:
+        return None
 
 
 def ansible_cfg(config_dir, options):
@@ -78,7 +132,10 @@ def ansible_cfg(config_dir, options):
         'retries = 3',
         '',
     ]
-    return '\n'.join(lines)
+    text = '\n'.join(lines)
+    if options.override_cfg:
+        text = merge_cfg(text, options.override_cfg)
+    return text
 
 
 def _path():
@@ -87,16 +144,16 @@ def _path():
                             os.environ.get('PATH', os.defpath)])
 
 
-def _check(config_dir, playbook, options):
+def _check(config_dir, playbook, options, inventory=None):
     for path, what in ((playbook, 'playbook'),
-                       (os.path.join(config_dir,
-                                     inventory_mod.INVENTORY_FILE),
+                       (inventory or os.path.join(
+                           config_dir, inventory_mod.INVENTORY_FILE),
                         'inventory')):
         if not os.path.isfile(path):
             raise exceptions.AnsibleError(
-                'The config-download %s %s is missing: '
-                'render it again (deploy without '
-                '--config-download-only)' % (what, path))
+                'The config-download %s %s is missing: render it with '
+                '"openstack overcloud deploy" (--stack-only is enough)' % (
+                    what, path))
     if options.ssh_key and not os.access(options.ssh_key, os.R_OK):
         raise exceptions.AnsibleError(
             'SSH key %s is not readable: check '
@@ -104,13 +161,39 @@ def _check(config_dir, playbook, options):
 
 
 def run_config_download(config_dir, options, out):
-    """Run the deploy playbook of ``config_dir``; return seconds taken."""
+    """Run the deploy playbook of ``config_dir`` (writing its ansible.cfg
+    from ``options``; without an SSH key, the last deploy's); return
+    seconds taken."""
     config_dir = os.path.abspath(config_dir)
+    if not options.ssh_key:
+        saved = saved_ssh_key(config_dir)
+        if saved and os.path.exists(saved):
+            options.ssh_key = saved
     playbook = os.path.join(config_dir,
                             options.playbook or DEFAULT_PLAYBOOK)
     _check(config_dir, playbook, options)
+    fileutil.write_atomic(os.path.join(config_dir, ANSIBLE_CFG),
+                          ansible_cfg(config_dir, options))
+    return run_playbook(config_dir, playbook, options, out).seconds
+
+
+def run_playbook(config_dir, playbook, options, out, inventory=None,
+                 tolerate_unreachable=False):
+    """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
+    there (a default one is written if there is none); return a
+    :class:`PlaybookRun`.
+
+    ``inventory`` defaults to the rendered one. With
+    ``tolerate_unreachable`` hosts that cannot be reached do not fail the
+    run (``overcloud node delete`` of a dead node); they are reported.
+    """
+    config_dir = os.path.abspath(config_dir)
+    inventory = inventory or os.path.join(config_dir,
+                                          inventory_mod.INVENTORY_FILE)
+    _check(config_dir, playbook, options, inventory)
     cfg = os.path.join(config_dir, ANSIBLE_CFG)
-    fileutil.write_atomic(cfg, ansible_cfg(config_dir, options))
+    if not os.path.exists(cfg):
+        fileutil.write_atomic(cfg, ansible_cfg(config_dir, options))
     ident = datetime.datetime.now(datetime.timezone.utc).strftime(
         '%Y%m%d-%H%M%S-%f')
     envvars = {
@@ -119,6 +202,7 @@ def run_config_download(config_dir, options, out):
         'ANSIBLE_NOCOLOR': 'True',
         'PATH': _path(),
     }
+    extravars = dict(options.extravars)
     progress = ansible_progress.PlayProgress(out)
     started = time.monotonic()
     out('Running %s on %s (log: %s)' % (
@@ -127,11 +211,11 @@ def run_config_download(config_dir, options, out):
     try:
         runner = ansible_runner.run(
             private_data_dir=config_dir, project_dir=config_dir,
-            playbook=playbook,
-            inventory=os.path.join(config_dir, inventory_mod.INVENTORY_FILE),
-            envvars=envvars, ident=ident,
+            playbook=playbook, inventory=inventory,
+            envvars=envvars, ident=ident, extravars=extravars or None,
             limit=options.limit, tags=options.tags,
             skip_tags=options.skip_tags, forks=options.forks,
+            timeout=int(options.timeout * 60) if options.timeout else None,
             rotate_artifacts=ARTIFACTS_KEPT, quiet=True,
             event_handler=progress,
             # Keep the command's own SIGINT/SIGTERM handling.
@@ -142,11 +226,21 @@ def run_config_download(config_dir, options, out):
     progress.finish()
     elapsed = time.monotonic() - started
     artifacts = os.path.join(config_dir, 'artifacts', ident)
-    if runner.status != 'successful' or runner.rc != 0:
+    unreachable = {f.host for f in progress.failures if f.unreachable}
+    failed = [f for f in progress.failures if not f.unreachable]
+    tolerated = (tolerate_unreachable and not failed and
+                 runner.status in ('successful', 'failed') and
+                 runner.rc in (0, 4))
+    if not tolerated and (runner.status != 'successful' or runner.rc != 0):
+        if runner.status == 'timeout':
+            raise exceptions.AnsibleError(
+                'Ansible did not finish %s within %s minutes; see %s' % (
+                    os.path.basename(playbook), options.timeout,
+                    os.path.join(config_dir, ANSIBLE_LOG)))
         raise exceptions.AnsibleError(
             _failure_message(runner, progress, config_dir, artifacts))
     out('Ansible finished in %.1fs; artifacts in %s' % (elapsed, artifacts))
-    return elapsed
+    return PlaybookRun(playbook, elapsed, artifacts, unreachable)
 
 
 def _failure_message(runner, progress, config_dir, artifacts):

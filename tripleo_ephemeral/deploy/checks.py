@@ -6,7 +6,9 @@ Heat is launched, the new inputs are compared with the snapshot the last
 successful deploy left in the work dir (``<stack>-last-success.yaml``,
 read and written by the deployment), by data-driven rules
 (``check_rules.yaml``); a summary of the environment-file changes is
-printed either way.
+printed either way. The environments a deploy writes itself and the
+lifecycle ones ``update prepare``/``upgrade prepare`` put first are
+transient: dropping them is no violation.
 """
 
 import logging
@@ -14,6 +16,7 @@ import os
 
 import yaml
 
+from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import workdir
 
@@ -61,7 +64,8 @@ def _violates(rule, previous, current):
         now = {_env_key(p) for p in current['environment_files']}
         gone = [p for p in previous['environment_files']
                 if rule.get('pattern', '') in p and _env_key(p) not in now
-                and not workdir.is_generated_environment(p)]
+                and not workdir.is_generated_environment(p)
+                and not lifecycle.is_prepare_environment(p)]
         return ', '.join(gone) if gone else False
     if kind == 'role_kept':
         gone = set(previous['roles']) - set(current['roles'])

@@ -15,18 +15,17 @@ from heatclient import exc as heat_exc
 
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import heat_client
+from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import locking
-from tripleo_ephemeral.overcloud import config_download
-from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
-
-CONFIG_DOWNLOAD_RENDERED = 'CONFIG_DOWNLOAD_RENDERED'
 
 
 class Result:
@@ -68,11 +67,14 @@ class Created:
 class Deployment:
     """Runs a deploy of ``inputs`` (:class:`~.inputs.Inputs`)."""
 
-    def __init__(self, inputs, out=None, verbose_events=False):
+    def __init__(self, inputs, out=None, verbose_events=False, no_proxy='',
+                 python_interpreter=None):
         self.inputs = inputs
         self.stack = inputs.stack
         self.workdir = inputs.workdir
         self.verbose_events = verbose_events
+        self.no_proxy = no_proxy
+        self.python_interpreter = python_interpreter
         self._out = out
 
     def say(self, text):
@@ -100,13 +102,15 @@ class Deployment:
                               stack_status=created.status,
                               stack_seconds=round(created.seconds, 1),
                               resources=created.resources)
+                self._write_credentials(outputs)
                 ssh_user = ansible.ssh_user if ansible is not None else None
-                values['config_download'] = self._render(
-                    outputs, deployments,
-                    self._ssh_users(ssh_user, request.servers))
+                values['config_download'] = rendering.render(
+                    wd, outputs, deployments, rendering.settings(
+                        ssh_user, request.servers, self.python_interpreter),
+                    self.say)
                 if ansible is not None:
                     values['ansible_seconds'] = self._ansible(
-                        values['config_download'], ansible)
+                        values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
                 wd.save(wd.last_success_file, request.snapshot)
                 wd.save(wd.stack_size_file, {
@@ -194,40 +198,57 @@ class Deployment:
             self.stack, status, elapsed, counts.total))
         return Created(stack_id, status, elapsed, counts.total)
 
-    @staticmethod
-    def _ssh_users(ssh_user, servers):
-        """render() kwargs: --overcloud-ssh-user wins over the servers'."""
-        if ssh_user:
-            return {'ssh_user': ssh_user}
-        return {'host_ssh_users': deployed_servers.ssh_users(servers,
-                                                             default=None)}
+    def _write_credentials(self, outputs):
+        """``<stack>rc`` and the ``<stack>`` cloud of the work dir's
+        clouds.yaml, when the templates give a Keystone endpoint."""
+        missing = credentials.missing_outputs(outputs)
+        if missing:
+            self.say('No %s rc file: the stack has no %s output' % (
+                self.stack, ', '.join(missing)))
+            return
+        rc, clouds = credentials.write(
+            self.stack, outputs, self.workdir.rc_file,
+            self.workdir.clouds_file, no_proxy=self.no_proxy)
+        self.say('Overcloud rc file: %s (cloud %s in %s)' % (
+            rc, self.stack, clouds))
 
-    def _render(self, outputs, deployments, ssh_users):
-        dest = self.workdir.config_download_dir
-        started = time.monotonic()
-        config_download.render(
-            outputs, dest, self.stack, deployments=deployments,
-            stack_environment=stack_outputs.load_environment(
-                self.workdir.stack_environment_file), **ssh_users)
-        self.say('config-download rendered into %s in %.1fs' % (
-            dest, time.monotonic() - started))
-        return dest
-
-    def _ansible(self, config_dir, ansible):
+    def _ansible(self, config_dir, ansible, outputs):
+        blacklist = lifecycle.blacklist_limit(outputs)
+        if not ansible.limit and blacklist:
+            ansible.limit = blacklist
+            self.say('Leaving out the BlacklistedHostnames: --limit %s'
+                     % ansible.limit)
+        elif blacklist:
+            self.say('[WARNING] DeploymentServerBlacklist is defined and will '
+                     'be ignored because --limit has been specified.')
         self.say('Running config-download in %s' % config_dir)
         return round(ansible_run.run_config_download(config_dir, ansible,
                                                      self.say), 1)
 
-    def render_saved(self):
-        """--config-download-only: render from the outputs saved last time."""
+    def render_saved(self, ansible=None):
+        """--config-download-only: no Heat; render again from the outputs
+        saved last time, then run the deploy playbook (``ansible``)."""
         wd = self.workdir
+        values = {'work_dir': wd.path}
+        status = workdir_mod.DEPLOY_FAILED
         with locking.DirLock(wd.path):
-            outputs, deployments = stack_outputs.load(wd.outputs_file,
-                                                      wd.deployments_file)
-            dest = self._render(outputs, deployments, self._ssh_users(
-                None, self.inputs.previous_servers()))
-        return Result(self.stack, CONFIG_DOWNLOAD_RENDERED, work_dir=wd.path,
-                      config_download=dest)
+            wd.set_status(workdir_mod.DEPLOYING)
+            try:
+                values['config_download'], outputs = rendering.render_saved(
+                    wd, self.say, self.inputs.previous_servers(),
+                    ssh_user=ansible.ssh_user if ansible else None,
+                    python_interpreter=self.python_interpreter)
+                if ansible is not None:
+                    values['ansible_seconds'] = self._ansible(
+                        values['config_download'], ansible, outputs)
+                status = workdir_mod.DEPLOY_SUCCESS
+            finally:
+                wd.set_status(status)
+                try:
+                    values['archive'] = wd.archive()
+                except exceptions.WorkDirError as exc:
+                    LOG.warning('%s', exc)
+        return Result(self.stack, status, **values)
 
 
 def _heat_message(exc):

@@ -16,6 +16,7 @@ import uuid
 from heatclient.common import utils as heat_utils
 
 from tripleo_ephemeral.deploy import checks
+from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import input_paths
@@ -97,7 +98,8 @@ class Inputs:
                  vip_file=None,
                  timeout=template_processing.DEFAULT_TIMEOUT_MINS,
                  disable_validations=False, skip_checks=(),
-                 disable_container_prepare=False):
+                 disable_container_prepare=False,
+                 skip_deploy_identifier=False):
         self.stack = stack
         self.workdir = workdir_mod.WorkDir(work_dir, stack)
         self.templates = (templates or
@@ -118,6 +120,7 @@ class Inputs:
         self.disable_validations = disable_validations
         self.disable_container_prepare = disable_container_prepare
         self.skip_checks = set(skip_checks)
+        self.skip_deploy_identifier = skip_deploy_identifier
         self.cloud_domain = 'localdomain'
         self._checked = None
 
@@ -172,6 +175,8 @@ class Inputs:
             for path in env_files]
         checked = Checked(roles, networks, env_files)
         servers = self._servers()
+        if servers is not None:
+            servers = deleted_hosts.leave_out(self.workdir, servers, say)
         if servers is None:
             with_hosts = [r for r in roles if r.get('CountDefault')]
         else:
@@ -281,13 +286,17 @@ class Inputs:
         return snapshot
 
     def _write_deploy_parameters(self):
+        params = {
+            'RootStackName': self.stack,
+            'DeployIdentifier': int(time.time()),
+            'StackAction': 'CREATE',
+            'DeployIdentifierUUID': str(uuid.uuid4()),
+        }
+        if self.skip_deploy_identifier:  # as tripleoclient's
+            params['DeployIdentifier'] = ''
+            del params['DeployIdentifierUUID']
         return self.workdir.save(self.workdir.deploy_parameters_file, {
-            'parameter_defaults': {
-                'RootStackName': self.stack,
-                'DeployIdentifier': int(time.time()),
-                'StackAction': 'CREATE',
-                'DeployIdentifierUUID': str(uuid.uuid4()),
-            }})
+            'parameter_defaults': params})
 
     def _save(self, roles, networks, env_files, servers):
         """Keep what was used: the next deploy compares against it."""

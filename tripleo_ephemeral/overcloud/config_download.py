@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import re
+import shutil
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import deployment_files
@@ -191,15 +192,29 @@ def _write_deployments(writer, deployments, names, roles):
     return per_host
 
 
+def _forget_hosts(dest, hosts, roles):
+    """Remove what an earlier render wrote for ``hosts``."""
+    for host in hosts:
+        paths = [os.path.join(dest, 'host_vars', host)] + [
+            os.path.join(dest, role, host) for role in roles]
+        for path in paths:
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.unlink(path)
+
+
 def render(outputs, dest, stack_name, deployments=None,
            ssh_user=inventory_mod.DEFAULT_SSH_USER, host_ssh_users=None,
-           ansible_python_interpreter=None, stack_environment=None):
+           ansible_python_interpreter=None, stack_environment=None,
+           excluded_hosts=()):
     """Render ``outputs`` (and ``deployments``) into the directory ``dest``.
 
     ``outputs`` is ``{output_key: value}``, ``deployments`` the list
     :func:`tripleo_ephemeral.overcloud.outputs.fetch_deployments` returns
     and ``stack_environment`` what the inventory reads of the stack's
-    environment. Returns the number of files written.
+    environment. ``excluded_hosts`` (short names) are left out as if the
+    stack did not have them. Returns the number of files written.
     """
     if not isinstance(outputs, dict) or 'RoleData' not in outputs:
         raise exceptions.StackOutputsError(
@@ -214,6 +229,10 @@ def render(outputs, dest, stack_name, deployments=None,
     _write_role_config(writer, outputs.get('RoleConfig') or {})
 
     names, roles = server_names(outputs)
+    excluded = {h.lower() for h in excluded_hosts or ()}
+    if excluded:
+        _forget_hosts(dest, excluded, outputs.get('RoleData') or {})
+        names = {i: h for i, h in names.items() if h not in excluded}
     per_host = _write_deployments(writer, deployments, names, roles)
 
     writer.mkdir('group_vars')
@@ -238,7 +257,7 @@ def render(outputs, dest, stack_name, deployments=None,
     inventory = inventory_mod.build(
         outputs, stack_name, ssh_user=ssh_user, host_ssh_users=host_ssh_users,
         ansible_python_interpreter=ansible_python_interpreter,
-        stack_environment=stack_environment)
+        stack_environment=stack_environment, excluded_hosts=excluded)
     writer.data(inventory, inventory_mod.INVENTORY_FILE)
     writer.data(inventory, *inventory_mod.INVENTORY_COPY)
     writer.mkdir('templates')

@@ -42,14 +42,18 @@ def roles_by_service(enabled_services):
 
 def build(outputs, stack_name, ssh_user=DEFAULT_SSH_USER,
           host_ssh_users=None, ansible_python_interpreter=None,
-          host_network=HOST_NETWORK, stack_environment=None):
+          host_network=HOST_NETWORK, stack_environment=None,
+          excluded_hosts=()):
     """Return the inventory (static YAML format) for the stack outputs.
 
     ``host_ssh_users`` maps hostnames to an SSH user that overrides
     ``ssh_user`` for that host. ``stack_environment`` holds the
     :data:`STACK_ENVIRONMENT_PARAMETERS` of the stack's environment.
+    ``excluded_hosts`` (short names) are left out (hosts taken out by
+    ``overcloud node delete``).
     """
     stack_environment = stack_environment or {}
+    excluded = {h.lower() for h in excluded_hosts or ()}
     host_ssh_users = {k.lower(): v for k, v in (host_ssh_users or {}).items()}
     ip_map = outputs.get('RoleNetIpMap') or {}
     hostname_map = outputs.get('RoleNetHostnameMap') or {}
@@ -61,12 +65,9 @@ def build(outputs, stack_name, ssh_user=DEFAULT_SSH_USER,
 
     for role, net_hostnames in hostname_map.items():
         names = (net_hostnames or {}).get(host_network) or []
-        if not names:
-            continue
         net_ips = ip_map.get(role) or {}
         ips = net_ips.get(host_network) or []
         role_networks = sorted(net_ips)
-        networks.update(role_networks)
         hosts = {}
         for index, fqdn in enumerate(names):
             host = {'ansible_host': ips[index] if index < len(ips) else None}
@@ -80,9 +81,14 @@ def build(outputs, stack_name, ssh_user=DEFAULT_SSH_USER,
                 if index < len(values or []):
                     host['%s_hostname' % net] = values[index]
             name = short_name(fqdn, host_network)
+            if name in excluded:
+                continue
             if name in host_ssh_users:
                 host['ansible_ssh_user'] = host_ssh_users[name]
             hosts[name] = host
+        if not hosts:
+            continue
+        networks.update(role_networks)
         role_vars = {
             'ansible_ssh_user': ssh_user,
             'bootstrap_server_id': id_data.get('bootstrap_server_id'),

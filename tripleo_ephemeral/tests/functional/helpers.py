@@ -12,6 +12,7 @@ import sys
 import time
 
 import psutil
+import yaml
 
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state
@@ -19,6 +20,8 @@ from tripleo_ephemeral import workdir
 
 BIN = os.path.dirname(sys.executable)
 TEMPLATES = os.path.join(os.path.dirname(__file__), 'templates')
+#: Where the bundled templates leave their markers on a test host.
+TEST_HOST_MARKERS = '/var/lib/tripleo-ephemeral-test'
 
 
 class Cli:
@@ -131,3 +134,20 @@ def wait_for_stack(client, stack_id, timeout=120):
             return stack
         time.sleep(0.5)
     raise AssertionError('stack %s still in progress' % stack_id)
+
+
+def host_servers_file(tmp_path, name, network, controllers, computes,
+                      ssh_user='root'):
+    """A servers file (--deployed-servers) of test hosts of ``network``
+    (testhosts.py): Controller and Compute host names."""
+    def entry(host):
+        item = {'hostname': host, 'ctlplane_ip':
+                network.hosts[host].address}
+        if ssh_user:
+            item['ssh_user'] = ssh_user
+        return item
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump({
+        'Controller': [entry(h) for h in controllers],
+        'Compute': [entry(h) for h in computes]}))
+    return path

@@ -16,23 +16,9 @@ import yaml
 
 from tripleo_ephemeral.tests.functional import helpers
 
-MARKERS = '/var/lib/tripleo-ephemeral-test'
+MARKERS = helpers.TEST_HOST_MARKERS
 CONFIG = '/etc/tripleo-ephemeral-test'
-
-
-def servers_file(tmp_path, name, network, controllers, computes,
-                 ssh_user='root'):
-    def entry(host):
-        item = {'hostname': host, 'ctlplane_ip':
-                network.hosts[host].address}
-        if ssh_user:
-            item['ssh_user'] = ssh_user
-        return item
-    path = tmp_path / name
-    path.write_text(yaml.safe_dump({
-        'Controller': [entry(h) for h in controllers],
-        'Compute': [entry(h) for h in computes]}))
-    return path
+servers_file = helpers.host_servers_file
 
 
 def deploy(cli, work_dir, port, network, servers, *args, check=True):

@@ -2,11 +2,15 @@
 
 Each test host is a network namespace with a veth on a private bridge
 (``10.254.<n>.0/24``, the host side is ``.1``) and its own sshd, started
-in its own mount namespace where ``/etc`` and ``/var/lib`` are overlays
-with a per-host upper directory and ``/run`` and ``/root`` are tmpfs. So the
-host shares the machine's programs (python3, sudo, sh) but whatever Ansible
-writes there (``/etc/hosts``, marker files, a pid file) belongs to that host
-alone, and the test can read it back through :meth:`TestHost.read`.
+in its own mount namespace where ``/etc``, ``/var/lib`` and ``/home`` are
+overlays with a per-host upper directory and ``/run`` and ``/root`` are
+tmpfs. So the host shares the machine's programs (python3, sudo, sh,
+useradd) but whatever Ansible writes there (``/etc/hosts``, marker files, a
+pid file, a new user) belongs to that host alone, and the test can read it
+back through :meth:`TestHost.read`. sshd accepts the test key for every
+user, and each user's own ``~/.ssh/authorized_keys``; it uses PAM, as
+distributions' sshd do (a new user's locked password does not then refuse
+key logins).
 
 Everything is removed by :meth:`TestHostNetwork.stop` by pid and by name:
 the processes in each namespace are killed, the namespaces, veths and the
@@ -27,7 +31,7 @@ import time
 
 SSHD = '/usr/sbin/sshd'
 #: Directories each host sees through its own overlay.
-OVERLAID = ('/etc', '/var/lib')
+OVERLAID = ('/etc', '/var/lib', '/home')
 #: Empty per host: root's home (this machine's dotfiles stay out).
 EMPTIED = ('/run', '/root')
 SSHD_CONFIG = """\
@@ -35,11 +39,11 @@ ListenAddress {address}
 Port 22
 HostKey {dir}/ssh_host_ed25519_key
 PidFile {dir}/sshd.pid
-AuthorizedKeysFile {authorized_keys}
+AuthorizedKeysFile {authorized_keys} .ssh/authorized_keys
 PermitRootLogin prohibit-password
 PasswordAuthentication no
 KbdInteractiveAuthentication no
-UsePAM no
+UsePAM yes
 StrictModes no
 UseDNS no
 MaxStartups 50

@@ -16,6 +16,18 @@ WORK_DIR_COMMANDS = {
     'tripleo_saved_resource_list': False,
     'tripleo_saved_output_show': True,
     'tripleo_deploy': True,
+    'overcloud_update_prepare': True,
+    'overcloud_update_run': True,
+    'overcloud_upgrade_prepare': True,
+    'overcloud_upgrade_run': True,
+    'overcloud_external-update_run': True,
+    'overcloud_external-upgrade_run': True,
+    'overcloud_node_delete': True,
+    'overcloud_credentials': True,
+    'overcloud_export': True,
+    'overcloud_status': True,
+    'overcloud_delete': True,
+    'overcloud_admin_authorize': True,
 }
 
 

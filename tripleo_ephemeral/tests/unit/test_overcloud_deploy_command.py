@@ -126,15 +126,17 @@ class FakeDeployment:
 
     made = []
 
-    def __init__(self, inputs, out=None, verbose_events=False):
+    def __init__(self, inputs, out=None, verbose_events=False, **kwargs):
         self.inputs = inputs
         self.out = out
+        self.kwargs = kwargs
         self.made.append(self)
 
-    def render_saved(self):
+    def render_saved(self, ansible=None):
+        self.ansible = ansible
         self.out.write('config-download rendered\n')
         return deployment.Result(
-            self.inputs.stack, deployment.CONFIG_DOWNLOAD_RENDERED,
+            self.inputs.stack, 'DEPLOY_SUCCESS',
             work_dir=self.inputs.workdir.path,
             config_download=self.inputs.workdir.config_download_dir)
 
@@ -152,7 +154,11 @@ class TestDeployOvercloudResult(osc_base.TestCommand):
         columns, values = cmd.take_action(parsed)
         self.assertEqual(deployment.Result.COLUMNS, columns)
         shown = dict(zip(columns, values))
-        self.assertEqual('CONFIG_DOWNLOAD_RENDERED', shown['status'])
+        self.assertEqual('DEPLOY_SUCCESS', shown['status'])
+        # --config-download-only runs the playbooks: no inflight
+        # validations unless asked, as tripleoclient.
+        ansible = FakeDeployment.made[-1].ansible
+        self.assertEqual('opendev-validation', ansible.skip_tags)
         self.assertEqual('oc', shown['stack'])
         self.assertEqual('/w', shown['work_dir'])
         self.assertEqual('/w/config-download/oc', shown['config_download'])

@@ -55,3 +55,21 @@ def test_missing_playbook(tmp_path):
     with pytest.raises(exceptions.AnsibleError, match='playbook'):
         ansible_run.run_config_download(
             str(tmp_path), ansible_run.AnsibleOptions(), lambda line: None)
+
+
+def test_unreachable_hosts_can_be_tolerated(tmp_path):
+    """node delete of a dead node: it is reported, the run succeeds."""
+    (tmp_path / 'tripleo-ansible-inventory.yaml').write_text(yaml.safe_dump(
+        {'overcloud': {'hosts': {
+            'dead': {'ansible_host': '127.0.0.1', 'ansible_port': 1},
+            'live': {'ansible_connection': 'local'}},
+            'vars': {'ansible_python_interpreter': sys.executable}}}))
+    playbook = tmp_path / 'scale_playbook.yaml'
+    playbook.write_text(yaml.safe_dump([{
+        'hosts': 'overcloud', 'gather_facts': False,
+        'ignore_unreachable': True,
+        'tasks': [{'name': 'ping', 'ping': {}}]}]))
+    run = ansible_run.run_playbook(
+        str(tmp_path), str(playbook), ansible_run.AnsibleOptions(),
+        lambda line: None, tolerate_unreachable=True)
+    assert run.unreachable == ['dead']

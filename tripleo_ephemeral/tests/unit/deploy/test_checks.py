@@ -76,3 +76,22 @@ def test_rules_file_loads_and_each_kind_is_known():
         assert rule['id'] and rule['message']
         checks._violates(rule, checks.snapshot([], ROLES),
                          checks.snapshot([], ROLES))
+
+
+def test_lifecycle_environments_are_transient(tmp_path):
+    lifecycle_dir = tmp_path / 'environments' / 'lifecycle'
+    lifecycle_dir.mkdir(parents=True)
+    user = _env(tmp_path, 'mine.yaml', {'X': 1})
+    prepare = _env(lifecycle_dir, 'update-prepare.yaml',
+                   {'LifecycleStage': 'update'})
+    prepared = checks.snapshot([prepare, user], ROLES)
+    plain = checks.snapshot([user], ROLES)
+    # The deploy after a prepare drops it: a summary line, no violation.
+    summary, violations = checks.compare(prepared, plain)
+    assert violations == []
+    assert 'environment removed: %s' % prepare in summary
+    # A file of that name elsewhere is the user's own: it must be kept.
+    own = _env(tmp_path, 'update-prepare.yaml', {'Y': 2})
+    summary, violations = checks.compare(
+        checks.snapshot([own, user], ROLES), plain)
+    assert [v[0] for v in violations] == ['environments-kept']

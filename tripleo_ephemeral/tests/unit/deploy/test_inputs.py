@@ -37,3 +37,18 @@ def test_expected_size_only_for_the_same_request(tmp_path):
     wd.save(wd.stack_size_file, {'request': 'abc', 'resources': 42})
     assert run._expected_size('abc') == 42
     assert run._expected_size('def') is None
+
+
+def test_skip_deploy_identifier(tmp_path):
+    import yaml
+
+    given = inputs.Inputs('oc', str(tmp_path), skip_deploy_identifier=True)
+    given.workdir.create()
+    params = yaml.safe_load(open(given._write_deploy_parameters()))[
+        'parameter_defaults']
+    assert params['DeployIdentifier'] == ''
+    assert 'DeployIdentifierUUID' not in params
+    default = inputs.Inputs('oc', str(tmp_path))
+    params = yaml.safe_load(open(default._write_deploy_parameters()))[
+        'parameter_defaults']
+    assert isinstance(params['DeployIdentifier'], int)

@@ -69,7 +69,7 @@ def test_ctrl_c_during_config_download(run, tmp_path, monkeypatch):
 
     def render(*a, **kw):
         raise KeyboardInterrupt
-    monkeypatch.setattr(run, '_render', render)
+    monkeypatch.setattr(deployment.rendering, 'render', render)
     with pytest.raises(KeyboardInterrupt):
         run.run(launcher)
     assert 'stop' in launcher.calls and not launcher.alive

@@ -1,0 +1,73 @@
+"""openstack overcloud admin authorize"""
+
+import logging
+
+from osc_lib.cli import parseractions
+from osc_lib.command import command
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import interrupts
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import progress
+from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.deploy import ssh_admin
+
+LOG = logging.getLogger(__name__)
+
+
+class AuthorizeAdmin(command.ShowOne):
+    """Create tripleo-admin with the work dir's SSH key on every host.
+
+    Logs in as the user the deploy used (or --overcloud-ssh-user) and
+    creates the tripleo-admin user with passwordless sudo and
+    <work-dir>/ssh_private_key (generated once) as its key, then checks
+    that tripleo-admin can log in and sudo.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        options.add_work_dir_options(parser)
+        parser.add_argument(
+            '--overcloud-ssh-user', metavar='<user>',
+            help=_('User to log in as to create tripleo-admin (default: '
+                   'the one the deploy used)'))
+        parser.add_argument(
+            '--overcloud-ssh-key', metavar='<key-file>',
+            type=options.abs_path,
+            help=_('Its private key (default: the deploy\'s)'))
+        parser.add_argument(
+            '--limit', metavar='<hosts>', dest='limit_hosts',
+            help=_('Only these hosts or groups (default: all)'))
+        parser.add_argument(
+            '--overcloud-ssh-port-timeout', metavar='<seconds>', type=int,
+            default=60, action=parseractions.NonNegativeAction,
+            help=_('Seconds to wait for each host to let the user in '
+                   '(default: 60; tripleoclient waited 600)'))
+        deprecated = parser.add_argument_group(
+            _('Accepted and ignored (tripleoclient)'))
+        for name in ('--overcloud-ssh-network',
+                     '--overcloud-ssh-enable-timeout', '--static-inventory'):
+            deprecated.add_argument(name, help=_('Ignored'))
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = options.work_dir(parsed_args)
+        ansible = ansible_run.AnsibleOptions(
+            ssh_key=parsed_args.overcloud_ssh_key,
+            limit=lifecycle.parse_limit(parsed_args.limit_hosts))
+        with errors.user_errors('--work-dir'), \
+                interrupts.stop_in_order(_('admin authorize')):
+            run, key = ssh_admin.authorize(
+                wd, lifecycle.load_inventory(wd), ansible,
+                progress.writer(self.app.stderr),
+                ssh_user=parsed_args.overcloud_ssh_user,
+                wait_timeout=parsed_args.overcloud_ssh_port_timeout)
+        self.app.stderr.write(_('Enabling ssh admin - COMPLETE.\n'))
+        columns = ('stack', 'user', 'ssh_key', 'limit', 'ansible_seconds')
+        return columns, (wd.stack, ssh_admin.ADMIN_USER, key,
+                         ansible.limit or 'all', round(run.seconds, 1))

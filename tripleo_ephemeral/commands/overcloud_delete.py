@@ -1,0 +1,70 @@
+"""openstack overcloud delete"""
+
+import logging
+
+from osc_lib.command import command
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import confirm
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import overcloud_credentials
+from tripleo_ephemeral.deploy import teardown
+from tripleo_ephemeral import heat_launcher
+
+LOG = logging.getLogger(__name__)
+
+
+class DeleteOvercloud(command.ShowOne):
+    """Delete an overcloud deployment: its Heat and its work dir.
+
+    With an ephemeral Heat no stack outlives a command, so deleting means:
+    stop a Heat still running for the work dir, archive the work dir next
+    to it (unless --no-archive) and remove it; with --heat-type installed
+    the stack is deleted on that Heat first. Nothing on the servers is
+    stopped or unconfigured: power them off and reprovision them.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        overcloud_credentials.add_stack_argument(parser)
+        options.add_work_dir_options(parser)
+        confirm.add_yes_option(parser)
+        parser.add_argument(
+            '--heat-type', choices=heat_launcher.heat_types(),
+            help=_('installed: also delete the stack on the installed Heat '
+                   '(OS_CLOUD); the ephemeral types have no stack to delete'))
+        parser.add_argument(
+            '--no-archive', action='store_true',
+            help=_('Do not keep <stack>-deleted-<time>.tar.gz next to the '
+                   'work dir (its passwords and dumps are then gone)'))
+        deprecated = parser.add_argument_group(
+            _('Accepted and ignored (tripleoclient)'))
+        deprecated.add_argument('-s', '--skip-ipa-cleanup',
+                                action='store_true', help=_('Ignored'))
+        deprecated.add_argument('--network-ports', action='store_true',
+                                help=_('Ignored'))
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = overcloud_credentials.work_dir(parsed_args)
+        confirm.confirm(parsed_args, confirm.DELETE_PROMPT,
+                        _('Overcloud delete'))
+        with errors.user_errors('--work-dir'):
+            installed = None
+            if parsed_args.heat_type == 'installed':
+                installed = heat_launcher.get_launcher('installed',
+                                                       wd.heat_dir)
+            done = teardown.delete(wd, installed=installed,
+                                   archive=not parsed_args.no_archive)
+        self.app.stderr.write(_(
+            'Overcloud %(stack)s deleted: nothing on its servers was stopped '
+            'or unconfigured. Power them off, save the data you need from '
+            'them and reprovision them before reusing them.\n') % {
+                'stack': wd.stack})
+        columns = ('stack', 'work_dir', 'archive', 'heat_stopped',
+                   'installed_stack_deleted')
+        return columns, (wd.stack,) + tuple(done.get(c) for c in columns[1:])

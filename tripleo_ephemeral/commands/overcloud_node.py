@@ -1,0 +1,77 @@
+"""openstack overcloud node delete"""
+
+import logging
+
+from osc_lib.cli import parseractions
+from osc_lib.command import command
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import confirm
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import interrupts
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import progress
+from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.deploy import node_delete
+
+LOG = logging.getLogger(__name__)
+
+
+class DeleteNode(command.ShowOne):
+    """Scale overcloud nodes down and take them out of the deployment.
+
+    Runs the scale-down tasks (scale_playbook.yaml) on the hosts; a host
+    that cannot be reached is taken out all the same. The hosts are then
+    left out of the inventory and of every later deploy. Nothing on them
+    is stopped: power them off and reprovision them before reuse.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'nodes', metavar='<host>', nargs='+',
+            help=_('Hostname of a node to delete, as in the inventory '
+                   '(repeatable)'))
+        options.add_work_dir_options(parser)
+        confirm.add_yes_option(parser)
+        group = parser.add_argument_group(_('Ansible'))
+        group.add_argument(
+            '--overcloud-ssh-user', metavar='<user>',
+            help=_('User to log in as (default: the inventory\'s)'))
+        group.add_argument(
+            '--overcloud-ssh-key', metavar='<key-file>',
+            type=options.abs_path,
+            help=_('Private key (default: the last deploy\'s)'))
+        group.add_argument(
+            '--timeout', metavar='<minutes>', type=int, default=60,
+            action=parseractions.NonNegativeAction,
+            help=_('Minutes the scale-down tasks may take (default: 60)'))
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = options.work_dir(parsed_args)
+        say = progress.writer(self.app.stderr)
+        with errors.user_errors('--work-dir'):
+            found = node_delete.check_hosts(
+                lifecycle.load_inventory(wd), parsed_args.nodes, wd.stack)
+        for host, role, ip in found:
+            say('%s (%s, %s)' % (host, role, ip))
+        confirm.confirm(parsed_args, confirm.NODE_DELETE_PROMPT,
+                        _('Node delete'))
+        ansible = ansible_run.AnsibleOptions(
+            ssh_key=parsed_args.overcloud_ssh_key,
+            timeout=parsed_args.timeout or None,
+            extravars=lifecycle.ssh_extravars(parsed_args.overcloud_ssh_user,
+                                              parsed_args.overcloud_ssh_key))
+        with errors.user_errors('--work-dir'), \
+                interrupts.stop_in_order(_('the node delete')):
+            run = node_delete.delete(wd, found, ansible, say)
+        columns = ('stack', 'deleted', 'unreachable', 'ansible_seconds',
+                   'deleted_hosts_file', 'config_download')
+        return columns, (wd.stack, [f[0] for f in found], run.unreachable,
+                         round(run.seconds, 1), wd.deleted_hosts_file,
+                         wd.config_download_dir)

@@ -1,0 +1,68 @@
+"""Rendering config-download into a work dir, the same way every time.
+
+A deploy renders from the stack it just created; ``--config-download-only``
+and ``overcloud node delete`` render again from the outputs it saved. All
+three use the SSH users and Python interpreter the deploy was given (kept
+in ``<stack>-render-settings.yaml``) and leave out the hosts ``node
+delete`` took out, so a re-render never changes who Ansible logs in as or
+brings a deleted host back.
+"""
+
+import time
+
+from tripleo_ephemeral.deploy import deleted_hosts
+from tripleo_ephemeral.overcloud import config_download
+from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import outputs as stack_outputs
+
+
+def settings(ssh_user=None, servers=None, python_interpreter=None):
+    """render() keyword arguments: --overcloud-ssh-user wins over the
+    servers' own ``ssh_user``."""
+    values = {'ansible_python_interpreter': python_interpreter}
+    if ssh_user:
+        values['ssh_user'] = ssh_user
+    else:
+        values['host_ssh_users'] = deployed_servers.ssh_users(servers,
+                                                              default=None)
+    return values
+
+
+def saved_settings(workdir, servers=None):
+    """The settings of the last render, else those of ``servers``."""
+    saved = workdir.load(workdir.render_settings_file)
+    if isinstance(saved, dict):
+        return saved
+    return settings(servers=servers)
+
+
+def render(workdir, outputs, deployments, render_settings, say):
+    """Render into the work dir's config-download dir; return it."""
+    dest = workdir.config_download_dir
+    started = time.monotonic()
+    config_download.render(
+        outputs, dest, workdir.stack, deployments=deployments,
+        stack_environment=stack_outputs.load_environment(
+            workdir.stack_environment_file),
+        excluded_hosts=deleted_hosts.names(workdir), **render_settings)
+    workdir.save(workdir.render_settings_file, render_settings)
+    say('config-download rendered into %s in %.1fs' % (
+        dest, time.monotonic() - started))
+    return dest
+
+
+def render_saved(workdir, say, servers=None, ssh_user=None,
+                 python_interpreter=None):
+    """Render again from the saved outputs (no Heat) with the last
+    settings (``ssh_user`` and ``python_interpreter`` override them);
+    return ``(config-download dir, outputs)``."""
+    outputs, deployments = stack_outputs.load(workdir.outputs_file,
+                                              workdir.deployments_file)
+    values = dict(saved_settings(workdir, servers))
+    if ssh_user:
+        values.pop('host_ssh_users', None)
+        values['ssh_user'] = ssh_user
+    if python_interpreter:
+        values['ansible_python_interpreter'] = python_interpreter
+    dest = render(workdir, outputs, deployments, values, say)
+    return dest, outputs

@@ -3,14 +3,13 @@
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.tests.unit import fakes
 
 
 @pytest.fixture
 def launcher(tmp_path, monkeypatch):
-    monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
+    monkeypatch.setattr(readiness, 'check_port_free', lambda h, p: None)
     return fakes.FakeLauncher(str(tmp_path / 'heat'), startup_timeout=1)
 
 
@@ -72,4 +71,4 @@ def test_port_in_use(tmp_path):
         s.listen()
         port = s.getsockname()[1]
         with pytest.raises(exceptions.PortInUseError, match=str(port)):
-            base.check_port_free('127.0.0.1', port)
+            readiness.check_port_free('127.0.0.1', port)

@@ -123,7 +123,8 @@ class FakeDeployment:
 
     made = []
 
-    def __init__(self, inputs, out=None, verbose_events=False):
+    def __init__(self, inputs, out=None, verbose_events=False,
+                 strict=False):
         self.inputs = inputs
         self.out = out
         self.made.append(self)

@@ -42,8 +42,8 @@ def run(tmp_path, monkeypatch):
                         lambda say: inputs.Request({}, None, {}))
     monkeypatch.setattr(deployment.heat_client, 'make_client',
                         lambda session, endpoint: object())
-    monkeypatch.setattr(dep, '_create', lambda client, args, expected: (
-        deployment.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
+    monkeypatch.setattr(deployment.stack_operation, 'run', lambda *a, **kw: (
+        deployment.stack_operation.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
     monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
     monkeypatch.setattr(deployment.stack_outputs,
@@ -52,9 +52,8 @@ def run(tmp_path, monkeypatch):
 
 
 def _launcher(tmp_path, monkeypatch, **kw):
-    from tripleo_ephemeral.heat_launcher import base
     from tripleo_ephemeral.heat_launcher import readiness
-    monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
+    monkeypatch.setattr(readiness, 'check_port_free', lambda h, p: None)
     monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
     return FakeLauncher(workdir.WorkDir(str(tmp_path / 'work')).heat_dir,
                         **kw)

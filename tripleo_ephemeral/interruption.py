@@ -21,12 +21,18 @@ they do nothing.
 
 import contextlib
 import logging
+import os
 import signal
 import threading
+import time
 
 LOG = logging.getLogger(__name__)
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: A seam for the functional tests, which signal a command at a chosen
+#: point: "<words>=<seconds>" pauses at the start of every activity whose
+#: name contains <words> (e.g. "saving the stack outputs=30").
+PAUSE_ENV = 'TRIPLEO_EPHEMERAL_TEST_PAUSE'
 
 
 class Interrupted(KeyboardInterrupt):
@@ -150,9 +156,17 @@ def activity(what):
         return
     ctl._activities.append(what)
     try:
+        _test_pause(what)
         yield
     finally:
         ctl._activities.pop()
+
+
+def _test_pause(what):
+    words, _, seconds = os.environ.get(PAUSE_ENV, '').rpartition('=')
+    if words and words in what:
+        say('Pausing %ss at: %s (%s)' % (seconds, what, PAUSE_ENV))
+        time.sleep(float(seconds))
 
 
 @contextlib.contextmanager

@@ -318,7 +318,8 @@ class HeatLauncher(abc.ABC):
         self.state.clear_process()
         if dump and self.database.has_data():
             started = time.monotonic()
-            path = self.database.dump(self.dumps)
+            with interruption.activity('dumping the Heat database'):
+                path = self.database.dump(self.dumps)
             self.say('Dumped the Heat database to %s (%d bytes, %.1fs)' % (
                 path, os.path.getsize(path), time.monotonic() - started))
             # The dump is the artifact; the live database goes with Heat.

@@ -221,6 +221,10 @@ class Deployment:
         """Stop Heat with a dump; with ``keep_running``, unless interrupted,
         leave it running instead. Returns the dump's path or None."""
         if not launcher.ephemeral:
+            if interruption.requested():
+                self.say('The installed Heat goes on with stack %s: follow '
+                         'it with "openstack stack event list %s --follow"'
+                         % (self.stack, self.stack))
             return None
         if keep_running and not interruption.requested():
             launcher.release()

@@ -57,6 +57,9 @@ class InstalledHeatLauncher(base.HeatLauncher):
     def prepare(self):
         return self
 
+    def pre_start_check(self):
+        pass  # nothing is started here
+
     def start(self, restore_db=False, tied=False):
         if restore_db:
             raise exceptions.LauncherError(

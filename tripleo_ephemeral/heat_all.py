@@ -10,7 +10,7 @@ that it can start, wait for and stop. This runner:
 * serves the ``heat-api`` paste pipeline on a threaded WSGI server;
 * stops in seconds on SIGTERM or SIGINT (exit 0): the API first, then the
   engine's listeners; in-flight resource work gets ``stop_grace`` seconds
-  (:func:`stop_engine`).
+  (:func:`tripleo_ephemeral.runner_stop.stop_engine`).
 
 ``--mode api`` serves only the API and ``--mode engine --workers N`` runs
 only N engines (oslo.service forks them), for a pod with a real message
@@ -39,6 +39,7 @@ from oslo_log import log as logging  # noqa: E402
 
 from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
 from tripleo_ephemeral import runner_options  # noqa: E402
+from tripleo_ephemeral import runner_stop  # noqa: E402
 
 EXIT_PORT_IN_USE = 98
 EXIT_DB_SYNC_FAILED = 3
@@ -97,38 +98,6 @@ def _start_engine():
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     srv.start()
     return srv
-
-
-def stop_engine(srv, grace):
-    """Stop the engine service, waiting at most ``grace`` seconds.
-
-    Heat's ``EngineService.stop()`` stops the RPC servers and then waits
-    until the worker's executor has run every queued check_resource
-    message, each of which queues more: on a create in progress it waits
-    for the whole create. An ephemeral Heat exits instead: every database
-    transaction is atomic, so the database stays consistent with the stack
-    IN_PROGRESS, and a Heat started later on it marks stacks whose engine
-    is gone FAILED. Returns True when the stop finished within ``grace``.
-    """
-    done = threading.Event()
-
-    def _stop():
-        try:
-            srv.stop()
-        except Exception:  # logged; the process exits anyway
-            LOG.exception('Stopping the engine failed')
-        finally:
-            done.set()
-
-    threading.Thread(target=_stop, name='engine-stop', daemon=True).start()
-    if done.wait(grace):
-        return True
-    LOG.info('The engine had not stopped %.1fs after the signal (its '
-             'listeners stop one after another; resource work may be in '
-             'flight): exiting now. Every transaction is complete; a Heat '
-             'started on this database marks stacks left in progress '
-             'FAILED', grace)
-    return False
 
 
 def _own_options(argv):
@@ -267,7 +236,7 @@ def main(argv=None):
         httpd.server_close()
         if srv is not None:
             LOG.info('Stopping the engine')
-            stop_engine(srv, opts.stop_grace)
+            runner_stop.stop_engine(srv, opts.stop_grace)
         from heat.db import api as db_api
         db_api.get_engine().dispose()  # checkpoints SQLite's WAL if idle
         LOG.info('Stopped')

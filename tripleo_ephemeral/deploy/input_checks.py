@@ -86,10 +86,12 @@ def check_limit(limit, stack, servers):
     roles = sorted(role for role, hs in servers.items() if hs)
     names = set(hosts) | set(roles) | set(FIXED_GROUPS) | {stack}
     folded = {n.lower() for n in names}
-    for part in limit.replace(':', ',').split(','):
-        part = part.strip().lstrip('&')
-        if not part or part.startswith('!'):
-            continue
+    wanted = [p.strip().lstrip('&')
+              for p in limit.replace(':', ',').split(',')]
+    wanted = [p for p in wanted if p and not p.startswith('!')]
+    if not wanted:
+        return  # only exclusions: every other host
+    for part in wanted:
         if part.startswith('~'):  # a regular expression: Ansible's to judge
             return
         if any(fnmatch.fnmatchcase(n, part) for n in names):

@@ -80,6 +80,14 @@ def test_unknown_role_names_role_and_roles_file(tmp_path):
     ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1',
                       'ctlplane_cidr': '10.0.0.0/8'}]}, 'outside'),
     ([], 'must map role names'),
+    ({'Controller': [{'hostname': 'bad host', 'ctlplane_ip': '192.0.2.1'}]},
+     'not a valid DNS label'),
+    ({'Controller': [{'hostname': '-c0', 'ctlplane_ip': '192.0.2.1'}]},
+     'not a valid DNS label'),
+    ({'Controller': [{'hostname': 'c' * 64, 'ctlplane_ip': '192.0.2.1'}]},
+     'not a valid DNS label'),
+    ({'Controller': [{'hostname': 'c0.example.com',
+                      'ctlplane_ip': '192.0.2.1'}]}, 'short name'),
 ])
 def test_invalid_servers(data, fragment):
     with pytest.raises(exceptions.DeployedServersError, match=fragment):

@@ -29,8 +29,9 @@ def fingerprint():
     """A short hash of the code, dependencies and recipe of the image.
 
     The containers run only the ``tripleo-heat-all`` runner, so its source
-    (with its options and its stop) and the engine tuning it applies, the project's version and
-    requirements and the Containerfile decide what the image holds.
+    (with its options and its stop) and the engine tuning it applies, the
+    project's version and requirements and the Containerfile decide what
+    the image holds.
     """
     h = hashlib.sha256()
     try:

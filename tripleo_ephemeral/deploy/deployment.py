@@ -94,12 +94,15 @@ class Deployment:
         if ansible is not None:
             ansible_run.check_options(ansible)
         existed = os.path.isdir(wd.path)
+        new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
+            launcher.heat_dir]
         wd.create()
         values = {'work_dir': wd.path}
         with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
             self._report_unfinished()
             with rollback.Rollback(wd.path, dirs=[wd.templates_dir],
-                                   say=self.say, existed=existed), \
+                                   say=self.say, existed=existed,
+                                   created=new_heat_dir), \
                     interruption.activity('checking the inputs'):
                 request = self._prepare(launcher, ansible)
             status = workdir_mod.DEPLOY_FAILED

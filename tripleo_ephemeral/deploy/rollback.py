@@ -27,11 +27,14 @@ MANIFEST = 'manifest.json'
 class Rollback:
     """``with Rollback(work_dir, dirs=(...)):`` undoes the block's writes
     if it raises. ``dirs`` are the directories of the work dir the block
-    may rewrite; a work dir the block creates is removed again."""
+    may rewrite; ``created`` those the caller made just before (a lock's
+    directory), removed again like the block's new entries; a work dir
+    that did not exist (``existed``) is removed as a whole."""
 
-    def __init__(self, path, dirs=(), say=None, existed=True):
+    def __init__(self, path, dirs=(), say=None, existed=True, created=()):
         self.path = path
         self.dirs = [os.path.basename(d.rstrip(os.sep)) for d in dirs]
+        self.created = {os.path.basename(d.rstrip(os.sep)) for d in created}
         self.backup = os.path.join(path, BACKUP_DIR)
         self.existed = existed
         self._say = say or (lambda text: None)
@@ -39,7 +42,7 @@ class Rollback:
     def __enter__(self):
         self.recover()
         os.makedirs(self.backup, mode=0o700)
-        names = sorted(self._entries())
+        names = sorted(set(self._entries()) - self.created)
         for name in names:
             src = os.path.join(self.path, name)
             dest = os.path.join(self.backup, name)

@@ -2,11 +2,14 @@
 
 import fcntl
 import json
+import logging
 import os
 import sys
 import time
 
 from tripleo_ephemeral import exceptions
+
+LOG = logging.getLogger(__name__)
 
 LOCK_NAME = '.tripleo-ephemeral.lock'
 #: The purpose a Heat watchdog's lock names. It holds a heat dir only while
@@ -32,6 +35,7 @@ class DirLock:
         os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + WATCHDOG_PATIENCE
+        waiting = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -40,7 +44,13 @@ class DirLock:
                 holder = _read_holder(fd)
                 if holder.get('purpose') == WATCHDOG and \
                         time.monotonic() < deadline:
-                    time.sleep(0.2)  # it is stopping a lost command's Heat
+                    if not waiting:
+                        LOG.warning('Waiting for the watchdog (pid %s) '
+                                    'stopping the Heat of a lost command '
+                                    'in %s', holder.get('pid'),
+                                    os.path.dirname(self.path))
+                        waiting = True
+                    time.sleep(0.2)
                     continue
             os.close(fd)
             raise exceptions.LockedError(

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.tests.functional import helpers
 
@@ -161,3 +162,17 @@ def test_lost_terminal_watchdog_and_next_deploy(cli, work_dir):
     assert done.result['status'] == 'DEPLOY_SUCCESS'
     assert 'did not finish' in done.progress
     assert 'its watchdog stopped it' in done.progress
+
+
+def test_keep_running_outlives_the_deploy(cli, work_dir):
+    """--keep-running unties Heat from the deploy: no watchdog stops it."""
+    wd = helpers.Layout(work_dir)
+    done = cli.deploy(work_dir, '--keep-running', heat_type=None)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    saved = launcher_state.LauncherState(str(wd.heat_dir)).load()
+    assert saved['running'] and saved['owner_pid'] is None
+    time.sleep(2)  # a watchdog would have acted by now
+    assert helpers.processes_naming(wd.path) == [saved['pid']]
+    cli.run('tripleo', 'launch', 'heat', '--work-dir', str(work_dir),
+            '--kill')
+    helpers.assert_no_heat_left(wd.heat_dir, pid=saved['pid'])

@@ -252,6 +252,7 @@ class PodHeatLauncher(base.HeatLauncher):
         try:
             return super().stop(dump=dump)
         finally:
+            self.say('Removing the pod %s' % self.pod_name)
             self.podman.pod_remove(self.pod_name)
 
     def kill(self):

@@ -52,7 +52,7 @@ def _assert_stopped_in_order(run, rc, out, wd):
     ('launching', signal.SIGINT, r'^Launching Heat'),
     ('stack create, early', signal.SIGINT, r'^Creating stack'),
     ('stack create, middle', signal.SIGTERM, r'CREATE_COMPLETE  state'),
-    ('stack create, SIGHUP', signal.SIGHUP, r'CREATE_COMPLETE  state'),
+    ('stack create, SIGHUP', signal.SIGHUP, r'^Creating stack'),
 ])
 def test_signal_during_the_deploy(cli, work_dir, point, sig, wait):
     wd = helpers.Layout(work_dir)
@@ -123,16 +123,22 @@ def test_second_signal_stops_at_once(cli, work_dir):
     assert helpers.processes_naming(wd.path) == []
     assert not wd.heat_dump.exists()  # nothing dumped
     assert wd.archives() == []
-    # The next deploy keeps the killed Heat's database as a dump first.
-    done = cli.deploy(work_dir, heat_type=None)
-    assert done.result['status'] == 'DEPLOY_SUCCESS'
-    assert 'did not stop cleanly' in done.progress
+    # The next launch keeps the killed Heat's database as a dump first.
+    launch = cli.run('tripleo', 'launch', 'heat', '--work-dir',
+                     str(work_dir))
+    assert 'did not stop cleanly: kept it as the dump' in launch.stderr
+    cli.run('tripleo', 'launch', 'heat', '--work-dir', str(work_dir),
+            '--kill')
 
 
-def test_second_signal_during_the_dump_keeps_the_last_good_one(cli, dumped):
-    wd = helpers.Layout(dumped)
+def test_second_signal_during_the_dump_keeps_the_last_good_one(cli,
+                                                               work_dir):
+    wd = helpers.Layout(work_dir)
+    for action in ((), ('--kill',)):  # a good dump to keep
+        cli.run('tripleo', 'launch', 'heat', '--work-dir', str(work_dir),
+                *action)
     good = wd.heat_dump.read_bytes()
-    run = _deploy(cli, dumped, pause='dumping the Heat database')
+    run = _deploy(cli, work_dir, pause='dumping the Heat database')
     run.wait_for(r'^Pausing')
     run.send(signal.SIGINT)
     run.wait_for(r'already stopping Heat')
@@ -147,7 +153,8 @@ def test_second_signal_during_the_dump_keeps_the_last_good_one(cli, dumped):
 
 def test_lost_terminal_watchdog_and_next_deploy(cli, work_dir):
     """SIGKILL mid-create: the watchdog stops Heat with a dump; the next
-    deploy says what happened and works."""
+    deploy says what happened and works; with --keep-running its Heat
+    outlives it (untied: no watchdog stops it)."""
     wd = helpers.Layout(work_dir)
     run = _deploy(cli, work_dir)
     run.wait_for(r'^Creating stack')
@@ -158,17 +165,10 @@ def test_lost_terminal_watchdog_and_next_deploy(cli, work_dir):
         time.monotonic() - run.signalled, os.getloadavg()[0]))
     helpers.assert_no_heat_left(wd.heat_dir)
     assert wd.heat_dump.exists()
-    done = cli.deploy(work_dir, heat_type=None)
+    done = cli.deploy(work_dir, '--keep-running', heat_type=None)
     assert done.result['status'] == 'DEPLOY_SUCCESS'
     assert 'did not finish' in done.progress
     assert 'its watchdog stopped it' in done.progress
-
-
-def test_keep_running_outlives_the_deploy(cli, work_dir):
-    """--keep-running unties Heat from the deploy: no watchdog stops it."""
-    wd = helpers.Layout(work_dir)
-    done = cli.deploy(work_dir, '--keep-running', heat_type=None)
-    assert done.result['status'] == 'DEPLOY_SUCCESS'
     saved = launcher_state.LauncherState(str(wd.heat_dir)).load()
     assert saved['running'] and saved['owner_pid'] is None
     time.sleep(2)  # a watchdog would have acted by now

@@ -21,7 +21,7 @@ bad input and the fix.
         DeployedServersError, PasswordsError, StackOutputsError,
         ContainerImagePrepareError
       DeployError               the deployment run failed
-        CheckFailedError, AnsibleError
+        CheckFailedError, AnsibleError, InputError
       WorkDirError              the work dir's own files (archives)
       BackupError               a backup could not be written or restored
       AgentPushError            a server did not get its agent configuration
@@ -139,6 +139,10 @@ class CheckFailedError(DeployError):
 
 class AnsibleError(DeployError):
     """A play failed or Ansible could not run."""
+
+
+class InputError(DeployError):
+    """An option or input of a deploy that cannot work (before Heat)."""
 
 
 class WorkDirError(TripleoEphemeralError):

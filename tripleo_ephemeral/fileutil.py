@@ -1,8 +1,10 @@
 """Writing files so that a crash never leaves a half-written one."""
 
 import contextlib
+import ctypes
 import hashlib
 import os
+import shutil
 import tarfile
 import tempfile
 
@@ -39,6 +41,82 @@ def atomic_open(path, mode=0o600, binary=False, durable=True):
 def write_atomic(path, text, mode=0o600):
     with atomic_open(path, mode=mode) as f:
         f.write(text)
+
+
+def replace_dir(dest, build, keep=()):
+    """Build a new ``dest`` beside it and swap it in; return build's result.
+
+    ``build(path)`` fills a new directory next to ``dest`` (same file
+    system); the entries of the old ``dest`` named in ``keep`` (state that
+    is not rendered: logs, known hosts) are carried over as hard links.
+    Only then is the new directory exchanged with the old one, in one
+    rename where the kernel can (renameat2 RENAME_EXCHANGE), and the old
+    one removed. Until then ``dest`` stays whole: a failure or a full disk
+    while building leaves it as it was.
+    """
+    dest = os.path.abspath(dest)
+    parent, name = os.path.split(dest)
+    os.makedirs(parent, mode=0o700, exist_ok=True)
+    _restore_swapped(dest)
+    new = tempfile.mkdtemp(dir=parent, prefix='.%s.new-' % name)
+    try:
+        os.chmod(new, 0o700)
+        result = build(new)
+        for entry in keep:
+            old = os.path.join(dest, entry)
+            if os.path.lexists(old):
+                _remove_tree(os.path.join(new, entry))
+                if os.path.isdir(old) and not os.path.islink(old):
+                    shutil.copytree(old, os.path.join(new, entry),
+                                    symlinks=True, copy_function=os.link)
+                else:
+                    os.link(old, os.path.join(new, entry),
+                            follow_symlinks=False)
+        if os.path.isdir(dest) and _exchange(new, dest):
+            _remove_tree(new)  # now the old one
+        else:
+            old = dest + '.old'
+            if os.path.isdir(dest):
+                _remove_tree(old)
+                os.rename(dest, old)
+            os.rename(new, dest)
+            _remove_tree(old)
+    except BaseException:
+        _remove_tree(new)
+        raise
+    _fsync_dir(parent)
+    return result
+
+
+def _restore_swapped(dest):
+    """A crash between the two renames of the fallback left ``.old``."""
+    old = dest + '.old'
+    if os.path.isdir(old):
+        if os.path.isdir(dest):
+            _remove_tree(old)
+        else:
+            os.rename(old, dest)
+
+
+def _exchange(a, b):
+    """Swap two paths atomically (Linux renameat2); False if unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b),
+                 rename_exchange) == 0:
+        return True
+    return False
+
+
+def _remove_tree(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    elif os.path.lexists(path):
+        os.unlink(path)
 
 
 def sha256(path):

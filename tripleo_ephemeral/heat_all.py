@@ -8,7 +8,9 @@ that it can start, wait for and stop. This runner:
 * starts the engine service in-process (``transport_url = fake://`` is an
   in-memory bus, so the API and the engine must share the process);
 * serves the ``heat-api`` paste pipeline on a threaded WSGI server;
-* stops cleanly on SIGTERM or SIGINT (exit 0).
+* stops in seconds on SIGTERM or SIGINT (exit 0): the API first, then the
+  engine's listeners; in-flight resource work gets ``stop_grace`` seconds
+  (:func:`tripleo_ephemeral.runner_stop.stop_engine`).
 
 ``--mode api`` serves only the API and ``--mode engine --workers N`` runs
 only N engines (oslo.service forks them), for a pod with a real message
@@ -37,6 +39,7 @@ from oslo_log import log as logging  # noqa: E402
 
 from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
 from tripleo_ephemeral import runner_options  # noqa: E402
+from tripleo_ephemeral import runner_stop  # noqa: E402
 
 EXIT_PORT_IN_USE = 98
 EXIT_DB_SYNC_FAILED = 3
@@ -233,13 +236,13 @@ def main(argv=None):
         httpd.server_close()
         if srv is not None:
             LOG.info('Stopping the engine')
-            srv.stop()
+            runner_stop.stop_engine(srv, opts.stop_grace)
         from heat.db import api as db_api
-        db_api.get_engine().dispose()  # checkpoints SQLite's WAL
+        db_api.get_engine().dispose()  # checkpoints SQLite's WAL if idle
         LOG.info('Stopped')
-    # The engine has finished its work and the database is consistent, but
-    # oslo.messaging and oslo.service leave non-daemon threads that would
-    # hold the process for seconds more.
+    # The database is consistent (every transaction is atomic), but engine
+    # threads may still be at work, and oslo.messaging and oslo.service
+    # leave non-daemon threads that would hold the process for seconds.
     std_logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()

@@ -2,13 +2,20 @@
 
 import fcntl
 import json
+import logging
 import os
 import sys
 import time
 
 from tripleo_ephemeral import exceptions
 
+LOG = logging.getLogger(__name__)
+
 LOCK_NAME = '.tripleo-ephemeral.lock'
+#: The purpose a Heat watchdog's lock names. It holds a heat dir only while
+#: it stops the Heat of a command that died: others wait for it.
+WATCHDOG = 'heat watchdog'
+WATCHDOG_PATIENCE = 60.0
 
 
 class DirLock:
@@ -27,10 +34,24 @@ class DirLock:
     def acquire(self):
         os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _read_holder(fd)
+        deadline = time.monotonic() + WATCHDOG_PATIENCE
+        waiting = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                holder = _read_holder(fd)
+                if holder.get('purpose') == WATCHDOG and \
+                        time.monotonic() < deadline:
+                    if not waiting:
+                        LOG.warning('Waiting for the watchdog (pid %s) '
+                                    'stopping the Heat of a lost command '
+                                    'in %s', holder.get('pid'),
+                                    os.path.dirname(self.path))
+                        waiting = True
+                    time.sleep(0.2)
+                    continue
             os.close(fd)
             raise exceptions.LockedError(
                 '%s is in use by pid %s (%s); wait for it to finish or '

@@ -23,14 +23,18 @@ class ProcessRunner:
         """Run ``argv`` to completion and return its CompletedProcess.
 
         ``stdout`` may be an open file to stream output into instead of
-        capturing it.
+        capturing it. The program runs in a session of its own: a Ctrl-C or
+        a hang-up at the terminal reaches only the command, which stops in
+        order (a podman command in the middle of a dump is not cut short);
+        if the command is interrupted while it waits, the program is killed.
         """
         LOG.debug('Running %s', argv)
         try:
             result = subprocess.run(
                 argv, input=input, timeout=timeout, env=env,
+                stdin=subprocess.DEVNULL if input is None else None,
                 stdout=stdout if stdout is not None else subprocess.PIPE,
-                stderr=subprocess.PIPE, check=False)
+                stderr=subprocess.PIPE, check=False, start_new_session=True)
         except FileNotFoundError as exc:
             raise exceptions.CommandNotFoundError(
                 '%s: command not found' % argv[0]) from exc

@@ -26,7 +26,9 @@ is the only one that spells the layout; everything else asks a
       <stack>-deployment_status.yaml       DEPLOYING, DEPLOY_SUCCESS, ...
       <stack>-last-success.yaml            what the checks compare against
       <stack>-stack-size.yaml              the last create's resource count
-      <stack>-install-<UTC time>.tar.gz    archives of the work dir
+      <stack>-install-<UTC time>.tar.gz    archives of the work dir after
+                                           each deploy (-failed.tar.gz
+                                           when it failed)
       <stack>rc, clouds.yaml               the overcloud's credentials
       <stack>-export.yaml                  "openstack overcloud export"
       <stack>-deleted-hosts.yaml           hosts "overcloud node delete" took
@@ -70,6 +72,8 @@ DEPLOY_PARAMETERS = 'deploy-parameters.yaml'
 GENERATED_ENVIRONMENTS = (PASSWORDS, DEPLOYED_SERVERS, THT_PARAMETERS,
                           DEPLOY_PARAMETERS)
 ARCHIVE_INFIX = '-install-'
+#: Ends the name of the archive of a deploy that did not succeed.
+FAILED_SUFFIX = '-failed'
 
 DEPLOYING = 'DEPLOYING'
 DEPLOY_SUCCESS = 'DEPLOY_SUCCESS'
@@ -264,17 +268,21 @@ class WorkDir:
 
     # -- install archives --------------------------------------------------
 
-    def archive(self, now=None, dest=None):
+    def archive(self, now=None, succeeded=True, dest=None):
         """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir
-        (or ``dest``, kept apart from the rotation).
+        (``...-failed.tar.gz`` unless it ``succeeded``), or ``dest``, kept
+        apart from the rotation.
 
         Members keep their modes (secrets stay 0600); the archive is 0600
-        itself; transient files (:func:`is_transient`) are left out. Older
-        archives beyond :data:`ARCHIVES_KEPT` are removed.
+        itself, written to a temporary file and renamed; transient files
+        (:func:`is_transient`) are left out. Older archives beyond
+        :data:`ARCHIVES_KEPT` are removed, but never the newest of a
+        deploy that succeeded.
         """
         now = now or datetime.datetime.now(datetime.timezone.utc)
-        path = dest or self._stack_file('install-%s.tar.gz' %
-                                        now.strftime('%Y%m%d-%H%M%S'))
+        path = dest or self._stack_file('install-%s%s.tar.gz' % (
+            now.strftime('%Y%m%d-%H%M%S'), '' if succeeded else
+            FAILED_SUFFIX))
 
         def _filter(info):
             return None if is_transient(info.name) else info
@@ -300,6 +308,11 @@ class WorkDir:
                       reverse=True)
 
     def _prune_archives(self):
-        for old in self.archives()[ARCHIVES_KEPT:]:
-            LOG.debug('Removing old install archive %s', old)
-            os.unlink(old)
+        archives = self.archives()
+        succeeded = [a for a in archives if not a.endswith(
+            FAILED_SUFFIX + '.tar.gz')]
+        keep = set(archives[:ARCHIVES_KEPT] + succeeded[:1])
+        for old in archives:
+            if old not in keep:
+                LOG.debug('Removing old install archive %s', old)
+                os.unlink(old)

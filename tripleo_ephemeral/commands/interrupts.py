@@ -1,33 +1,45 @@
-"""Ctrl-C and SIGTERM: stop in order, once.
+"""Ctrl-C, SIGTERM and SIGHUP in a command: stop in order, or at once.
 
-The first SIGINT or SIGTERM raises KeyboardInterrupt where the command is;
-its ``finally`` blocks then stop Heat, dump the database and write the
-status. Further signals are ignored so that clean-up is not cut short.
+The signal handling itself is :mod:`tripleo_ephemeral.interruption`; this
+turns its ends into the one-line error the user sees.
 """
 
 import contextlib
-import signal
 
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral import interruption
 
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+def terminal_writer(stream):
+    """say() for ``stream`` (the command's stderr): a line at a time."""
+    def _say(text):
+        stream.write(text + '\n')
+        stream.flush()
+    return _say
 
 
 @contextlib.contextmanager
-def stop_in_order(what):
-    def _handler(signum, _frame):
-        for sig in _SIGNALS:
-            signal.signal(sig, signal.SIG_IGN)
-        raise KeyboardInterrupt(signum)
-
-    previous = {sig: signal.signal(sig, _handler) for sig in _SIGNALS}
-    try:
-        yield
-    except KeyboardInterrupt:
-        raise osc_exceptions.CommandError(
-            _('Interrupted: %s was stopped and cleaned up') % what)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+def stop_in_order(what, out=None):
+    """Handle signals while the block runs; ``what`` names what a stop
+    stops, ``out`` is where progress goes (the command's stderr)."""
+    ctl = interruption.Controller(
+        terminal_writer(out) if out is not None else None)
+    with ctl.installed():
+        try:
+            yield ctl
+        except interruption.ForcedStop as exc:
+            raise osc_exceptions.CommandError(
+                _('Stopped at once (%(signal)s twice): what %(what)s had '
+                  'started was killed, without a dump; the last good dump '
+                  'is kept') % {
+                    'signal': interruption.signal_name(exc.signum),
+                    'what': what})
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, 'signum', None)
+            raise osc_exceptions.CommandError(
+                _('Interrupted (%(signal)s): %(what)s was stopped and '
+                  'cleaned up') % {
+                    'signal': interruption.signal_name(signum)
+                    if signum else 'SIGINT', 'what': what})

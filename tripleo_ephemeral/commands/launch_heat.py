@@ -9,6 +9,7 @@ from tripleo_ephemeral import clouds
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 
@@ -53,15 +54,19 @@ class LaunchHeat(command.ShowOne):
         self.log.debug('take_action(%s)', parsed_args)
         path = heat_dir(parsed_args)
         with errors.user_errors('--heat-dir'), \
-                interrupts.stop_in_order(_('Heat')), \
+                interrupts.stop_in_order(_('Heat'), self.app.stderr), \
                 locking.DirLock(path):
-            launcher = options.build_launcher(parsed_args, path)
+            launcher = options.build_launcher(
+                parsed_args, path,
+                say=interrupts.terminal_writer(self.app.stderr))
             if parsed_args.kill:
                 return self._kill(launcher)
             return self._launch(launcher, parsed_args)
 
     def _launch(self, launcher, parsed_args):
-        launcher.start(restore_db=parsed_args.restore_db)
+        with interruption.on_force('Heat', launcher.kill), \
+                interruption.activity('launching Heat'):
+            launcher.start(restore_db=parsed_args.restore_db)
         try:
             user_file = clouds.set_cloud(parsed_args.cloud_name,
                                          launcher.endpoint)
@@ -85,7 +90,8 @@ class LaunchHeat(command.ShowOne):
             info.update(status='not running', pid=None,
                         dump=_newest(launcher))
             return self._show(info)
-        info['dump'] = launcher.stop(dump=True)
+        with interruption.on_force('Heat', launcher.kill):
+            info['dump'] = launcher.stop(dump=True)
         info.update(status='stopped', pid=None)
         return self._show(info)
 

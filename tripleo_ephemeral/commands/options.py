@@ -27,6 +27,18 @@ def abs_path(value):
     return os.path.abspath(os.path.expanduser(value))
 
 
+def positive_int(value):
+    """argparse type: a whole number above 0."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(
+            _('%s is not a whole number above 0') % value)
+    return number
+
+
 def port_number(value):
     try:
         port = int(value)
@@ -89,8 +101,10 @@ def add_heat_launcher_options(parser, default_type=None, types=None):
             'default': default_type or _('from the last launch, else native')})
     group.add_argument(
         '--heat-api-port', metavar='<port>', type=port_number, default=None,
-        help=_('Port the Heat API listens on, on 127.0.0.1 (default: from '
-               'the last launch, else %d)') % base.DEFAULT_API_PORT)
+        help=_('Port the Heat API listens on, on 127.0.0.1 (default: the '
+               'last launch\'s, else %d; if that is in use, a free port, '
+               'recorded in the heat dir\'s clouds.yaml and heatrc)') %
+        base.DEFAULT_API_PORT)
     group.add_argument(
         '--heat-config-override', metavar='<section.option=value>',
         action='append', default=[],
@@ -146,10 +160,12 @@ def container_kwargs(parsed_args):
             'engine_workers': parsed_args.heat_engine_workers}
 
 
-def build_launcher(parsed_args, heat_dir):
-    """The launcher the ``--heat-*`` options describe, for ``heat_dir``.
+def build_launcher(parsed_args, heat_dir, say=None):
+    """The launcher the ``--heat-*`` options describe, for ``heat_dir``;
+    ``say`` prints its progress (the command's stderr).
 
-    Type and port default to the last launch in that heat dir.
+    The type defaults to the last launch's in that heat dir; without
+    ``--heat-api-port`` the launcher chooses the port.
     """
     saved = launcher_state.LauncherState(heat_dir).load()
     try:
@@ -160,8 +176,7 @@ def build_launcher(parsed_args, heat_dir):
     return heat_launcher.get_launcher(
         parsed_args.heat_type or saved.get('heat_type') or 'native',
         heat_dir,
-        api_port=(parsed_args.heat_api_port or saved.get('api_port') or
-                  base.DEFAULT_API_PORT),
+        api_port=parsed_args.heat_api_port, say=say,
         tuning=launcher_tuning.Tuning(overrides=overrides),
         startup_timeout=parsed_args.heat_startup_timeout,
         debug=parsed_args.heat_debug,

@@ -84,8 +84,8 @@ class DeployOvercloud(command.ShowOne):
                    'servers; addresses not given are allocated from the '
                    'allocation pools and kept in the work dir'))
         stack.add_argument(
-            '--timeout', metavar='<minutes>', type=int, default=240,
-            action=parseractions.NonNegativeAction,
+            '--timeout', metavar='<minutes>', type=options.positive_int,
+            default=240,
             help=_('Stack create timeout in minutes (default: 240)'))
         stack.add_argument(
             '--disable-validations', action='store_true',
@@ -102,6 +102,10 @@ class DeployOvercloud(command.ShowOne):
                    'parameters only: no ContainerImagePrepare is applied '
                    '(set your Container*Image parameters in an environment '
                    'file)'))
+        stack.add_argument(
+            '--strict', action='store_true',
+            help=_('Fail on a parameter an environment sets that no '
+                   'template declares (default: warn)'))
         stack.add_argument(
             '--verbose-events', action='store_true',
             help=_('Print the events of nested stacks too'))
@@ -178,18 +182,21 @@ class DeployOvercloud(command.ShowOne):
         run = deployment.Deployment(
             inputs, out=self.app.stderr,
             verbose_events=parsed_args.verbose_events,
+            strict=parsed_args.strict,
             no_proxy=parsed_args.no_proxy,
             python_interpreter=parsed_args.deployment_python_interpreter)
         with errors.user_errors('--work-dir'), \
-                interrupts.stop_in_order(_('the deployment')):
+                interrupts.stop_in_order(_('the deployment'),
+                                         self.app.stderr):
             if parsed_args.config_download_only:
                 result = run.render_saved(_ansible_options(parsed_args))
             else:
                 if parsed_args.heat_type == 'auto':
                     parsed_args.heat_type = _choose_heat_type(
                         inputs, self.app.stderr)
-                launcher = options.build_launcher(parsed_args,
-                                                  inputs.workdir.heat_dir)
+                launcher = options.build_launcher(
+                    parsed_args, inputs.workdir.heat_dir,
+                    say=interrupts.terminal_writer(self.app.stderr))
                 result = run.run(
                     launcher, keep_running=parsed_args.keep_running,
                     ansible=None if parsed_args.stack_only else

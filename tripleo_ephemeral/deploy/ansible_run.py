@@ -12,7 +12,11 @@ import datetime
 import io
 import logging
 import os
+import shutil
+import signal
 import sys
+import tempfile
+import threading
 import time
 
 import ansible_runner
@@ -20,7 +24,9 @@ import ansible_runner
 from tripleo_ephemeral.deploy import ansible_progress
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
+from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
 
@@ -30,6 +36,14 @@ ANSIBLE_LOG = 'ansible.log'
 KNOWN_HOSTS = 'ssh_known_hosts'
 #: Runner artifact directories kept per config-download directory.
 ARTIFACTS_KEPT = 5
+#: What a run leaves in the config-download directory that rendering does
+#: not make: kept when the directory is rendered again (ansible.cfg too:
+#: the lifecycle commands run with the deploy's settings).
+RUN_STATE = ('artifacts', ANSIBLE_CFG, ANSIBLE_LOG, KNOWN_HOSTS, '.ansible')
+#: How often ansible-runner looks at the cancel flag (its default is 5 s).
+CANCEL_POLL = 0.5
+#: How long an interrupted run may take to end once cancelled.
+CANCEL_WAIT = 10
 
 
 class AnsibleOptions:
@@ -154,10 +168,23 @@ def _check(config_dir, playbook, options, inventory=None):
                 'The config-download %s %s is missing: render it with '
                 '"openstack overcloud deploy" (--stack-only is enough)' % (
                     what, path))
-    if options.ssh_key and not os.access(options.ssh_key, os.R_OK):
-        raise exceptions.AnsibleError(
-            'SSH key %s is not readable: check '
-            '--overcloud-ssh-key' % options.ssh_key)
+    check_options(options)
+
+
+def check_options(options):
+    """Fail on options that cannot work, before anything runs."""
+    if options.ssh_key:
+        try:
+            with open(options.ssh_key, 'rb') as f:
+                head = f.read(64)
+        except OSError as exc:
+            raise exceptions.AnsibleError(
+                'SSH key %s cannot be read (%s): check --overcloud-ssh-key'
+                % (options.ssh_key, exc.strerror or exc))
+        if b'PRIVATE KEY' not in head:
+            raise exceptions.AnsibleError(
+                'SSH key %s is not a private key: give --overcloud-ssh-key '
+                'the private key file (not the .pub)' % options.ssh_key)
 
 
 def run_config_download(config_dir, options, out):
@@ -208,21 +235,16 @@ def run_playbook(config_dir, playbook, options, out, inventory=None,
     out('Running %s on %s (log: %s)' % (
         os.path.basename(playbook), options.limit or 'all hosts',
         os.path.join(config_dir, ANSIBLE_LOG)))
+    # ssh's ControlPersist masters outlive ansible-playbook: give them a
+    # directory of their own (short: a socket path has 108 bytes) and close
+    # them after the run, so nothing is left running.
+    control_dir = tempfile.mkdtemp(prefix='te-ssh-')
+    envvars['ANSIBLE_SSH_CONTROL_PATH_DIR'] = control_dir
     try:
-        runner = ansible_runner.run(
-            private_data_dir=config_dir, project_dir=config_dir,
-            playbook=playbook, inventory=inventory,
-            envvars=envvars, ident=ident, extravars=extravars or None,
-            limit=options.limit, tags=options.tags,
-            skip_tags=options.skip_tags, forks=options.forks,
-            timeout=int(options.timeout * 60) if options.timeout else None,
-            rotate_artifacts=ARTIFACTS_KEPT, quiet=True,
-            event_handler=progress,
-            # Keep the command's own SIGINT/SIGTERM handling.
-            cancel_callback=lambda: False)
-    except (OSError, RuntimeError, ValueError) as exc:
-        raise exceptions.AnsibleError(
-            'Could not run Ansible in %s: %s' % (config_dir, exc))
+        runner = _run(config_dir, playbook, options, envvars, ident,
+                      progress, out, inventory, extravars)
+    finally:
+        close_ssh_masters(control_dir)
     progress.finish()
     elapsed = time.monotonic() - started
     artifacts = os.path.join(config_dir, 'artifacts', ident)
@@ -241,6 +263,74 @@ def run_playbook(config_dir, playbook, options, out, inventory=None,
             _failure_message(runner, progress, config_dir, artifacts))
     out('Ansible finished in %.1fs; artifacts in %s' % (elapsed, artifacts))
     return PlaybookRun(playbook, elapsed, artifacts, unreachable)
+
+
+def _run(config_dir, playbook, options, envvars, ident, progress, out,
+         inventory, extravars):
+    """ansible-runner in a thread; the command's signals cancel it."""
+    cancel = threading.Event()
+    pids = []
+
+    def _on_event(event):
+        if not pids and event.get('pid'):
+            pids.append(event['pid'])  # ansible-playbook's
+        return progress(event)
+
+    try:
+        thread, runner = ansible_runner.run_async(
+            private_data_dir=config_dir, project_dir=config_dir,
+            playbook=playbook, inventory=inventory,
+            envvars=envvars, ident=ident, extravars=extravars or None,
+            limit=options.limit, tags=options.tags,
+            skip_tags=options.skip_tags, forks=options.forks,
+            timeout=int(options.timeout * 60) if options.timeout else None,
+            rotate_artifacts=ARTIFACTS_KEPT, quiet=True,
+            settings={'pexpect_timeout': CANCEL_POLL},
+            event_handler=_on_event, cancel_callback=cancel.is_set)
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise exceptions.AnsibleError(
+            'Could not run Ansible in %s: %s' % (config_dir, exc))
+    with interruption.on_force('Ansible', lambda: _kill(pids)), \
+            interruption.activity('running Ansible'):
+        try:
+            while thread.is_alive():
+                thread.join(0.2)
+        except BaseException:
+            # ansible-runner kills ansible-playbook's process group.
+            cancel.set()
+            out('Stopping Ansible%s' % (' (pid %d)' % pids[0] if pids
+                                        else ''))
+            with interruption.shielded('stopping Ansible'):
+                thread.join(CANCEL_WAIT)
+            raise
+    return runner
+
+
+def _kill(pids):
+    """Kill ansible-playbook's process group (a forced stop)."""
+    for pid in pids:
+        try:
+            os.killpg(os.getpgid(pid), signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def close_ssh_masters(control_dir, runner=None):
+    """Close the ssh ControlPersist masters of ``control_dir`` and remove
+    it (``ssh -O exit`` on each socket)."""
+    runner = runner or process.ProcessRunner()
+    try:
+        sockets = sorted(os.listdir(control_dir))
+    except FileNotFoundError:
+        return
+    for name in sockets:
+        try:
+            runner.run(['ssh', '-o', 'ControlPath=%s' % os.path.join(
+                control_dir, name), '-O', 'exit', 'tripleo-ephemeral'],
+                check=False, timeout=10)
+        except exceptions.TripleoEphemeralError as exc:
+            LOG.debug('Could not close ssh master %s: %s', name, exc)
+    shutil.rmtree(control_dir, ignore_errors=True)
 
 
 def _failure_message(runner, progress, config_dir, artifacts):

@@ -1,28 +1,32 @@
 """One overcloud deployment run: inputs -> stack -> config-download -> Ansible.
 
 The order matters and is the point of this module: every input is read and
-checked before Heat is launched (:mod:`tripleo_ephemeral.deploy.inputs`),
-Heat is always stopped and its database dumped, and the deployment status
-and an install archive are written whatever happens. Each step returns
-what the next one needs.
+checked before Heat is launched (:mod:`tripleo_ephemeral.deploy.inputs`,
+:mod:`.input_checks`), and a bad one leaves the work dir as it was
+(:mod:`.rollback`); from the launch on, Heat is always stopped and its
+database dumped, and the deployment status and an install archive are
+written whatever happens (a forced stop, the second Ctrl-C, skips the dump
+and the archive). Each step returns what the next one needs.
 """
 
 import logging
 import os
 import time
 
-from heatclient import exc as heat_exc
-
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import heat_client
+from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle
-from tripleo_ephemeral.deploy import progress
 from tripleo_ephemeral.deploy import rendering
+from tripleo_ephemeral.deploy import rollback
+from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
+from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
@@ -54,48 +58,58 @@ class Result:
         return self.COLUMNS, tuple(self[c] for c in self.COLUMNS)
 
 
-class Created:
-    """A stack Heat finished creating."""
-
-    def __init__(self, stack_id, status, seconds, resources):
-        self.stack_id = stack_id
-        self.status = status
-        self.seconds = seconds
-        self.resources = resources
-
-
 class Deployment:
     """Runs a deploy of ``inputs`` (:class:`~.inputs.Inputs`)."""
 
-    def __init__(self, inputs, out=None, verbose_events=False, no_proxy='',
-                 python_interpreter=None):
+    def __init__(self, inputs, out=None, verbose_events=False,
+                 strict=False, no_proxy='', python_interpreter=None):
         self.inputs = inputs
         self.stack = inputs.stack
         self.workdir = inputs.workdir
         self.verbose_events = verbose_events
+        self.strict = strict
         self.no_proxy = no_proxy
         self.python_interpreter = python_interpreter
         self._out = out
 
     def say(self, text):
-        """One line of progress (the command's stderr), never the result."""
+        """One line of progress (the command's stderr), never the result.
+        A lost terminal (SIGHUP) must not stop the clean-up."""
         if self._out is not None:
-            self._out.write(text + '\n')
-            self._out.flush()
-        else:
-            LOG.info('%s', text)
+            try:
+                self._out.write(text + '\n')
+                self._out.flush()
+                return
+            except (OSError, ValueError):
+                pass
+        LOG.info('%s', text)
 
     def run(self, launcher, keep_running=False, ansible=None):
-        """Deploy; ``ansible`` (AnsibleOptions) runs the playbooks too."""
+        """Deploy; ``ansible`` (AnsibleOptions) runs the playbooks too.
+
+        Only a deploy that gets as far as launching Heat records a status
+        and an archive: until then any error undoes what preparing wrote.
+        """
         # Bad input fails before anything is written to the work dir.
         self.inputs.check(self.say)
-        wd = self.workdir.create()
+        wd = self.workdir
+        if ansible is not None:
+            ansible_run.check_options(ansible)
+        existed = os.path.isdir(wd.path)
+        new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
+            launcher.heat_dir]
+        wd.create()
         values = {'work_dir': wd.path}
-        status = workdir_mod.DEPLOY_FAILED
         with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
+            self._report_unfinished()
+            with rollback.Rollback(wd.path, dirs=[wd.templates_dir],
+                                   say=self.say, existed=existed,
+                                   created=new_heat_dir), \
+                    interruption.activity('checking the inputs'):
+                request = self._prepare(launcher, ansible)
+            status = workdir_mod.DEPLOY_FAILED
             wd.set_status(workdir_mod.DEPLOYING)
             try:
-                request = self.inputs.prepare(self.say)
                 created, outputs, deployments, values['dump'] = (
                     self._stack(launcher, request, keep_running))
                 values.update(stack_id=created.stack_id,
@@ -104,10 +118,12 @@ class Deployment:
                               resources=created.resources)
                 self._write_credentials(outputs)
                 ssh_user = ansible.ssh_user if ansible is not None else None
-                values['config_download'] = rendering.render(
-                    wd, outputs, deployments, rendering.settings(
-                        ssh_user, request.servers, self.python_interpreter),
-                    self.say)
+                with interruption.activity('rendering config-download'):
+                    values['config_download'] = rendering.render(
+                        wd, outputs, deployments, rendering.settings(
+                            ssh_user, request.servers,
+                            self.python_interpreter),
+                        self.say)
                 if ansible is not None:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
@@ -118,11 +134,60 @@ class Deployment:
                     'stack_seconds': values['stack_seconds']})
             finally:
                 wd.set_status(status)
-                try:
-                    values['archive'] = wd.archive()
-                except exceptions.WorkDirError as exc:
-                    LOG.warning('%s', exc)
+                values['archive'] = self._archive(
+                    status == workdir_mod.DEPLOY_SUCCESS)
         return Result(self.stack, status, **values)
+
+    def _prepare(self, launcher, ansible):
+        """Read and check every input (writing the generated files), and
+        check that Heat can start here; return the request."""
+        request = self.inputs.prepare(self.say)
+        self._check_parameters(request.create_args)
+        if ansible is not None:
+            input_checks.check_limit(ansible.limit, self.stack,
+                                     request.servers)
+        launcher.pre_start_check()
+        return request
+
+    def _user_environments(self):
+        paths = []
+        for directory in self.inputs.environment_directories:
+            paths.extend(
+                template_processing.environment_directory_files(directory))
+        return paths + list(self.inputs.environment_files)
+
+    def _check_parameters(self, create_args):
+        """Warn (fail with ``strict``) on parameters no template declares."""
+        found = input_checks.undeclared_parameters(
+            create_args, self._user_environments())
+        for path, names in sorted(found.items()):
+            text = ('%s sets %s, which no template of this deployment '
+                    'declares: %s no effect (a typo, or a service that is '
+                    'not deployed?)' % (
+                        path, ', '.join(names),
+                        'it has' if len(names) == 1 else 'they have'))
+            if self.strict:
+                raise exceptions.InputError(
+                    text + '; fix the environment, or deploy without '
+                    '--strict')
+            self.say('WARNING: ' + text)
+
+    def _report_unfinished(self):
+        if self.workdir.status() == workdir_mod.DEPLOYING:
+            self.say('The last deploy in %s did not finish (its status is '
+                     'still %s): cleaning up what it left' % (
+                         self.workdir.path, workdir_mod.DEPLOYING))
+
+    def _archive(self, succeeded):
+        if interruption.forced():
+            self.say('No install archive: the stop was forced')
+            return None
+        with interruption.shielded('writing the install archive'):
+            try:
+                return self.workdir.archive(succeeded=succeeded)
+            except exceptions.WorkDirError as exc:
+                self.say('WARNING: %s' % exc)
+                return None
 
     def _stack(self, launcher, request, keep_running):
         """Launch Heat, create the stack, save its outputs, stop Heat.
@@ -132,32 +197,51 @@ class Deployment:
         self.say('Launching Heat (%s) in %s' % (launcher.heat_type,
                                                 launcher.heat_dir))
         started = time.monotonic()
-        launcher.start()
-        self.say('Heat ready in %.1fs at %s' % (time.monotonic() - started,
-                                                launcher.endpoint))
-        dump = None
-        try:
-            client = heat_client.make_client(
-                launcher.session(),
-                launcher.endpoint if launcher.ephemeral else None)
-            created = self._create(client, request.create_args,
-                                   self._expected_size(request.digest))
-            outputs, deployments = stack_outputs.fetch_and_save(
-                client, created.stack_id, self.workdir.outputs_file,
-                self.workdir.deployments_file)
-            stack_outputs.fetch_and_save_environment(
-                client, created.stack_id, self.workdir.stack_environment_file,
-                inventory.STACK_ENVIRONMENT_PARAMETERS)
-        finally:
-            if keep_running and launcher.ephemeral:
-                self.say('Heat left running: export OS_CLOUD=heat or source '
-                         '%s/heatrc; stop it with "openstack tripleo launch '
-                         'heat --heat-dir %s --kill"' % (launcher.heat_dir,
-                                                         launcher.heat_dir))
-            elif launcher.ephemeral:
-                dump = launcher.stop(dump=True)
-                self.say('Heat stopped; database dumped to %s' % dump)
+        with interruption.on_force('Heat', launcher.kill):
+            with interruption.activity('launching Heat'):
+                launcher.start(tied=True)
+            self.say('Heat ready in %.1fs at %s' % (
+                time.monotonic() - started, launcher.endpoint))
+            try:
+                client = heat_client.make_client(
+                    launcher.session(),
+                    launcher.endpoint if launcher.ephemeral else None)
+                with interruption.activity('creating stack %s' % self.stack):
+                    created = stack_operation.run(
+                        client, self.stack, request.create_args, self.say,
+                        heat_dir=self.workdir.heat_dir,
+                        may_update=not launcher.ephemeral,
+                        expected=self._expected_size(request.digest),
+                        verbose=self.verbose_events)
+                with interruption.activity('saving the stack outputs'):
+                    outputs, deployments = stack_outputs.fetch_and_save(
+                        client, created.stack_id, self.workdir.outputs_file,
+                        self.workdir.deployments_file)
+                    stack_outputs.fetch_and_save_environment(
+                        client, created.stack_id,
+                        self.workdir.stack_environment_file,
+                        inventory.STACK_ENVIRONMENT_PARAMETERS)
+            finally:
+                dump = self._stop_heat(launcher, keep_running)
         return created, outputs, deployments, dump
+
+    def _stop_heat(self, launcher, keep_running):
+        """Stop Heat with a dump; with ``keep_running``, unless interrupted,
+        leave it running instead. Returns the dump's path or None."""
+        if not launcher.ephemeral:
+            if interruption.requested():
+                self.say('The installed Heat goes on with stack %s: follow '
+                         'it with "openstack stack event list %s --follow"'
+                         % (self.stack, self.stack))
+            return None
+        if keep_running and not interruption.requested():
+            launcher.release()
+            self.say('Heat left running: export OS_CLOUD=heat or source '
+                     '%s/heatrc; stop it with "openstack tripleo launch '
+                     'heat --heat-dir %s --kill"' % (launcher.heat_dir,
+                                                     launcher.heat_dir))
+            return None
+        return launcher.stop(dump=True)
 
     def _expected_size(self, digest):
         """The resources of the stack, if the last successful deploy of the
@@ -166,37 +250,6 @@ class Deployment:
         if digest and size.get('request') == digest:
             return size.get('resources')
         return None
-
-    def _create(self, client, create_args, expected=None):
-        self.say('Creating stack %s%s' % (self.stack, (
-            ' (%d resources, as the last deploy of the same request)' %
-            expected) if expected else ''))
-        started = time.monotonic()
-        try:
-            stack_id = client.stacks.create(**create_args)['stack']['id']
-        except heat_exc.HTTPException as exc:
-            raise exceptions.DeployError('Heat refused stack %s: %s' % (
-                self.stack, _heat_message(exc)))
-        watcher = progress.StackWatcher(client, stack_id, out=self.say,
-                                        verbose=self.verbose_events,
-                                        expected_total=expected)
-        status = watcher.wait()
-        # Until the end was seen: the last events and the exact counts
-        # after it are the report's, not the stack's.
-        elapsed = watcher.ended - started
-        counts = watcher.final_counts  # listed once, as the end was seen
-        if status != 'CREATE_COMPLETE':
-            failed = progress.failures(client, stack_id)
-            for path, rtype, reason in failed:
-                self.say('FAILED %s (%s): %s' % (path, rtype, reason))
-            raise exceptions.DeployError(
-                'Stack %s ended %s after %ds with %d failed resources (listed '
-                'above); Heat\'s log is in %s' % (
-                    self.stack, status, elapsed, len(failed),
-                    os.path.join(self.workdir.heat_dir, 'log')))
-        self.say('Stack %s %s in %.1fs (%d resources)' % (
-            self.stack, status, elapsed, counts.total))
-        return Created(stack_id, status, elapsed, counts.total)
 
     def _write_credentials(self, outputs):
         """``<stack>rc`` and the ``<stack>`` cloud of the work dir's
@@ -244,16 +297,6 @@ class Deployment:
                 status = workdir_mod.DEPLOY_SUCCESS
             finally:
                 wd.set_status(status)
-                try:
-                    values['archive'] = wd.archive()
-                except exceptions.WorkDirError as exc:
-                    LOG.warning('%s', exc)
+                values['archive'] = self._archive(
+                    status == workdir_mod.DEPLOY_SUCCESS)
         return Result(self.stack, status, **values)
-
-
-def _heat_message(exc):
-    text = getattr(exc, 'error', None)
-    if isinstance(text, dict):
-        text = (text.get('error') or {}).get('message') or str(exc)
-    text = str(text or exc)
-    return ' '.join(text.split())

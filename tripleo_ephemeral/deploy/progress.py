@@ -41,6 +41,10 @@ MAX_GAP = 60.0
 #: complete and this many seconds have passed: before, the rate says little.
 ESTIMATE_AFTER_SHARE = 0.2
 ESTIMATE_AFTER_SECONDS = 10.0
+#: How long a stack may still show its previous action after an update was
+#: asked for (a convergence Heat switches before it answers; an old
+#: engine may not).
+ACTION_START_WAIT = 30.0
 
 
 class Counts:
@@ -48,7 +52,9 @@ class Counts:
         self.total = len(resources)
         statuses = [getattr(r, 'resource_status', '') or ''
                     for r in resources]
-        self.complete = sum(1 for s in statuses if s == action + '_COMPLETE')
+        done = ({action + '_COMPLETE'} if action != 'UPDATE' else
+                {'CREATE_COMPLETE', 'UPDATE_COMPLETE', 'CHECK_COMPLETE'})
+        self.complete = sum(1 for s in statuses if s in done)
         self.in_progress = sum(1 for s in statuses if s.endswith('_PROGRESS'))
         self.failed = sum(1 for s in statuses if s.endswith('_FAILED'))
 
@@ -107,7 +113,7 @@ class StackWatcher:
     def __init__(self, client, stack_id, action='CREATE', out=print,
                  poll=2.0, report_every=10.0, verbose=False,
                  expected_total=None, clock=time.monotonic,
-                 sleep=time.sleep):
+                 sleep=time.sleep, marker=None):
         self.client = client
         self.stack_id = stack_id
         self.action = action
@@ -118,7 +124,7 @@ class StackWatcher:
         self.expected_total = expected_total
         self._clock = clock
         self._sleep = sleep
-        self._marker = None
+        self._marker = marker  # the last event not to show (an update's)
         self._context = heat_utils.EventLogContext()
         self._last_counts = None
         self._next = {}  # when each expensive call may run again
@@ -139,7 +145,9 @@ class StackWatcher:
             stack = self.client.stacks.get(self.stack_id,
                                            resolve_outputs=False)
             status = stack.stack_status
-            done = not status.endswith('_IN_PROGRESS')
+            done = not status.endswith('_IN_PROGRESS') and (
+                status.startswith(self.action + '_') or
+                self._clock() - self.started > ACTION_START_WAIT)
             if done:
                 self.ended = self._clock()
             self._spaced('events', self.poll, self._print_events, done)

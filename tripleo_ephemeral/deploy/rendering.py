@@ -10,7 +10,9 @@ brings a deleted host back.
 
 import time
 
+from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deleted_hosts
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
@@ -37,14 +39,21 @@ def saved_settings(workdir, servers=None):
 
 
 def render(workdir, outputs, deployments, render_settings, say):
-    """Render into the work dir's config-download dir; return it."""
+    """Render into the work dir's config-download dir; return it.
+
+    The project is rendered into a new directory beside the old one, then
+    swapped in: a failure keeps the last good project (and its run state)
+    whole.
+    """
     dest = workdir.config_download_dir
     started = time.monotonic()
-    config_download.render(
-        outputs, dest, workdir.stack, deployments=deployments,
-        stack_environment=stack_outputs.load_environment(
-            workdir.stack_environment_file),
-        excluded_hosts=deleted_hosts.names(workdir), **render_settings)
+    stack_environment = stack_outputs.load_environment(
+        workdir.stack_environment_file)
+    excluded = deleted_hosts.names(workdir)
+    fileutil.replace_dir(dest, lambda path: config_download.render(
+        outputs, path, workdir.stack, deployments=deployments,
+        stack_environment=stack_environment, excluded_hosts=excluded,
+        **render_settings), keep=ansible_run.RUN_STATE)
     workdir.save(workdir.render_settings_file, render_settings)
     say('config-download rendered into %s in %.1fs' % (
         dest, time.monotonic() - started))

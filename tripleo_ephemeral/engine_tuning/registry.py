@@ -30,6 +30,14 @@ RUNNER_SETTINGS = (
     Option('bind_host', 'host', '127.0.0.1',
            help='Address the API listens on.'),
     Option('bind_port', 'port', 8006, help='Port the API listens on.'),
+    Option('stop_grace', 'float', 1.0, min=0.0,
+           help='Seconds a stopping runner gives the engine\'s in-flight '
+                'work (and its listeners: about 1 s each) before it exits. '
+                'Heat\'s own stop waits until the '
+                'worker has run every queued resource check, i.e. the whole '
+                'create; an ephemeral Heat exits instead (its transactions '
+                'are atomic, and a Heat started later on the database marks '
+                'the stacks a dead engine left in progress FAILED).'),
 )
 
 #: Heat's own ``DEFAULT.executor_thread_pool_size``: (tuned, stock). At a

@@ -8,27 +8,32 @@ context manager, a launcher always stops and dumps its database on exit.
 """
 
 import abc
-import errno
 import logging
 import os
-import secrets
-import socket
 import time
+import uuid
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import config
+from tripleo_ephemeral import interruption
 from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
+from tripleo_ephemeral.heat_launcher import watchdog
 
 LOG = logging.getLogger(__name__)
 
 DEFAULT_API_PORT = 8006
 DEFAULT_BIND_HOST = '127.0.0.1'
 DEFAULT_STARTUP_TIMEOUT = 180
-DEFAULT_STOP_TIMEOUT = 60
+#: Seconds a graceful stop may take before Heat is killed: the runner gives
+#: in-flight work ``stop_grace`` seconds (heat.conf) and exits.
+DEFAULT_STOP_TIMEOUT = 10
+DEFAULT_STOP_GRACE = 1.0
+#: Launch attempts when the port chosen for the API was taken meanwhile.
+PORT_ATTEMPTS = 3
 #: The runner's exit code when its port is taken (EADDRINUSE).
 EXIT_PORT_IN_USE = 98
 
@@ -41,21 +46,40 @@ class HeatLauncher(abc.ABC):
     #: Whether this launcher starts (and so stops) Heat at all.
     ephemeral = True
 
-    def __init__(self, heat_dir, api_port=DEFAULT_API_PORT, *,
+    def __init__(self, heat_dir, api_port=None, *,
                  bind_host=DEFAULT_BIND_HOST, tuning=None, runner=None,
                  startup_timeout=DEFAULT_STARTUP_TIMEOUT,
-                 stop_timeout=DEFAULT_STOP_TIMEOUT, debug=False):
+                 stop_timeout=DEFAULT_STOP_TIMEOUT,
+                 stop_grace=DEFAULT_STOP_GRACE, debug=False, say=None):
+        """``api_port`` None: the last launch's port if it is free, else
+        the default if free, else any free port (:meth:`choose_port`).
+        ``say`` prints a line of progress (default: the log)."""
         from tripleo_ephemeral import process
         self.heat_dir = os.path.abspath(os.path.expanduser(heat_dir))
-        self.api_port = int(api_port)
+        self.state = launcher_state.LauncherState(self.heat_dir)
+        self.port_given = api_port is not None
+        self.api_port = int(api_port if self.port_given else
+                            self.state.load().get('api_port') or
+                            DEFAULT_API_PORT)
         self.bind_host = bind_host
         self.tuning = tuning or launcher_tuning.Tuning()
         self.runner = runner or process.ProcessRunner()
         self.startup_timeout = startup_timeout
         self.stop_timeout = stop_timeout
+        self.stop_grace = stop_grace
         self.debug = debug
-        self.state = launcher_state.LauncherState(self.heat_dir)
+        self._say = say
         self.dumps = dumps.DumpStore(self.heat_dir)
+
+    def say(self, text):
+        """One line of progress for the user (a lost terminal is fine)."""
+        if self._say is None:
+            LOG.info('%s', text)
+            return
+        try:
+            self._say(text)
+        except (OSError, ValueError):
+            LOG.info('%s', text)
 
     # -- paths -------------------------------------------------------------
 
@@ -122,7 +146,7 @@ class HeatLauncher(abc.ABC):
     def _exited_error(self, code, what='Heat'):
         """The error for a Heat that exited with ``code`` while starting."""
         if code == EXIT_PORT_IN_USE:
-            return port_in_use_error(self.bind_host, self.api_port)
+            return readiness.port_in_use_error(self.bind_host, self.api_port)
         return exceptions.ProcessExitedError(
             '%s exited while starting (exit code %s): %s' %
             (what, code, self._failure_hint()))
@@ -143,66 +167,53 @@ class HeatLauncher(abc.ABC):
         """Write every file Heat reads into the heat dir; return self."""
         fileutil.ensure_private_dir(self.heat_dir)
         fileutil.ensure_private_dir(self.log_dir)
-        write = fileutil.write_atomic
-        token_file = self.path('token_file.json')
-        paste_file = self.path('api-paste.ini')
-        policy_file = self.path('policy.yaml')
-        write(self.config_file, config.heat_conf(
-            heat_type=self.heat_type, api_url=self.api_url,
-            bind_host=self.bind_host, api_port=self.api_port,
-            database_url=self.database.url,
-            transport_url=self.transport_url,
-            log_dir=self._runtime_path(self.log_dir),
-            token_file=self._runtime_path(token_file),
-            paste_file=self._runtime_path(paste_file),
-            policy_file=self._runtime_path(policy_file),
-            auth_encryption_key=self._auth_encryption_key(),
-            engine_workers=self.tuning.engine_workers,
-            executor_thread_pool_size=self.tuning.executor_thread_pool_size,
-            runner_options=self.tuning.runner_options(),
-            debug=self.debug, overrides=self.tuning.overrides))
-        write(token_file, config.token_file(self.api_url))
-        write(paste_file, config.api_paste_ini(), mode=0o644)
-        write(policy_file, config.policy_yaml(), mode=0o644)
-        write(self.clouds_file, config.clouds_yaml(self.api_url))
-        write(self.path('heatrc'), config.heatrc(self.api_url, self.heat_dir))
+        heat_files.write(self)
         self._prepare_extra()
         return self
 
-    def _runtime_path(self, path):
-        """Where Heat sees ``path`` (containers mount the heat dir)."""
-        return path
-
-    def _auth_encryption_key(self):
-        """The key Heat encrypts stored secrets with.
-
-        It must stay the same across a dump and a restore, so it is made
-        once per heat dir and kept there (0600).
-        """
-        key_file = self.path('auth_encryption_key')
-        try:
-            with open(key_file) as f:
-                key = f.read().strip()
-            if len(key) == 32:
-                return key
-        except FileNotFoundError:
-            pass
-        key = secrets.token_hex(16)
-        fileutil.write_atomic(key_file, key + '\n')
-        return key
-
     def pre_start_check(self):
-        """Fail before touching anything if Heat cannot start here."""
+        """Fail before touching anything if Heat cannot start here.
+
+        A Heat whose owner (the deploy that launched it) is gone is stopped
+        first, with a dump, saying so; the API port is chosen.
+        """
         saved = self.state.load()
         if saved.get('running') and self._is_alive(saved):
-            raise exceptions.AlreadyRunningError(
-                'Heat (%s) is already running for %s at %s; use it, or stop '
-                'it with --kill' % (saved.get('heat_type'), self.heat_dir,
-                                    saved.get('api_url')))
-        check_port_free(self.bind_host, self.api_port)
+            if not watchdog.owner_gone(saved):
+                raise exceptions.AlreadyRunningError(
+                    'Heat (%s) is already running for %s at %s; use it, or '
+                    'stop it with --kill' % (saved.get('heat_type'),
+                                             self.heat_dir,
+                                             saved.get('api_url')))
+            self.say('Found Heat (%s) still running for %s, launched by a '
+                     'command that is gone (pid %s): stopping it' % (
+                         saved.get('heat_type'), self.heat_dir,
+                         saved.get('owner_pid')))
+            self.stop(dump=True)
+        watchdog.report_abandoned(self.state, self.say)
+        self.choose_port()
 
-    def start(self, restore_db=False):
-        """Launch Heat and wait until it answers; return self."""
+    def choose_port(self):
+        """Keep the API port if it is free; else pick a free one, unless
+        it was given (--heat-api-port): then fail naming it."""
+        try:
+            readiness.check_port_free(self.bind_host, self.api_port)
+        except exceptions.PortInUseError:
+            if self.port_given:
+                raise
+            taken, self.api_port = self.api_port, readiness.free_port(
+                self.bind_host)
+            self.say('Port %d is in use; Heat listens on port %d instead '
+                     '(choose one with --heat-api-port)' % (
+                         taken, self.api_port))
+        return self.api_port
+
+    def start(self, restore_db=False, tied=False):
+        """Launch Heat and wait until it answers; return self.
+
+        ``tied``: Heat belongs to this process; if it dies without stopping
+        Heat, a watchdog stops it (:mod:`.watchdog`).
+        """
         self.pre_start_check()
         self.prepare()
         if restore_db:
@@ -210,20 +221,49 @@ class HeatLauncher(abc.ABC):
         else:
             self._start_empty()
         started = time.monotonic()
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            try:
+                self._launch_once(tied)
+                break
+            except exceptions.PortInUseError:
+                self.kill()
+                if self.port_given or attempt == PORT_ATTEMPTS:
+                    raise
+                taken, self.api_port = self.api_port, readiness.free_port(
+                    self.bind_host)
+                self.say('Port %d was taken meanwhile; trying port %d' % (
+                    taken, self.api_port))
+                self.prepare()
+            except BaseException:
+                with interruption.shielded('stopping Heat'):
+                    self.kill()
+                raise
+        LOG.info('Heat (%s) ready at %s in %.1fs', self.heat_type,
+                 self.api_url, time.monotonic() - started)
+        return self
+
+    def _launch_once(self, tied):
+        owner = watchdog.owner_fields() if tied else {'owner_pid': None}
         saved = self.state.save(
             heat_type=self.heat_type, api_port=self.api_port,
             bind_host=self.bind_host, api_url=self.api_url,
             database=self.database.url, running=True, pid=None,
-            pid_create_time=None)
-        try:
-            saved = self.state.save(**self._launch())
-            self.wait_until_ready(saved)
-        except BaseException:
-            self.kill()
-            raise
-        LOG.info('Heat (%s) ready at %s in %.1fs', self.heat_type,
-                 self.api_url, time.monotonic() - started)
-        return self
+            pid_create_time=None, launch_id=uuid.uuid4().hex, **owner)
+        saved = self.state.save(**self._launch())
+        if tied:
+            saved = self.state.save(**self._start_watchdog(saved))
+        self.wait_until_ready(saved)
+
+    def _start_watchdog(self, saved):
+        """Start the watchdog of a tied Heat; return its state fields."""
+        return watchdog.spawn(self.runner, self.heat_dir, self.log_dir,
+                              saved['launch_id'])
+
+    def release(self):
+        """Untie Heat from this process: it outlives it (--keep-running)."""
+        saved = self.state.load()
+        watchdog.stop(saved)
+        self.state.save(owner_pid=None, watchdog_pid=None)
 
     def _start_empty(self):
         """Start from an empty database, keeping the old one as a dump.
@@ -235,8 +275,9 @@ class HeatLauncher(abc.ABC):
         if not db.has_data():
             return
         if db.newer_than(self.dumps.all()[:1]):
-            LOG.info('Keeping the previous database as a dump first')
-            db.dump(self.dumps)
+            path = db.dump(self.dumps)
+            self.say('Found the database of a Heat that did not stop '
+                     'cleanly: kept it as the dump %s' % path)
         db.remove()
 
     def wait_until_ready(self, saved=None):
@@ -248,21 +289,39 @@ class HeatLauncher(abc.ABC):
             still_alive=lambda: self._check_exited(saved))
         self._extra_ready_checks(deadline, saved)
 
+    def _what(self, saved):
+        """"Heat (native, pid 123)": what a stop names on the terminal."""
+        where = ('pid %s' % saved['pid'] if saved.get('pid') else
+                 saved.get('pod') or saved.get('container') or self.heat_dir)
+        return 'Heat (%s, %s)' % (self.heat_type, where)
+
     def stop(self, dump=True):
         """Stop Heat gracefully and dump its database; safe to repeat.
 
-        Returns the dump's path, or None when nothing was dumped.
+        Returns the dump's path, or None when nothing was dumped. After a
+        forced stop (a second signal) it only kills: no dump.
         """
+        if interruption.forced():
+            self.kill()
+            return None
+        with interruption.shielded('stopping Heat'):
+            return self._stop(dump)
+
+    def _stop(self, dump):
         saved = self.state.load()
         if saved.get('running') and self._is_alive(saved):
-            LOG.info('Stopping Heat (%s)', self.heat_type)
+            self.say('Stopping %s' % self._what(saved))
+            started = time.monotonic()
             self._terminate(saved, self.stop_timeout)
+            self.say('Heat stopped in %.1fs' % (time.monotonic() - started))
+        watchdog.stop(saved)
         self.state.clear_process()
         if dump and self.database.has_data():
             started = time.monotonic()
-            path = self.database.dump(self.dumps)
-            LOG.info('Dumped the Heat database to %s (%d bytes, %.2fs)',
-                     path, os.path.getsize(path), time.monotonic() - started)
+            with interruption.activity('dumping the Heat database'):
+                path = self.database.dump(self.dumps)
+            self.say('Dumped the Heat database to %s (%d bytes, %.1fs)' % (
+                path, os.path.getsize(path), time.monotonic() - started))
             # The dump is the artifact; the live database goes with Heat.
             self.database.remove()
             return path
@@ -273,6 +332,7 @@ class HeatLauncher(abc.ABC):
         saved = self.state.load()
         if saved.get('running') and self._is_alive(saved):
             self._force_kill(saved)
+        watchdog.stop(saved)
         self.state.clear_process()
 
     def __enter__(self):
@@ -299,24 +359,3 @@ class HeatLauncher(abc.ABC):
             'database': self.database.url,
             'clouds_yaml': self.clouds_file,
         }
-
-
-def check_port_free(host, port):
-    """Raise PortInUseError when ``host:port`` cannot be bound."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            raise port_in_use_error(host, port)
-        raise exceptions.LauncherError(
-            'Cannot listen on %s:%d: %s' % (host, port, exc.strerror))
-    finally:
-        sock.close()
-
-
-def port_in_use_error(host, port):
-    return exceptions.PortInUseError(
-        'Port %d on %s is already in use; choose another with '
-        '--heat-api-port or stop what listens there' % (port, host))

@@ -1,6 +1,7 @@
 """Render the files an ephemeral Heat reads: values in, text out."""
 
 import datetime
+import math
 import uuid
 
 import jinja2
@@ -27,7 +28,7 @@ def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,
               transport_url, log_dir, token_file, paste_file, policy_file,
               auth_encryption_key, engine_workers=1,
               executor_thread_pool_size=256, runner_options=None,
-              debug=False, overrides=None):
+              debug=False, overrides=None, stop_grace=1.0):
     return render('heat.conf', heat_type=heat_type, api_url=api_url,
                   bind_host=bind_host, api_port=api_port,
                   database_url=database_url, transport_url=transport_url,
@@ -37,7 +38,8 @@ def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,
                   engine_workers=engine_workers,
                   executor_thread_pool_size=executor_thread_pool_size,
                   runner_options=runner_options or {}, debug=debug,
-                  overrides=overrides or {})
+                  overrides=overrides or {}, stop_grace=stop_grace,
+                  graceful_shutdown_timeout=max(1, math.ceil(stop_grace)))
 
 
 def token_file(api_url, now=None):

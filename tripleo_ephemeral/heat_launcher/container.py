@@ -21,7 +21,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
 
     heat_type = 'container'
 
-    def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, *,
+    def __init__(self, heat_dir, api_port=None, *,
                  images=None, pull=True, podman=None, **kwargs):
         super().__init__(heat_dir, api_port, **kwargs)
         self.images = images or podman_cli.ContainerImages()
@@ -48,8 +48,8 @@ class ContainerHeatLauncher(base.HeatLauncher):
         saved = self.state.load()
         running = saved.get('running') and self._is_alive(saved)
         if not running and self.podman.container_exists(self.container_name):
-            LOG.warning('Removing the container %s a previous run left '
-                        'behind', self.container_name)
+            self.say('Removing the container %s a previous run left '
+                     'behind' % self.container_name)
             self.podman.remove(self.container_name)  # it may hold the port
         super().pre_start_check()
 

@@ -19,6 +19,7 @@ class InstalledHeatLauncher(base.HeatLauncher):
     def __init__(self, heat_dir, api_port=None, cloud=None, **kwargs):
         super().__init__(heat_dir, api_port or base.DEFAULT_API_PORT,
                          **kwargs)
+        self.port_given = True  # not ours to choose
         self.cloud = cloud or os.environ.get('OS_CLOUD')
         self._region = None
 
@@ -56,7 +57,10 @@ class InstalledHeatLauncher(base.HeatLauncher):
     def prepare(self):
         return self
 
-    def start(self, restore_db=False):
+    def pre_start_check(self):
+        pass  # nothing is started here
+
+    def start(self, restore_db=False, tied=False):
         if restore_db:
             raise exceptions.LauncherError(
                 'An installed Heat keeps its own database: --restore-db only '
@@ -78,6 +82,9 @@ class InstalledHeatLauncher(base.HeatLauncher):
         return None
 
     def kill(self):
+        pass
+
+    def release(self):
         pass
 
     def _launch(self):

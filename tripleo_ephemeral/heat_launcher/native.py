@@ -2,6 +2,7 @@
 
 import logging
 import sys
+import time
 
 import psutil
 
@@ -21,7 +22,7 @@ class NativeHeatLauncher(base.HeatLauncher):
 
     heat_type = 'native'
 
-    def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, *,
+    def __init__(self, heat_dir, api_port=None, *,
                  images=None, pull=True, podman=None, **kwargs):
         super().__init__(heat_dir, api_port, **kwargs)
         # Only a pod's (MySQL) dump needs podman: a scratch MariaDB reads it.
@@ -84,8 +85,8 @@ class NativeHeatLauncher(base.HeatLauncher):
         try:
             self._wait(proc, timeout)
         except psutil.TimeoutExpired:
-            LOG.warning('Heat (pid %d) did not stop within %ds; killing it',
-                        proc.pid, timeout)
+            self.say('Heat (pid %d) did not stop within %ds; killing it' % (
+                proc.pid, timeout))
             proc.kill()
             self._wait(proc, 10)
 
@@ -96,10 +97,23 @@ class NativeHeatLauncher(base.HeatLauncher):
             self._wait(proc, 10)
 
     def _wait(self, proc, timeout):
+        """Wait until ``proc`` has exited: reaped if it is our child, else
+        gone or a zombie (its parent, init, reaps it when it will)."""
         if self._child is not None and self._child.pid == proc.pid:
             try:
                 self._child.wait(timeout)
             except Exception as exc:  # subprocess.TimeoutExpired
                 raise psutil.TimeoutExpired(timeout, proc.pid) from exc
-        else:
-            proc.wait(timeout)
+            return
+        deadline = time.monotonic() + timeout
+        while _running(proc):
+            if time.monotonic() > deadline:
+                raise psutil.TimeoutExpired(timeout, proc.pid)
+            time.sleep(0.05)
+
+
+def _running(proc):
+    try:
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

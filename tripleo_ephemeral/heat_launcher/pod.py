@@ -50,7 +50,7 @@ class PodHeatLauncher(base.HeatLauncher):
 
     heat_type = 'pod'
 
-    def __init__(self, heat_dir, api_port=base.DEFAULT_API_PORT, *,
+    def __init__(self, heat_dir, api_port=None, *,
                  images=None, pull=True, engine_workers=None, podman=None,
                  **kwargs):
         super().__init__(heat_dir, api_port, **kwargs)
@@ -88,7 +88,7 @@ class PodHeatLauncher(base.HeatLauncher):
         ports = dict(self.ports())
         for name, port in sorted(ports.items()):
             try:
-                base.check_port_free(self.bind_host, port)
+                readiness.check_port_free(self.bind_host, port)
             except exceptions.LauncherError:
                 ports[name] = readiness.free_port(self.bind_host)
                 LOG.info('Port %d (%s) is taken; using %d', port, name,
@@ -164,11 +164,11 @@ class PodHeatLauncher(base.HeatLauncher):
 
     def _replace_stale_pod(self):
         """A crashed run left its pod: keep its data as a dump, remove it."""
-        LOG.warning('Removing the pod %s a previous run left behind',
-                    self.pod_name)
+        self.say('Removing the pod %s a previous run left behind' %
+                 self.pod_name)
         if self.database.has_data():
             path = self.database.dump(self.dumps)
-            LOG.info('Kept its database as the dump %s', path)
+            self.say('Kept its database as the dump %s' % path)
         self.podman.pod_remove(self.pod_name)
 
     def _launch(self):
@@ -252,6 +252,7 @@ class PodHeatLauncher(base.HeatLauncher):
         try:
             return super().stop(dump=dump)
         finally:
+            self.say('Removing the pod %s' % self.pod_name)
             self.podman.pod_remove(self.pod_name)
 
     def kill(self):

@@ -1,5 +1,6 @@
-"""Readiness checks that share one deadline."""
+"""Ports, and readiness checks that share one deadline."""
 
+import errno
 import http.client
 import socket
 import time
@@ -16,6 +17,27 @@ def free_port(host='127.0.0.1'):
     with socket.socket() as sock:
         sock.bind((host, 0))
         return sock.getsockname()[1]
+
+
+def check_port_free(host, port):
+    """Raise PortInUseError when ``host:port`` cannot be bound."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise port_in_use_error(host, port)
+        raise exceptions.LauncherError(
+            'Cannot listen on %s:%d: %s' % (host, port, exc.strerror))
+    finally:
+        sock.close()
+
+
+def port_in_use_error(host, port):
+    return exceptions.PortInUseError(
+        'Port %d on %s is already in use; choose another with '
+        '--heat-api-port or stop what listens there' % (port, host))
 
 
 class Deadline:

@@ -39,8 +39,11 @@ class LauncherState:
         return data
 
     def clear_process(self):
-        """Forget the running process but keep the type and port."""
-        return self.save(pid=None, pid_create_time=None, running=False)
+        """Forget the running process (and its owner and watchdog) but
+        keep the type and port."""
+        return self.save(pid=None, pid_create_time=None, running=False,
+                         owner_pid=None, owner_create_time=None,
+                         watchdog_pid=None, watchdog_create_time=None)
 
 
 def process_identity(pid):

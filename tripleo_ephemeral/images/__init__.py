@@ -29,8 +29,9 @@ def fingerprint():
     """A short hash of the code, dependencies and recipe of the image.
 
     The containers run only the ``tripleo-heat-all`` runner, so its source
-    and the engine tuning it applies, the project's version and
-    requirements and the Containerfile decide what the image holds.
+    (with its options and its stop) and the engine tuning it applies, the
+    project's version and requirements and the Containerfile decide what
+    the image holds.
     """
     h = hashlib.sha256()
     try:
@@ -45,7 +46,8 @@ def fingerprint():
                     if f.name.endswith('.py'))
     for parts in ([('heat_all.py',)] +
                   [('engine_tuning', name) for name in tuning] +
-                  [('runner_options.py',), ('images', CONTAINERFILE)]):
+                  [('runner_options.py',), ('runner_stop.py',),
+                   ('images', CONTAINERFILE)]):
         h.update(_package_file(*parts).read_bytes())
     return h.hexdigest()[:12]
 

@@ -21,6 +21,7 @@ provisioning gave tripleoclient.
 
 import ipaddress
 import logging
+import re
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
@@ -33,6 +34,7 @@ CTLPLANE = 'ctlplane'
 CTLPLANE_SUBNET = 'ctlplane-subnet'
 _HOST_KEYS = {'hostname', 'ctlplane_ip', 'ssh_user', 'ctlplane_cidr',
               'networks'}
+_DNS_LABEL = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$')
 
 
 def load_servers(path):
@@ -65,6 +67,10 @@ def _host(path, role, index, host):
     if not isinstance(hostname, str) or not hostname.strip():
         _fail(path, 'host %d of role %s needs a hostname' % (index, role))
     hostname = hostname.strip()
+    if not _DNS_LABEL.match(hostname):
+        _fail(path, 'hostname %r of role %s is not a valid DNS label '
+              '(letters, digits and "-", at most 63, no "-" at either end): '
+              'use the host\'s short name' % (hostname, role))
     try:
         ip = ipaddress.ip_address(str(host.get('ctlplane_ip')))
     except ValueError:

@@ -73,12 +73,14 @@ def load_environment(path):
 
 
 def save(outputs_path, deployments_path, outputs, deployments=()):
-    """Save outputs and deployments (mode 0600: they hold secrets).
+    """Save outputs and deployments (mode 0600: they hold secrets), both
+    or neither (a full disk keeps the previous pair).
 
     Returns the path of the outputs file.
     """
-    yamlfile.write(outputs_path, outputs, mode=0o600)
-    yamlfile.write(deployments_path, list(deployments), mode=0o600)
+    yamlfile.write_texts({
+        outputs_path: yamlfile.dump(outputs),
+        deployments_path: yamlfile.dump(list(deployments))}, mode=0o600)
     LOG.info('Saved the stack outputs to %s', outputs_path)
     return outputs_path
 

@@ -31,25 +31,36 @@ def load(path, what='file', error=exceptions.InputFileError):
 
 def write_text(path, text, mode=0o600):
     """Write ``text`` to ``path`` atomically, with permissions ``mode``."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory,
-                               prefix='.%s.' % os.path.basename(path))
+    return write_texts({path: text}, mode=mode)[0]
+
+
+def write_texts(texts, mode=0o600):
+    """Write ``{path: text}`` so that every file is replaced or none is:
+    each is written in full to a temporary file beside it first."""
+    staged = []
     try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, 'w') as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        for path, text in texts.items():
+            directory = os.path.dirname(os.path.abspath(path))
+            os.makedirs(directory, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(
+                dir=directory, prefix='.%s.' % os.path.basename(path))
+            staged.append((tmp, path))
+            os.fchmod(fd, mode)
+            with os.fdopen(fd, 'w') as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+        for tmp, path in staged:
+            os.replace(tmp, path)
+            LOG.debug('Wrote %s', path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        for tmp, _path in staged:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
         raise
-    LOG.debug('Wrote %s', path)
-    return path
+    return [path for _tmp, path in staged]
 
 
 def dump(data):

@@ -7,8 +7,11 @@ only turns these into fixtures).
 import json
 import os
 import pathlib
+import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 import psutil
@@ -53,6 +56,10 @@ class Cli:
         return subprocess.Popen(
             self.argv(*args), env=dict(self.env, **(env or {})),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def running(self, *args, env=None):
+        """Start ``openstack``; a :class:`Running` reads its stderr."""
+        return Running(self.spawn(*args, env=env))
 
     def deploy(self, work_dir, *args, port=None, heat_type='native',
                stack_only=True, check=True, env=None, timeout=600):
@@ -151,3 +158,123 @@ def host_servers_file(tmp_path, name, network, controllers, computes,
         'Controller': [entry(h) for h in controllers],
         'Compute': [entry(h) for h in computes]}))
     return path
+
+
+#: The bound on a stop the tests assert (generous for a loaded machine).
+STOP_BOUND = 15.0
+#: Where the measured stops are appended (one JSON line each), if set.
+STOP_TIMES = os.environ.get('TRIPLEO_EPHEMERAL_STOP_TIMES')
+
+
+class Running:
+    """A command under test: its stderr read as it comes, signals sent at a
+    chosen moment, and the time from the first signal to its exit."""
+
+    def __init__(self, proc):
+        self.proc = proc
+        self.lines = []
+        self._new = threading.Condition()
+        self._stdout = []
+        self._readers = [threading.Thread(target=self._read, daemon=True),
+                         threading.Thread(target=self._read_out,
+                                          daemon=True)]
+        for reader in self._readers:
+            reader.start()
+        self.signalled = None
+
+    def _read(self):
+        for line in self.proc.stderr:
+            with self._new:
+                self.lines.append(line)
+                self._new.notify_all()
+        with self._new:
+            self._new.notify_all()
+
+    def _read_out(self):
+        self._stdout.append(self.proc.stdout.read())
+
+    @property
+    def stderr(self):
+        return ''.join(self.lines)
+
+    def wait_for(self, pattern, timeout=240):
+        """The first stderr line matching the regex ``pattern``."""
+        regex = re.compile(pattern)
+        end = time.monotonic() + timeout
+        seen = 0
+        with self._new:
+            while True:
+                for line in self.lines[seen:]:
+                    if regex.search(line):
+                        return line
+                seen = len(self.lines)
+                if self.proc.poll() is not None and not \
+                        self._readers[0].is_alive():
+                    raise AssertionError('exited (%s) before %r:\n%s' % (
+                        self.proc.returncode, pattern, self.stderr))
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError('no %r within %ds:\n%s' % (
+                        pattern, timeout, self.stderr))
+                self._new.wait(min(left, 0.5))
+
+    def send(self, *signals, gap=0.5):
+        """Send ``signals`` (``gap`` seconds apart); the first starts the
+        clock."""
+        for index, sig in enumerate(signals):
+            if index:
+                time.sleep(gap)
+            if self.signalled is None:
+                self.signalled = time.monotonic()
+            self.proc.send_signal(sig)
+
+    def finish(self, point, bound=STOP_BOUND):
+        """Wait for the exit; assert it came within ``bound`` seconds of
+        the first signal and record the time. Returns (rc, stdout)."""
+        try:
+            self.proc.wait(timeout=bound + 60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+        seconds = time.monotonic() - self.signalled
+        for reader in self._readers:
+            reader.join(10)
+        load = os.getloadavg()[0]
+        print('STOP %s: %.2fs (load %.2f)' % (point, seconds, load))
+        if STOP_TIMES:
+            with open(STOP_TIMES, 'a') as f:
+                f.write(json.dumps({'point': point, 'seconds': round(
+                    seconds, 2), 'load': round(load, 2)}) + '\n')
+        assert seconds < bound, 'stop at %s took %.1fs:\n%s' % (
+            point, seconds, self.stderr)
+        return self.proc.returncode, ''.join(self._stdout)
+
+
+def processes_naming(path):
+    """Live processes (not zombies) whose command line names ``path``:
+    what a test started for a heat dir (Heat, its watchdog, ssh masters)."""
+    found = []
+    for proc in psutil.process_iter(['pid', 'cmdline', 'status']):
+        try:
+            if proc.info['status'] == psutil.STATUS_ZOMBIE:
+                continue
+            if str(path) in ' '.join(proc.info['cmdline'] or ()):
+                found.append(proc.info['pid'])
+        except psutil.Error:
+            continue
+    return found
+
+
+def wait_until_gone(path, timeout=STOP_BOUND):
+    """Seconds until nothing names ``path``; fails after ``timeout``."""
+    started = time.monotonic()
+    while processes_naming(path):
+        if time.monotonic() - started > timeout:
+            raise AssertionError('still running for %s: %s' % (
+                path, processes_naming(path)))
+        time.sleep(0.1)
+    return time.monotonic() - started
+
+
+SIGNALS = {'SIGINT': signal.SIGINT, 'SIGTERM': signal.SIGTERM,
+           'SIGHUP': signal.SIGHUP}

@@ -65,3 +65,65 @@ def test_launch_in_a_read_only_dir_is_a_one_line_error(cli, read_only_dir,
     assert proc.returncode != 0
     assert 'Traceback' not in proc.stderr
     assert 'choose a writable --heat-dir' in proc.stderr
+
+
+def _leftovers(path):
+    return [n for n in os.listdir(path) if n.startswith('.')]
+
+
+def _render_into(dest, outputs):
+    from tripleo_ephemeral.deploy import ansible_run
+    from tripleo_ephemeral import fileutil
+    from tripleo_ephemeral.overcloud import config_download
+
+    return fileutil.replace_dir(dest, lambda path: config_download.render(
+        outputs, path, 'oc'), keep=ansible_run.RUN_STATE)
+
+
+def test_config_download_on_a_full_disk_keeps_the_last_project(small_tmpfs):
+    from tripleo_ephemeral.tests.unit import fakes
+
+    dest = small_tmpfs / 'config-download' / 'oc'
+    _render_into(str(dest), fakes.outputs())
+    (dest / 'ssh_known_hosts').write_text('host key\n')
+    before = sorted(p.relative_to(dest) for p in dest.rglob('*'))
+    playbook = (dest / 'deploy_steps_playbook.yaml').read_text()
+    big = fakes.outputs()
+    big['RoleConfig']['deploy_steps_playbook'] = 'x' * 400000
+    with pytest.raises(OSError):
+        _render_into(str(dest), big)
+    assert sorted(p.relative_to(dest) for p in dest.rglob('*')) == before
+    assert (dest / 'deploy_steps_playbook.yaml').read_text() == playbook
+    assert _leftovers(dest.parent) == []
+    # Rendered again with room: the run state (known hosts) is kept.
+    _render_into(str(dest), fakes.outputs())
+    assert (dest / 'ssh_known_hosts').read_text() == 'host key\n'
+
+
+def test_outputs_on_a_full_disk_keep_the_last_pair(small_tmpfs):
+    from tripleo_ephemeral.overcloud import outputs as stack_outputs
+
+    paths = (str(small_tmpfs / 'oc-outputs.yaml'),
+             str(small_tmpfs / 'oc-deployments.yaml'))
+    stack_outputs.save(*paths, {'a': 1}, [{'id': 'd1'}])
+    with pytest.raises(OSError):
+        stack_outputs.save(*paths, {'a': 2}, [{'id': 'x' * 400000}])
+    assert stack_outputs.load(*paths) == ({'a': 1}, [{'id': 'd1'}])
+    assert _leftovers(small_tmpfs) == []
+
+
+def test_archive_on_a_full_disk_keeps_the_last_one(small_tmpfs):
+    import datetime
+
+    from tripleo_ephemeral import workdir
+
+    wd = workdir.WorkDir(str(small_tmpfs / 'work'), 'oc').create()
+    (small_tmpfs / 'work' / 'small.yaml').write_text('a: 1\n')
+    first = wd.archive(now=datetime.datetime(2026, 1, 1))
+    before = open(first, 'rb').read()
+    (small_tmpfs / 'work' / 'big.bin').write_bytes(os.urandom(200000))
+    with pytest.raises(exceptions.WorkDirError, match='install archive'):
+        wd.archive(now=datetime.datetime(2026, 1, 2))
+    assert wd.archives() == [first]
+    assert open(first, 'rb').read() == before
+    assert _leftovers(small_tmpfs / 'work') == []

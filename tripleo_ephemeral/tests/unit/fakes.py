@@ -244,6 +244,10 @@ class FakeLauncher(base.HeatLauncher):
         self.alive = True
         return {'pid': 4242}
 
+    def _start_watchdog(self, saved):
+        self.calls.append('watchdog')
+        return {}
+
     def _is_alive(self, saved):
         return self.alive
 

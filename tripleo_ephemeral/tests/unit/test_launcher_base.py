@@ -1,16 +1,17 @@
 """The HeatLauncher template methods, with a fake type and no processes."""
 
+import os
+
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.tests.unit import fakes
 
 
 @pytest.fixture
 def launcher(tmp_path, monkeypatch):
-    monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
+    monkeypatch.setattr(readiness, 'check_port_free', lambda h, p: None)
     return fakes.FakeLauncher(str(tmp_path / 'heat'), startup_timeout=1)
 
 
@@ -72,4 +73,96 @@ def test_port_in_use(tmp_path):
         s.listen()
         port = s.getsockname()[1]
         with pytest.raises(exceptions.PortInUseError, match=str(port)):
-            base.check_port_free('127.0.0.1', port)
+            readiness.check_port_free('127.0.0.1', port)
+
+
+def _busy_port():
+    import socket
+    sock = socket.socket()
+    sock.bind(('127.0.0.1', 0))
+    sock.listen()
+    return sock
+
+
+def test_port_chosen_when_the_last_one_is_taken(tmp_path):
+    with _busy_port() as sock:
+        taken = sock.getsockname()[1]
+        said = []
+        (tmp_path / 'heat').mkdir()
+        launcher = fakes.FakeLauncher(str(tmp_path / 'heat'),
+                                      say=said.append)
+        launcher.state.save(api_port=taken)
+        launcher = fakes.FakeLauncher(str(tmp_path / 'heat'),
+                                      say=said.append)
+        assert launcher.api_port == taken and not launcher.port_given
+        chosen = launcher.choose_port()
+        assert chosen != taken and launcher.api_url.endswith(':%d' % chosen)
+        assert said == ['Port %d is in use; Heat listens on port %d instead '
+                        '(choose one with --heat-api-port)' % (taken, chosen)]
+        given = fakes.FakeLauncher(str(tmp_path / 'heat'), api_port=taken)
+        with pytest.raises(exceptions.PortInUseError):
+            given.choose_port()
+
+
+def test_port_taken_meanwhile_is_retried(launcher, monkeypatch):
+    monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
+    ports = []
+
+    def ready(saved=None):
+        ports.append(launcher.api_port)
+        if len(ports) == 1:
+            raise exceptions.PortInUseError('taken')
+    monkeypatch.setattr(launcher, 'wait_until_ready', ready)
+    launcher.start()
+    assert len(set(ports)) == 2
+    assert launcher.calls == ['launch', 'kill', 'launch']
+    assert launcher.state.load()['api_port'] == ports[1]
+    launcher.stop()
+
+
+def test_tied_heat_of_a_gone_owner_is_stopped_first(launcher, monkeypatch):
+    monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
+    said = []
+    launcher._say = said.append
+    launcher.start(tied=True)
+    assert launcher.calls == ['launch', 'watchdog']
+    assert launcher.state.load()['owner_pid'] == os.getpid()
+    with pytest.raises(exceptions.AlreadyRunningError):
+        launcher.pre_start_check()  # its owner (this process) is alive
+    launcher.state.save(owner_pid=1 << 22)  # an owner that is gone
+    launcher.start()
+    assert launcher.calls == ['launch', 'watchdog', 'terminate', 'launch']
+    assert any('launched by a command that is gone' in s for s in said)
+    launcher.stop()
+
+
+def test_release_unties(launcher, monkeypatch):
+    monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
+    launcher.start(tied=True)
+    launcher.release()
+    assert launcher.state.load()['owner_pid'] is None
+    launcher.stop()
+
+
+def test_watchdog_note_is_said_once(launcher):
+    said = []
+    launcher._say = said.append
+    launcher.prepare()
+    launcher.state.save(abandoned={'owner_pid': 77, 'dump': '/d.sql.gz'})
+    launcher.pre_start_check()
+    launcher.pre_start_check()
+    assert said == ['The command that launched the last Heat here (pid 77) '
+                    'ended without stopping it; its watchdog stopped it and '
+                    'dumped its database to /d.sql.gz']
+
+
+def test_forced_stop_kills_without_a_dump(launcher, monkeypatch):
+    from tripleo_ephemeral import interruption
+
+    monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
+    launcher.start()
+    ctl = interruption.Controller(lambda text: None)
+    with ctl.installed():
+        ctl.forced = True
+        assert launcher.stop(dump=True) is None
+    assert launcher.calls == ['launch', 'kill']

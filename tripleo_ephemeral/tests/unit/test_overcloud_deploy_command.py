@@ -44,6 +44,13 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
         self.assertEqual(os.path.expanduser('~/overcloud-deploy/overcloud'),
                          work_dir.path)
 
+    def test_timeout_must_be_above_zero(self):
+        for value in ('0', '-5', 'soon'):
+            self._rejected('--timeout', value)
+
+    def test_strict(self):
+        self.check_parser(self.cmd, ['--strict'], [('strict', True)])
+
     def test_stack_group(self):
         parsed = self.check_parser(self.cmd, [
             '--stack', 'oc', '--templates', '/t', '-e', 'a.yaml',

@@ -45,7 +45,7 @@ def test_container_stop_is_sigterm_then_rm(tmp_path):
     launcher.state.save(running=True, container=launcher.container_name)
     launcher._database = database.SqliteDatabase(str(tmp_path / 'none'))
     launcher.stop()
-    assert runner.find('podman', 'stop', '-t', '60',
+    assert runner.find('podman', 'stop', '-t', '10',
                        launcher.container_name)
     assert runner.find('podman', 'rm', '--ignore', '-f',
                        launcher.container_name)

@@ -54,3 +54,19 @@ def test_lock_is_dropped_when_holder_dies(tmp_path):
     subprocess.run([sys.executable, '-c', code, str(tmp_path)], check=True)
     with locking.DirLock(str(tmp_path)):
         pass
+
+
+def test_a_lock_held_by_a_watchdog_is_waited_for(tmp_path, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(locking, 'WATCHDOG_PATIENCE', 10)
+    watchdog = locking.DirLock(str(tmp_path), purpose=locking.WATCHDOG)
+    watchdog.acquire()
+    threading.Timer(0.5, watchdog.release).start()
+    with locking.DirLock(str(tmp_path), purpose='overcloud deploy'):
+        pass  # got it once the watchdog was done
+    other = locking.DirLock(str(tmp_path), purpose='overcloud deploy')
+    other.acquire()
+    with pytest.raises(exceptions.LockedError, match='overcloud deploy'):
+        locking.DirLock(str(tmp_path)).acquire()
+    other.release()

@@ -97,3 +97,69 @@ def test_load_is_a_hint(tmp_path):
     wd.save(wd.deploy_inputs_file, {'a': 1})
     assert wd.load(wd.deploy_inputs_file) == {'a': 1}
     assert stat.S_IMODE(os.stat(wd.deploy_inputs_file).st_mode) == 0o600
+
+
+def test_pruning_keeps_the_newest_successful_archive(tmp_path):
+    wd = workdir.WorkDir(str(tmp_path / 'w'), 'oc').create()
+    start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
+    good = wd.archive(now=start)
+    for i in range(1, workdir.ARCHIVES_KEPT + 3):
+        wd.archive(now=start + datetime.timedelta(minutes=i),
+                   succeeded=False)
+    kept = wd.archives()
+    assert good in kept and len(kept) == workdir.ARCHIVES_KEPT + 1
+    assert all(a.endswith('-failed.tar.gz') for a in kept if a != good)
+    newer = wd.archive(now=start + datetime.timedelta(hours=1))
+    assert good not in wd.archives() and newer in wd.archives()
+
+
+def test_replace_dir_swaps_and_keeps_run_state(tmp_path):
+    dest = tmp_path / 'cd' / 'oc'
+
+    def build(files):
+        def _build(path):
+            for name in files:
+                with open(os.path.join(path, name), 'w') as f:
+                    f.write(name)
+            return len(files)
+        return _build
+    assert fileutil.replace_dir(str(dest), build(['a', 'stale'])) == 2
+    (dest / 'ansible.log').write_text('log')
+    (dest / 'artifacts').mkdir()
+    (dest / 'artifacts' / 'run1').write_text('events')
+    fileutil.replace_dir(str(dest), build(['a', 'b']),
+                         keep=('ansible.log', 'artifacts', 'absent'))
+    assert sorted(os.listdir(dest)) == ['a', 'ansible.log', 'artifacts', 'b']
+    assert (dest / 'artifacts' / 'run1').read_text() == 'events'
+    assert os.listdir(tmp_path / 'cd') == ['oc']
+
+
+def test_replace_dir_failure_keeps_the_old_one(tmp_path):
+    dest = tmp_path / 'oc'
+    dest.mkdir()
+    (dest / 'a').write_text('old')
+
+    def broken(path):
+        with open(os.path.join(path, 'a'), 'w') as f:
+            f.write('half')
+        raise OSError(28, 'No space left on device')
+    with pytest.raises(OSError):
+        fileutil.replace_dir(str(dest), broken)
+    assert (dest / 'a').read_text() == 'old'
+    assert os.listdir(tmp_path) == ['oc']
+
+
+def test_replace_dir_without_exchange(tmp_path, monkeypatch):
+    monkeypatch.setattr(fileutil, '_exchange', lambda a, b: False)
+    dest = tmp_path / 'oc'
+    dest.mkdir()
+    (dest / 'a').write_text('old')
+    fileutil.replace_dir(str(dest), lambda p: open(
+        os.path.join(p, 'a'), 'w').write('new'))
+    assert (dest / 'a').read_text() == 'new'
+    assert os.listdir(tmp_path) == ['oc']
+    # A crash between the two renames left only "<dest>.old".
+    os.rename(dest, str(dest) + '.old')
+    fileutil.replace_dir(str(dest), lambda p: None, keep=('a',))
+    assert (dest / 'a').read_text() == 'new'
+    assert os.listdir(tmp_path) == ['oc']

@@ -73,3 +73,31 @@ def test_unreachable_hosts_can_be_tolerated(tmp_path):
         str(tmp_path), str(playbook), ansible_run.AnsibleOptions(),
         lambda line: None, tolerate_unreachable=True)
     assert run.unreachable == ['dead']
+
+
+def test_ssh_key_must_be_a_readable_private_key(tmp_path):
+    key = tmp_path / 'id'
+    key.write_text('-----BEGIN OPENSSH PRIVATE KEY-----\nx\n')
+    ansible_run.check_options(ansible_run.AnsibleOptions(ssh_key=str(key)))
+    for path, message in ((tmp_path / 'missing', 'cannot be read'),
+                          (tmp_path, 'cannot be read'),
+                          (tmp_path / 'id.pub', 'not a private key')):
+        if path.name == 'id.pub':
+            path.write_text('ssh-ed25519 AAAA x\n')
+        with pytest.raises(exceptions.AnsibleError, match=message):
+            ansible_run.check_options(
+                ansible_run.AnsibleOptions(ssh_key=str(path)))
+
+
+def test_ssh_masters_are_closed(tmp_path):
+    from tripleo_ephemeral.tests.unit import fakes
+
+    control = tmp_path / 'cp'
+    control.mkdir()
+    (control / 'abc123').write_text('')
+    runner = fakes.FakeRunner()
+    ansible_run.close_ssh_masters(str(control), runner)
+    assert runner.calls == [['ssh', '-o', 'ControlPath=%s' % (
+        control / 'abc123'), '-O', 'exit', 'tripleo-ephemeral']]
+    assert not control.exists()
+    ansible_run.close_ssh_masters(str(control), runner)  # gone: fine

@@ -42,8 +42,8 @@ def run(tmp_path, monkeypatch):
                         lambda say: inputs.Request({}, None, {}))
     monkeypatch.setattr(deployment.heat_client, 'make_client',
                         lambda session, endpoint: object())
-    monkeypatch.setattr(dep, '_create', lambda client, args, expected: (
-        deployment.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
+    monkeypatch.setattr(deployment.stack_operation, 'run', lambda *a, **kw: (
+        deployment.stack_operation.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
     monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
     monkeypatch.setattr(deployment.stack_outputs,
@@ -52,9 +52,8 @@ def run(tmp_path, monkeypatch):
 
 
 def _launcher(tmp_path, monkeypatch, **kw):
-    from tripleo_ephemeral.heat_launcher import base
     from tripleo_ephemeral.heat_launcher import readiness
-    monkeypatch.setattr(base, 'check_port_free', lambda h, p: None)
+    monkeypatch.setattr(readiness, 'check_port_free', lambda h, p: None)
     monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
     return FakeLauncher(workdir.WorkDir(str(tmp_path / 'work')).heat_dir,
                         **kw)
@@ -101,3 +100,61 @@ def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
     assert open(store.latest, 'rb').read() == good
     assert [n for n in os.listdir(tmp_path) if n.endswith('.tmp')] == []
     assert os.path.exists(path)  # not removed: the next start dumps it
+
+
+def _listing(path):
+    return sorted(n for n in os.listdir(path) if not n.startswith('.'))
+
+
+def test_bad_input_writes_nothing(tmp_path, monkeypatch):
+    from tripleo_ephemeral import exceptions
+
+    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    wd = dep.workdir.create()
+    wd.set_status(workdir.DEPLOY_SUCCESS)
+    before = _listing(wd.path)
+
+    def prepare(say):
+        with open(wd.join('oc-deployed-servers.yaml'), 'w') as f:
+            f.write('half')
+        raise exceptions.DeployedServersError('servers file: bad')
+    monkeypatch.setattr(dep.inputs, 'prepare', prepare)
+    launcher = _launcher(tmp_path, monkeypatch)
+    with pytest.raises(exceptions.DeployedServersError):
+        dep.run(launcher)
+    assert _listing(wd.path) == before
+    assert wd.status() == workdir.DEPLOY_SUCCESS
+    assert wd.archives() == [] and launcher.calls == []
+
+
+def _request_setting(env_path, name):
+    import yaml
+    return inputs.Request({
+        'template': {'heat_template_version': 'wallaby',
+                     'parameters': {'Known': {'type': 'string'}}},
+        'files': {'file://%s' % env_path: yaml.safe_dump(
+            {'parameter_defaults': {name: 1}})}}, None, {})
+
+
+@pytest.mark.parametrize('strict', [False, True])
+def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
+                                             strict):
+    from tripleo_ephemeral import exceptions
+
+    said = []
+    run.strict = strict
+    run._out = None
+    monkeypatch.setattr(run, 'say', said.append)
+    run.inputs.environment_files = ['/e/typo.yaml']
+    monkeypatch.setattr(run.inputs, 'prepare', lambda say: _request_setting(
+        '/e/typo.yaml', 'Knwon'))
+    launcher = _launcher(tmp_path, monkeypatch)
+    if strict:
+        with pytest.raises(exceptions.InputError, match='Knwon.*--strict'):
+            run.run(launcher)
+        assert launcher.calls == [] and run.workdir.status() is None
+    else:
+        monkeypatch.setattr(run, '_render', lambda *a: '/cd')
+        assert run.run(launcher).status == workdir.DEPLOY_SUCCESS
+        assert any(s.startswith('WARNING: /e/typo.yaml sets Knwon')
+                   for s in said)

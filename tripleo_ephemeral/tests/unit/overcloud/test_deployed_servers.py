@@ -60,6 +60,14 @@ def test_unknown_role_names_role_and_roles_file():
     ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1',
                       'networks': {'ctlplane': '192.0.2.1'}}]},
      'as ctlplane_ip'),
+    ({'Controller': [{'hostname': 'bad host', 'ctlplane_ip': '192.0.2.1'}]},
+     'not a valid DNS label'),
+    ({'Controller': [{'hostname': '-c0', 'ctlplane_ip': '192.0.2.1'}]},
+     'not a valid DNS label'),
+    ({'Controller': [{'hostname': 'c' * 64, 'ctlplane_ip': '192.0.2.1'}]},
+     'not a valid DNS label'),
+    ({'Controller': [{'hostname': 'c0.example.com',
+                      'ctlplane_ip': '192.0.2.1'}]}, 'short name'),
 ])
 def test_invalid_servers(data, fragment):
     with pytest.raises(exceptions.DeployedServersError, match=fragment):

@@ -1,0 +1,110 @@
+"""Create the stack, or update it on a long-lived Heat, and watch it.
+
+An ephemeral Heat starts empty, so a deploy creates the stack. An
+installed Heat keeps it between deploys: deploying again updates the
+existing stack (as tripleoclient did before the ephemeral Heat), with the
+same progress, the watcher following the UPDATE.
+"""
+
+import os
+import time
+
+from heatclient import exc as heat_exc
+
+from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral import exceptions
+
+CREATE = 'CREATE'
+UPDATE = 'UPDATE'
+
+
+class Created:
+    """A stack Heat finished creating (or updating)."""
+
+    def __init__(self, stack_id, status, seconds, resources):
+        self.stack_id = stack_id
+        self.status = status
+        self.seconds = seconds
+        self.resources = resources
+
+
+def existing_stack(client, name):
+    """The id of the stack ``name``, or None."""
+    try:
+        return client.stacks.get(name, resolve_outputs=False).id
+    except heat_exc.HTTPNotFound:
+        return None
+
+
+def _latest_event(client, stack_id):
+    """The id of the newest event of the stack tree (events after it are
+    the update's)."""
+    try:
+        events = client.events.list(stack_id, sort_dir='desc', limit=1,
+                                    nested_depth=progress.NESTED_DEPTH)
+    except heat_exc.HTTPException:
+        return None
+    return events[0].id if events else None
+
+
+def _update_args(create_args):
+    args = dict(create_args)
+    args.pop('stack_name', None)
+    return args
+
+
+def heat_message(exc):
+    text = getattr(exc, 'error', None)
+    if isinstance(text, dict):
+        text = (text.get('error') or {}).get('message') or str(exc)
+    text = str(text or exc)
+    return ' '.join(text.split())
+
+
+def run(client, stack, create_args, say, *, heat_dir, may_update=False,
+        expected=None, verbose=False):
+    """Create ``stack`` (or update it, if ``may_update`` and it exists),
+    watch it to the end and return :class:`Created`.
+
+    ``expected`` is the number of resources when known in advance;
+    ``heat_dir`` names where Heat's log is in the error.
+    """
+    stack_id = existing_stack(client, stack) if may_update else None
+    action = UPDATE if stack_id else CREATE
+    marker = None
+    if stack_id:
+        marker = _latest_event(client, stack_id)
+        say('Updating stack %s (it exists on this Heat)' % stack)
+    else:
+        say('Creating stack %s%s' % (stack, (
+            ' (%d resources, as the last deploy of the same request)' %
+            expected) if expected else ''))
+    started = time.monotonic()
+    try:
+        if stack_id:
+            client.stacks.update(stack_id, **_update_args(create_args))
+        else:
+            stack_id = client.stacks.create(**create_args)['stack']['id']
+    except heat_exc.HTTPException as exc:
+        raise exceptions.DeployError('Heat refused stack %s: %s' % (
+            stack, heat_message(exc)))
+    watcher = progress.StackWatcher(client, stack_id, action=action,
+                                    out=say, verbose=verbose,
+                                    expected_total=expected, marker=marker)
+    status = watcher.wait()
+    # Until the end was seen: the last events and the exact counts after it
+    # are the report's, not the stack's.
+    elapsed = watcher.ended - started
+    counts = watcher.final_counts  # listed once, as the end was seen
+    if status != action + '_COMPLETE':
+        failed = progress.failures(client, stack_id)
+        for path, rtype, reason in failed:
+            say('FAILED %s (%s): %s' % (path, rtype, reason))
+        raise exceptions.DeployError(
+            'Stack %s ended %s after %ds with %d failed resources (listed '
+            'above); Heat\'s log is in %s' % (
+                stack, status, elapsed, len(failed),
+                os.path.join(heat_dir, 'log')))
+    say('Stack %s %s in %.1fs (%d resources)' % (stack, status, elapsed,
+                                                 counts.total))
+    return Created(stack_id, status, elapsed, counts.total)

@@ -1,0 +1,55 @@
+"""The files every ephemeral Heat reads, written into its heat dir."""
+
+import secrets
+
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.heat_launcher import config
+
+KEY_FILE = 'auth_encryption_key'
+
+
+def write(launcher):
+    """heat.conf, the token, paste and policy files, clouds.yaml and
+    heatrc of ``launcher`` (a HeatLauncher), each written atomically."""
+    path = launcher.path
+    write_atomic = fileutil.write_atomic
+    token_file = path('token_file.json')
+    paste_file = path('api-paste.ini')
+    policy_file = path('policy.yaml')
+    tuning = launcher.tuning
+    write_atomic(launcher.config_file, config.heat_conf(
+        heat_type=launcher.heat_type, api_url=launcher.api_url,
+        bind_host=launcher.bind_host, api_port=launcher.api_port,
+        database_url=launcher.database.url,
+        transport_url=launcher.transport_url,
+        log_dir=launcher.log_dir, token_file=token_file,
+        paste_file=paste_file, policy_file=policy_file,
+        auth_encryption_key=auth_encryption_key(path(KEY_FILE)),
+        engine_workers=tuning.engine_workers,
+        executor_thread_pool_size=tuning.executor_thread_pool_size,
+        runner_options=tuning.runner_options(), debug=launcher.debug,
+        overrides=tuning.overrides, stop_grace=launcher.stop_grace))
+    write_atomic(token_file, config.token_file(launcher.api_url))
+    write_atomic(paste_file, config.api_paste_ini(), mode=0o644)
+    write_atomic(policy_file, config.policy_yaml(), mode=0o644)
+    write_atomic(launcher.clouds_file, config.clouds_yaml(launcher.api_url))
+    write_atomic(path('heatrc'), config.heatrc(launcher.api_url,
+                                               launcher.heat_dir))
+
+
+def auth_encryption_key(key_file):
+    """The key Heat encrypts stored secrets with.
+
+    It must stay the same across a dump and a restore, so it is made once
+    per heat dir and kept there (0600).
+    """
+    try:
+        with open(key_file) as f:
+            key = f.read().strip()
+        if len(key) == 32:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(16)
+    fileutil.write_atomic(key_file, key + '\n')
+    return key

@@ -1,0 +1,58 @@
+"""A signal while Ansible configures the servers: ansible-playbook and its
+ssh connections (ControlPersist masters included) are gone within 15 s."""
+
+import signal
+import time
+
+import psutil
+import yaml
+
+from tripleo_ephemeral.tests.functional import helpers
+
+
+def _servers(tmp_path, network):
+    path = tmp_path / 'servers.yaml'
+    path.write_text(yaml.safe_dump({
+        'Controller': [{'hostname': 'ctrl-0', 'ssh_user': 'root',
+                        'ctlplane_ip': network.hosts['ctrl-0'].address}],
+        'Compute': [{'hostname': name, 'ssh_user': 'root',
+                     'ctlplane_ip': network.hosts[name].address}
+                    for name in ('cmp-0', 'cmp-1')]}))
+    return path
+
+
+def _ssh_masters():
+    """The ssh ControlPersist masters of our runs ("ssh: <dir>/... [mux]"
+    in a te-ssh-* directory)."""
+    return [p.pid for p in psutil.process_iter(['cmdline'])
+            if '/te-ssh-' in ' '.join(p.info['cmdline'] or ())]
+
+
+def test_signal_while_ansible_runs(cli, work_dir, hosts, tmp_path):
+    before = set(_ssh_masters())
+    run = cli.running('overcloud', 'deploy', '--work-dir', str(work_dir),
+                      '--deployed-servers', str(_servers(tmp_path, hosts)),
+                      '--overcloud-ssh-key', hosts.key)
+    run.wait_for(r'\] PLAY Host preparation', timeout=400)
+    deploy = psutil.Process(run.proc.pid)
+    ansible = [p for p in deploy.children(recursive=True)
+               if 'ansible-playbook' in ' '.join(p.cmdline())]
+    assert ansible, 'no ansible-playbook under the deploy'
+    assert set(_ssh_masters()) - before  # the run keeps ssh masters
+    run.send(signal.SIGINT)
+    rc, out = run.finish('Ansible')
+    assert rc != 0 and 'Traceback' not in run.stderr
+    assert 'SIGINT received while running Ansible' in run.stderr
+    assert 'Stopping Ansible' in run.stderr
+    assert 'Interrupted (SIGINT)' in run.stderr.splitlines()[-1]
+    end = time.monotonic() + 5
+    while any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+              for p in ansible) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not [p.pid for p in ansible if p.is_running() and
+                p.status() != psutil.STATUS_ZOMBIE]
+    assert set(_ssh_masters()) - before == set()
+    wd = helpers.Layout(work_dir)
+    assert wd.status() == 'DEPLOY_FAILED'
+    helpers.assert_no_heat_left(wd.heat_dir)
+    assert helpers.processes_naming(wd.path) == []

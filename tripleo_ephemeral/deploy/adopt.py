@@ -170,8 +170,11 @@ class Adoption:
                     path, imported.schema.system, imported.schema.value,
                     imported.schema.release, imported.upgraded_to))
                 saved = dump_reader.SavedDatabase.from_sqlite(copy)
-                row = saved.root_stack(self.stack)
-                template, environment, files = saved.stored(row)
+                try:
+                    row = dict(saved.root_stack(self.stack))
+                    template, environment, files = saved.stored(row)
+                finally:
+                    saved.close()
                 key = self._install_key(path, key_file, launcher.heat_dir)
                 database.SqliteDatabase(copy).dump(launcher.dumps)
             finally:

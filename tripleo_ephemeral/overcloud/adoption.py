@@ -202,6 +202,36 @@ def adopted_environment(environment, files, root,
     return env, relocator.custom
 
 
+def _unescape(value):
+    if isinstance(value, dict):
+        return {k: _unescape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unescape(v) for v in value]
+    if isinstance(value, str) and '\\' in value:
+        return value.encode('ascii', 'backslashreplace').decode(
+            'unicode_escape')
+    return value
+
+
+def _as_given(value):
+    """The data a template rendered into an output, as it was given.
+
+    THT writes ``{{ roles }}``: Python's repr, which YAML reads back with
+    its escapes left in (a newline comes back as backslash-n), and which
+    the next rendering would escape again. Undone when, and only when,
+    rendering the unescaped data gives the output back.
+    """
+    try:
+        if yaml.safe_load(str(value)) == value:
+            return value
+        candidate = _unescape(value)
+        if yaml.safe_load(str(candidate)) == value:
+            return candidate
+    except (yaml.YAMLError, UnicodeError):
+        pass
+    return value
+
+
 def roles_and_networks(outputs):
     """(roles, networks) the templates were rendered with, or (None, None).
 
@@ -214,6 +244,6 @@ def roles_and_networks(outputs):
             data.get('roles_data'), list):
         return None, None
     networks = [{k: v for k, v in net.items() if k != 'idx'}
-                for net in data.get('networks_data') or []
+                for net in _as_given(data.get('networks_data') or [])
                 if isinstance(net, dict)]
-    return data['roles_data'], networks
+    return _as_given(data['roles_data']), networks

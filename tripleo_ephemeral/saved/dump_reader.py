@@ -52,6 +52,9 @@ class SavedDatabase:
             raise exceptions.SavedStateError(
                 'Database %s cannot be opened: %s' % (path, exc))
 
+    def close(self):
+        self._conn.close()
+
     def _live_stacks(self):
         return self._conn.execute(
             'SELECT * FROM stack WHERE deleted_at IS NULL '

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import adopted_servers
@@ -105,6 +106,22 @@ def test_the_adopted_environment_points_into_the_work_dir():
     assert svc['resources']['a']['type'] == \
         '../../../../../tripleo-heat-templates/deployment/marker.yaml'
     assert svc['resources']['b']['type'] == 'nested.yaml'
+
+
+def test_roles_rendered_the_tht_way_come_back_as_given():
+    """THT renders ``{{ roles }}`` (Python's repr): YAML reads a newline
+    back as backslash-n, which the next rendering would escape again."""
+    roles = [{'name': 'Controller', 'description': 'All of it\nand more.\n',
+              'tags': ['primary'], 'CountDefault': 1}]
+    rendered = yaml.safe_load('roles_data: %s' % (roles,))['roles_data']
+    assert rendered[0]['description'] == 'All of it\\nand more.\\n'
+    outputs = {'TripleoHeatTemplatesJinja2RenderingDataSources': {
+        'roles_data': rendered, 'networks_data': []}}
+    assert adoption.roles_and_networks(outputs)[0] == roles
+    # Rendered as JSON (the bundled templates), it comes back as it is.
+    outputs['TripleoHeatTemplatesJinja2RenderingDataSources'][
+        'roles_data'] = roles
+    assert adoption.roles_and_networks(outputs)[0] == roles
 
 
 def test_roles_and_networks_lose_the_renderer_index():

@@ -10,6 +10,7 @@ dumps are made from. The source file is only read.
 
 import logging
 import os
+import re
 import shutil
 import sqlite3
 
@@ -60,6 +61,7 @@ def import_dump(source, dest, scratch_dir, runner, mysql_reader=None):
                 'container to read: install podman and build the image '
                 '("openstack tripleo heat image build")' % source)
         with mysql_reader.loaded(heat_dump.sql(), source=source) as url:
+            _match_collation(url)
             schema, head = _bring_forward(url, source, runner, scratch_dir)
             sqlite_schema.create(dest, runner)
             crossdb.copy_rows(url, 'sqlite:///%s' % dest)
@@ -71,6 +73,32 @@ def import_dump(source, dest, scratch_dir, runner, mysql_reader=None):
         sqlite_schema.create(dest, runner)
         crossdb.copy_rows(url, 'sqlite:///%s' % dest)
     return Imported(heat_dump, schema, head)
+
+
+def _match_collation(url):
+    """Make new tables take the collation the dump's tables have.
+
+    Heat's migrations create tables in the database's default character
+    set, and MariaDB refuses a foreign key between columns of two (an
+    undercloud's heat tables are utf8mb3, the scratch database utf8mb4).
+    """
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            collation = conn.execute(sa.text(
+                "SELECT table_collation FROM information_schema.tables "
+                "WHERE table_schema = DATABASE() AND table_name = 'stack'")
+            ).scalar()
+            if collation and re.fullmatch(r'\w+', collation):
+                conn.exec_driver_sql('ALTER DATABASE COLLATE %s' % collation)
+                LOG.debug('Scratch database collation: %s', collation)
+    except sa.exc.SQLAlchemyError as exc:
+        raise exceptions.DatabaseError(
+            'Cannot match the collation of the Heat tables: %s' % exc)
+    finally:
+        engine.dispose()
 
 
 def _bring_forward(url, source, runner, scratch_dir):

@@ -4,16 +4,22 @@ creates an equivalent stack (:mod:`tripleo_ephemeral.deploy.equivalence`).
 """
 
 import gzip
+import io
 import re
 import sqlite3
 import subprocess
+import tarfile
 
+import pytest
 import yaml
 
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import dump_import
+from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import readiness
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral.overcloud import passwords
+from tripleo_ephemeral import process
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import podman_env
 from tripleo_ephemeral.tests import heat_sqlite
@@ -125,11 +131,36 @@ def test_adopt_from_a_mysqldump_of_the_pods_database(
     helpers.assert_equivalent(report)
 
 
-def test_adopt_a_wallaby_era_dump(cli, tmp_path, work_dir, port,
-                                  adopted_dir):
+def _wallaby_undercloud_backup(tmp_path, image, rows_url, path):
+    """The legacy "openstack undercloud backup" archive of a Wallaby
+    undercloud: a tar holding all-databases-<time>.sql.gz, its heat
+    database utf8mb3 as puppet-heat creates it."""
+    runner = process.ProcessRunner()
+    scratch = scratch_mariadb.ScratchMariadb(
+        podman.Podman(runner), podman.ContainerImages(default=image),
+        str(tmp_path), pull=False)
+    with scratch.loaded('ALTER DATABASE heat CHARACTER SET utf8mb3 '
+                        'COLLATE utf8mb3_general_ci;') as url:
+        heat_sqlite.legacy_heat_db(url, rows_from=rows_url)
+        dump = subprocess.run(['podman', 'exec', scratch.name,
+                               'mariadb-dump', '--opt', '--all-databases'],
+                              capture_output=True, check=True, timeout=120)
+    with tarfile.open(path, 'w') as tar:
+        for name, data in (
+                ('all-databases-20261124.sql.gz', gzip.compress(dump.stdout)),
+                ('filesystem-20261124.tar', b'')):
+            info = tarfile.TarInfo('UC-backup-20261124/' + name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return str(path)
+
+
+@pytest.mark.parametrize('database', ['sqlite', 'mariadb'])
+def test_adopt_a_wallaby_era_dump(cli, tmp_path, work_dir, port, adopted_dir,
+                                  request, database):
     """A legacy (sqlalchemy-migrate version 86) database holding the
-    deploy's rows, its stacks in an undercloud project: Heat's db_sync
-    stamps and upgrades it."""
+    deploy's rows, in an undercloud project: Heat's db_sync stamps and
+    upgrades it. In MariaDB, as the legacy undercloud backup archives it."""
     done = cli.deploy(work_dir, port=port)
     assert done.result['status'] == 'DEPLOY_SUCCESS'
     rows = tmp_path / 'rows.sqlite'
@@ -140,13 +171,21 @@ def test_adopt_a_wallaby_era_dump(cli, tmp_path, work_dir, port,
         conn.execute('UPDATE %s SET %s = ?' % (table, column), (PROJECT,))
     conn.commit()
     conn.close()
-    legacy = heat_sqlite.legacy_heat_db(tmp_path / 'heat-wallaby.sqlite',
-                                        rows_from='sqlite:///%s' % rows)
+    rows_url = 'sqlite:///%s' % rows
+    options = []
+    if database == 'sqlite':
+        dump = heat_sqlite.legacy_heat_db(tmp_path / 'heat-wallaby.sqlite',
+                                          rows_from=rows_url)
+    else:
+        image = request.getfixturevalue('heat_image')
+        dump = _wallaby_undercloud_backup(
+            tmp_path, image, rows_url, tmp_path / 'UC-backup-20261124.tar')
+        options = ['--heat-container-image', image]
     other = readiness.free_port()
 
-    result = cli.json('overcloud', 'adopt', '--heat-db-dump', legacy,
+    result = cli.json('overcloud', 'adopt', '--heat-db-dump', dump,
                       '--work-dir', str(adopted_dir), '--heat-api-port',
-                      str(other))
+                      str(other), *options)
 
     assert result['source'].endswith(
         '(sqlalchemy-migrate 86, Heat 11 (Rocky) to 20 (2023.1))')

@@ -71,11 +71,11 @@ def file_values(files, name):
     return list(values.values())
 
 
-def unmask(environment, files, stack):
+def unmask(environment, files, stack, strict=True):
     """The environment with masked (hidden) values recovered from files.
 
-    Returns ``(environment, [recovered names])``; refuses a value with
-    none or several candidates.
+    Returns ``(environment, [recovered names])``. A value with none or
+    several candidates is refused, or with ``strict`` False left masked.
     """
     env = copy.deepcopy(environment or {})
     recovered = []
@@ -85,6 +85,8 @@ def unmask(environment, files, stack):
                 continue
             candidates = file_values(files, name)
             if len(candidates) != 1:
+                if not strict:
+                    continue
                 raise exceptions.AdoptionError(
                     'Hidden parameter %s of stack %s cannot be recovered '
                     'through the Heat API (%d candidates in its files); '

@@ -222,8 +222,11 @@ class Adoption:
             client = heat_client.make_client(launcher.session(),
                                              launcher.endpoint)
             # By name: the rewritten project must let Heat find it.
-            outputs = stack_outputs.fetch_outputs(client, self.stack)
-            deployments = stack_outputs.fetch_deployments(client, outputs)
+            stack_id = client.stacks.get(self.stack,
+                                         resolve_outputs=False).id
+            outputs = stack_outputs.fetch_outputs(client, stack_id)
+            deployments = stack_outputs.fetch_deployments(client, outputs,
+                                                          stack_id)
         finally:
             dump = launcher.stop(dump=True)
         return outputs, deployments, dump
@@ -247,7 +250,7 @@ def read_installed(client, stack):
             'The installed Heat did not give stack %s: %s' % (stack, exc))
     environment, recovered = adoption.unmask(environment, files, stack)
     outputs = stack_outputs.fetch_outputs(client, stack_id)
-    deployments = stack_outputs.fetch_deployments(client, outputs)
+    deployments = stack_outputs.fetch_deployments(client, outputs, stack_id)
     return adopt_files.Source(
         stack, stack_id, found.stack_status, template, environment, files,
         outputs, deployments,

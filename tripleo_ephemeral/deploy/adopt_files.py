@@ -21,6 +21,7 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.overcloud import adopted_servers
 from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import config_download
+from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords as passwords_mod
 from tripleo_ephemeral.overcloud import yamlfile
@@ -116,11 +117,17 @@ def write(wd, source, record):
 
     stack_outputs.save(wd.outputs_file, wd.deployments_file, source.outputs,
                        source.deployments)
+    defaults = source.environment.get('parameter_defaults') or {}
+    stack_environment = {name: defaults[name] for name in
+                         inventory.STACK_ENVIRONMENT_PARAMETERS
+                         if name in defaults}
+    yamlfile.write(wd.stack_environment_file, stack_environment)
     if os.path.isdir(wd.config_download_dir):
         shutil.rmtree(wd.config_download_dir)
     config_download.render(source.outputs, wd.config_download_dir,
                            source.stack, deployments=source.deployments,
-                           host_ssh_users={})
+                           host_ssh_users={},
+                           stack_environment=stack_environment)
 
     complete = str(source.status).endswith('_COMPLETE')
     wd.set_status(workdir_mod.DEPLOY_SUCCESS if complete

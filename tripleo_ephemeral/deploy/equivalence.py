@@ -47,7 +47,8 @@ _TIME = re.compile(r'\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?Z?')
 #: with a random 12 character id.
 _STACK_ID = re.compile(r'([A-Za-z0-9_.-]+)/(' + _UUID.pattern + ')')
 _SHORT_ID = re.compile(r'-[a-z2-7]{12}(?=-|$)')
-_SKIPPED = set(config_download.RUNNER_DIRS) | {
+#: What ansible-runner and Ansible write there, not the rendering.
+_SKIPPED = (set(config_download.RUNNER_DIRS) - {'inventory'}) | {
     'ansible.cfg', 'ansible.log', 'ssh_known_hosts', '.git'}
 _DEPLOYMENT_LISTS = re.compile(r'^(pre_network|pre_deployments|'
                                r'post_deployments)_')

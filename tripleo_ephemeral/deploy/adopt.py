@@ -121,7 +121,6 @@ class Adoption:
         environment = {k: v for k, v in source.environment.items()
                        if k in adoption.SECTIONS + ('resource_registry',)}
         launcher.start()
-        dump = None
         try:
             client = heat_client.make_client(launcher.session(),
                                              launcher.endpoint)
@@ -139,7 +138,9 @@ class Adoption:
                                            out=self.say).wait()
             if status != 'CREATE_COMPLETE':
                 raise exceptions.AdoptionError(
-                    'Re-creating stack %s ended %s; see %s' % (
+                    'Re-creating stack %s for its database dump ended %s '
+                    '(Heat\'s log: %s); adopt from a dump of its database '
+                    'instead (--heat-db-dump)' % (
                         self.stack, status, launcher.log_dir))
             recreated = stack_outputs.fetch_outputs(client, stack_id)
         finally:
@@ -217,7 +218,6 @@ class Adoption:
         """Restore the heat dir's dump into Heat; fetch; stop and dump."""
         self.say('Reading the outputs through %s Heat' % launcher.heat_type)
         launcher.start(restore_db=True)
-        dump = None
         try:
             client = heat_client.make_client(launcher.session(),
                                              launcher.endpoint)

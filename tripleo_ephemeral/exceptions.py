@@ -25,6 +25,7 @@ bad input and the fix.
       WorkDirError              the work dir's own files (archives)
       BackupError               a backup could not be written or restored
       AgentPushError            a server did not get its agent configuration
+      AdoptionError             a stack cannot be adopted as it is
 """
 
 
@@ -159,3 +160,7 @@ class AgentPushError(TripleoEphemeralError):
 
 class TemplatesNotFoundError(TripleoEphemeralError):
     """tripleo-heat-templates are not installed where they were looked for."""
+
+
+class AdoptionError(TripleoEphemeralError):
+    """A stack cannot be adopted into a work dir as it is."""

@@ -37,6 +37,18 @@ is the only one that spells the layout; everything else asks a
                                            config-download render
       ssh_private_key[.pub]                the tripleo-admin key ("overcloud
                                            admin authorize")
+
+    An adopted deployment (``overcloud adopt``) also has:
+
+      <stack>-adopted-environment.yaml     the stack's merged environment,
+                                           usable as -e
+      <stack>-adopted-servers.yaml         its hosts, a --deployed-servers
+                                           file
+      tripleo-<stack>-roles-data.yaml      the roles and networks data it
+      tripleo-<stack>-network-data.yaml    was rendered with
+      <stack>-adoption.yaml                the adoption record
+      adopted/                             the stored environment, files and
+                                           template as Heat had them
 """
 
 import datetime
@@ -62,6 +74,7 @@ TEMPLATES_DIR = 'tripleo-heat-templates'
 OUTPUTS_DIR = 'outputs'
 CONFIG_DOWNLOAD_DIR = 'config-download'
 AGENT_CONFIG_DIR = 'os-collect-config'
+ADOPTED_DIR = 'adopted'
 
 #: Environments the deploy writes itself (``<stack>-<suffix>``); they come
 #: back on every deploy.
@@ -232,6 +245,34 @@ class WorkDir:
     def ssh_admin_key(self):
         """The tripleo-admin private key; ``.pub`` next to it."""
         return self.join('ssh_private_key')
+
+    # -- what an adoption writes (overcloud adopt) --------------------------
+
+    @property
+    def adopted_environment_file(self):
+        return self._stack_file('adopted-environment.yaml')
+
+    @property
+    def adopted_servers_file(self):
+        return self._stack_file('adopted-servers.yaml')
+
+    @property
+    def adoption_file(self):
+        return self._stack_file('adoption.yaml')
+
+    @property
+    def roles_data_file(self):
+        """tripleoclient's name, which its deploy reads without -r."""
+        return self.join('tripleo-%s-roles-data.yaml' % self.stack)
+
+    @property
+    def network_data_file(self):
+        return self.join('tripleo-%s-network-data.yaml' % self.stack)
+
+    @property
+    def adopted_dir(self):
+        """The stored environment, files and template, as Heat had them."""
+        return self.join(ADOPTED_DIR)
 
     # -- state -------------------------------------------------------------
 

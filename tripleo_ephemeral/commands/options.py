@@ -88,7 +88,8 @@ def work_dir(parsed_args):
 
 # -- Heat ---------------------------------------------------------------------
 
-def add_heat_launcher_options(parser, default_type=None, types=None):
+def add_heat_launcher_options(parser, default_type=None, types=None,
+                              type_help=None):
     """The ``--heat-*`` options, one group for every command."""
     types = types or heat_launcher.heat_types(ephemeral_only=True)
     group = parser.add_argument_group(_('Heat'))
@@ -96,7 +97,8 @@ def add_heat_launcher_options(parser, default_type=None, types=None):
         '--heat-type',
         choices=types,
         default=default_type,
-        help=_('How to run Heat: %(types)s (default: %(default)s)') % {
+        help=type_help or _('How to run Heat: %(types)s (default: '
+                            '%(default)s)') % {
             'types': ', '.join(types),
             'default': default_type or _('from the last launch, else native')})
     group.add_argument(

@@ -8,6 +8,7 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import deployments as deployments_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -56,6 +57,12 @@ def fetch_and_save_environment(client, stack_id, path, names):
     (``parameter_defaults``, as Heat merged the environment files) to
     ``path`` (0600: they may be secrets); return them."""
     merged = client.stacks.environment(stack_id) or {}
+    if any((merged.get('parameter_defaults') or {}).get(name) ==
+           adoption.MASK for name in names):
+        # Heat masks hidden parameters (AdminPassword): the stored
+        # environment files have them.
+        merged, _ = adoption.unmask(merged, client.stacks.files(stack_id),
+                                    stack_id, strict=False)
     defaults = merged.get('parameter_defaults') or {}
     values = {name: defaults[name] for name in names if name in defaults}
     yamlfile.write(path, values, mode=0o600)

@@ -43,6 +43,18 @@ class SavedDatabase:
                 (path, exc))
         return cls(conn)
 
+    @classmethod
+    def from_sqlite(cls, path):
+        """A SQLite database file, opened read-only."""
+        try:
+            return cls(sqlite3.connect('file:%s?mode=ro' % path, uri=True))
+        except sqlite3.Error as exc:
+            raise exceptions.SavedStateError(
+                'Database %s cannot be opened: %s' % (path, exc))
+
+    def close(self):
+        self._conn.close()
+
     def _live_stacks(self):
         return self._conn.execute(
             'SELECT * FROM stack WHERE deleted_at IS NULL '
@@ -71,6 +83,38 @@ class SavedDatabase:
                 'No stack %s in the saved database' %
                 name_or_id)
         return row
+
+    def root_stack(self, name):
+        """The live top-level stack ``name``, or an error listing them."""
+        roots = [s for s in self._live_stacks() if not s['owner_id']]
+        for row in roots:
+            if row['name'] == name:
+                return row
+        raise exceptions.SavedStateError(
+            'No stack %s in the database (stacks: %s): pass its name with '
+            '--stack' % (name, ', '.join(s['name'] for s in roots) or
+                         'none'))
+
+    def stored(self, stack):
+        """``(template, environment, files)`` of the stack row ``stack``,
+        as Heat stored them (values unmasked, files keyed by URL)."""
+        row = self._conn.execute(
+            'SELECT * FROM raw_template WHERE id = ?',
+            (stack['raw_template_id'],)).fetchone()
+        if row is None:
+            raise exceptions.SavedStateError(
+                'Stack %s has no stored template (raw_template %s)' %
+                (stack['name'], stack['raw_template_id']))
+        files = None
+        if row['files_id'] is not None:
+            files = self._conn.execute(
+                'SELECT files FROM raw_template_files WHERE id = ?',
+                (row['files_id'],)).fetchone()
+            files = files['files'] if files else None
+        else:
+            files = row['files']
+        return (_json(row['template']), _json(row['environment']),
+                _json(files))
 
     def resources(self, name_or_id, nested_depth=0):
         """Resources of a stack and, to ``nested_depth``, of its children."""
@@ -117,6 +161,18 @@ class SavedDatabase:
                          if isinstance(d, dict)}
             self._templates[template_id] = types
         return self._templates[template_id]
+
+
+def _json(text):
+    if text is None:
+        return {}
+    if isinstance(text, bytes):
+        text = text.decode('utf-8')
+    try:
+        return json.loads(text) or {}
+    except ValueError as exc:
+        raise exceptions.SavedStateError(
+            'A stored template of the database is not JSON: %s' % exc)
 
 
 def _iso(value):

@@ -54,6 +54,15 @@ def heat(tmp_path):
 
 
 @pytest.fixture
+def adopted_dir(tmp_path):
+    """The work dir an adoption writes; whatever Heat it has is stopped
+    after."""
+    path = tmp_path / 'adopted'
+    yield path
+    helpers.stop_heat_in(helpers.Layout(path).heat_dir)
+
+
+@pytest.fixture
 def port():
     return readiness.free_port()
 

@@ -17,6 +17,7 @@ import time
 import psutil
 import yaml
 
+from tripleo_ephemeral.deploy import equivalence
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import workdir
@@ -278,3 +279,47 @@ def wait_until_gone(path, timeout=STOP_BOUND):
 
 SIGNALS = {'SIGINT': signal.SIGINT, 'SIGTERM': signal.SIGTERM,
            'SIGHUP': signal.SIGHUP}
+
+
+# -- adopted deployments ------------------------------------------------------
+
+def next_deploy_args(work_dir, templates=None):
+    """What README's "Adopting a deployment" has the operator type after
+    an adoption: the same templates and the files the adoption wrote."""
+    wd = Layout(work_dir)
+    args = ['--stack', wd.workdir.stack]
+    if templates:
+        args += ['--templates', str(templates)]
+    if wd.roles_data_file.exists():
+        args += ['-r', str(wd.roles_data_file),
+                 '-n', str(wd.network_data_file)]
+    return args + ['--deployed-servers', str(wd.adopted_servers_file),
+                   '-e', str(wd.adopted_environment_file)]
+
+
+def redeploy_and_compare(cli, work_dir, snapshot_dir, port, templates=None,
+                         timeout=600):
+    """Deploy on native Heat in the adopted ``work_dir``; return the
+    equivalence report of the new stack against the adopted one."""
+    adopted = equivalence.Side.capture(str(work_dir), 'overcloud',
+                                       copy_to=str(snapshot_dir))
+    done = cli.deploy(work_dir, *next_deploy_args(work_dir, templates),
+                      port=port, timeout=timeout)
+    assert done.result['status'] == 'DEPLOY_SUCCESS', done.progress
+    # The pre-deploy checks compared against the adoption's snapshot.
+    assert 'No earlier successful deploy' not in done.progress
+    report = equivalence.compare(
+        adopted, equivalence.Side.capture(str(work_dir), 'overcloud'))
+    print(yaml.safe_dump(report.summary()))
+    return report
+
+
+def assert_equivalent(report, outputs=10, files=90, deployments=6):
+    """No difference, and at least this much compared."""
+    assert report.differences == []
+    assert report.compared['outputs'] >= outputs
+    assert report.compared['config-download files'] >= files
+    assert report.compared['deployments'] >= deployments
+    assert report.compared['registry entries'] >= 10
+    assert report.compared['parameters'] >= 10
+    assert report.normalised['<DeployIdentifier>'] > 0

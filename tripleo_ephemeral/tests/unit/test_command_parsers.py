@@ -8,6 +8,7 @@ GROUP = 'openstack.tripleo_ephemeral.v1'
 #: Commands that work on a deployment, and whether they take --stack.
 WORK_DIR_COMMANDS = {
     'overcloud_deploy': True,
+    'overcloud_adopt': True,
     'overcloud_deployed_server_agent_config': True,
     'tripleo_launch_heat': True,
     'tripleo_backup_create': True,

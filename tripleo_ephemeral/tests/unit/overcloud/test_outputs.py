@@ -61,3 +61,18 @@ def test_save_and_load_environment(tmp_path):
     assert values == {'AdminPassword': 'pw', 'ContainerCli': 'podman'}
     assert outputs.load_environment(path) == values
     assert oct(os.stat(path).st_mode & 0o777) == '0o600'
+
+
+def test_a_masked_hidden_value_comes_from_the_stored_files(tmp_path):
+    """Heat (17.0.2 and later) masks hidden parameters in the environment
+    it returns; the environment file sent with the stack has the value."""
+    client = fakes.FakeHeat()
+    client.stacks.environment = lambda stack_id: {'parameter_defaults': {
+        'AdminPassword': '******', 'ContainerCli': 'podman'}}
+    client.stacks.files = lambda stack_id: {
+        'file:///w/oc-passwords.yaml':
+            '{"parameter_defaults": {"AdminPassword": "pw"}}'}
+    values = outputs.fetch_and_save_environment(
+        client, 'oc', str(tmp_path / 'env.yaml'),
+        ('AdminPassword', 'ContainerCli'))
+    assert values == {'AdminPassword': 'pw', 'ContainerCli': 'podman'}

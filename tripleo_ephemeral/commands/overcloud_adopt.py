@@ -1,0 +1,92 @@
+"""openstack overcloud adopt"""
+
+import logging
+
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import interrupts
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.deploy import adopt
+from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral.heat_launcher import podman as podman_cli
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
+from tripleo_ephemeral import process
+
+LOG = logging.getLogger(__name__)
+
+
+class AdoptOvercloud(command.ShowOne):
+    """Adopt a stack of an installed Heat, or of a dump of its database.
+
+    Writes the work dir ephemeral deploys continue from: the passwords, the
+    stack's merged environment (usable with -e), its servers, roles and
+    networks data, outputs, config-download and a Heat database dump.
+    Nothing on the source is changed. The result ends with the deploy
+    command to run next.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        group = options.add_work_dir_options(
+            parser, group=parser.add_argument_group(_('Stack')))
+        group.add_argument(
+            '--heat-db-dump', metavar='<file>', type=options.abs_path,
+            help=_('Adopt from this dump of the heat database instead of an '
+                   'installed Heat: a mysqldump (of heat alone or of all '
+                   'databases, as "openstack undercloud backup --db-only" '
+                   'writes; plain, gzip, bzip2 or in a tar), a SQLite file, '
+                   'or a heat-db-dump.sql.gz of this project'))
+        group.add_argument(
+            '--heat-db-auth-encryption-key', metavar='<file>',
+            type=options.abs_path,
+            help=_('File holding the auth_encryption_key of the Heat that '
+                   'wrote the dump, so the secrets it encrypted stay '
+                   'readable (default: an auth_encryption_key file beside '
+                   'the dump, else a new key)'))
+        group.add_argument(
+            '--overwrite', action='store_true',
+            help=_('Replace a deployment the work dir already holds'))
+        types = heat_launcher.heat_types()
+        options.add_heat_launcher_options(
+            parser, types=types, type_help=_(
+                '"installed" adopts the stack of the Heat OS_CLOUD, '
+                'clouds.yaml or the OS_* variables name (re-created once on '
+                'native Heat for the dump); with --heat-db-dump, how to run '
+                'the Heat that reads it: %s (default: native)') % ', '.join(
+                    heat_launcher.heat_types(ephemeral_only=True)))
+        options.add_container_options(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        installed = parsed_args.heat_type == 'installed'
+        if installed == bool(parsed_args.heat_db_dump):
+            raise osc_exceptions.CommandError(_(
+                'Name exactly one source: --heat-type installed (the Heat '
+                'of OS_CLOUD) or --heat-db-dump <file>'))
+        wd = options.work_dir(parsed_args)
+        adoption = adopt.Adoption(parsed_args.stack, wd.path,
+                                  overwrite=parsed_args.overwrite,
+                                  out=self.app.stderr)
+        with errors.user_errors('--work-dir'), \
+                interrupts.stop_in_order(_('the adoption')):
+            if installed:
+                parsed_args.heat_type = 'native'
+                return adoption.from_installed(
+                    heat_launcher.get_launcher('installed', wd.heat_dir),
+                    options.build_launcher(parsed_args, wd.heat_dir))
+            runner = process.ProcessRunner()
+            kwargs = options.container_kwargs(parsed_args)
+            reader = scratch_mariadb.ScratchMariadb(
+                podman_cli.Podman(runner), kwargs['images'], wd.path,
+                pull=kwargs['pull'])
+            return adoption.from_dump(
+                parsed_args.heat_db_dump,
+                options.build_launcher(parsed_args, wd.heat_dir), runner,
+                mysql_reader=reader,
+                key_file=parsed_args.heat_db_auth_encryption_key)

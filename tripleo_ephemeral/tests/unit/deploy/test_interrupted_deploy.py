@@ -154,7 +154,8 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
             run.run(launcher)
         assert launcher.calls == [] and run.workdir.status() is None
     else:
-        monkeypatch.setattr(run, '_render', lambda *a: '/cd')
+        from tripleo_ephemeral.deploy import rendering
+        monkeypatch.setattr(rendering, 'render', lambda *a: '/cd')
         assert run.run(launcher).status == workdir.DEPLOY_SUCCESS
         assert any(s.startswith('WARNING: /e/typo.yaml sets Knwon')
                    for s in said)

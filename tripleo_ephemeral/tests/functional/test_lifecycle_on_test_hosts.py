@@ -75,8 +75,13 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
     assert stat.S_IMODE(rc.stat().st_mode) == 0o600
     assert 'export OS_CLOUD=overcloud\n' in rc.read_text()
     clouds = yaml.safe_load((work_dir / 'clouds.yaml').read_text())
+    # Keystone is on the control plane VIP, allocated from the pool.
+    outputs = yaml.safe_load(helpers.Layout(work_dir).outputs_file
+                             .read_text())
+    vip = outputs['VipMap']['ctlplane']
+    assert vip != ctrl.address
     assert clouds['clouds']['overcloud']['auth']['auth_url'] == (
-        'http://%s:5000' % ctrl.address)
+        'http://%s:5000' % vip)
 
     # 2. Update prepare: a stack-only deploy with update-prepare.yaml first.
     prepared = steps.run(

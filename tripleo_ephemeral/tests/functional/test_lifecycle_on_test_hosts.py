@@ -193,8 +193,7 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
     assert params['AddVipsToEtcHosts'] is False
     assert sorted(params['AllNodesExtraMapData']['marker_short_node_names']
                   ) == ['cmp-0', 'ctrl-0']
-    assert params['EndpointMapOverride']['KeystonePublic']['host'] == (
-        ctrl.address)
+    assert params['EndpointMapOverride']['KeystonePublic']['host'] == vip
     status = steps.run('status', openstack, 'overcloud', 'status')
     assert status == [{'Stack Name': 'overcloud',
                        'Deployment Status': 'DEPLOY_SUCCESS'}]

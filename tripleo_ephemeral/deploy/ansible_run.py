@@ -7,9 +7,7 @@ same settings; the lifecycle commands reuse it), ``ansible.log``, the SSH
 known hosts and ``artifacts/<ident>/`` all stay there.
 """
 
-import configparser
 import datetime
-import io
 import logging
 import os
 import shutil
@@ -21,6 +19,7 @@ import time
 
 import ansible_runner
 
+from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import ansible_progress
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
@@ -31,15 +30,13 @@ from tripleo_ephemeral import process
 LOG = logging.getLogger(__name__)
 
 DEFAULT_PLAYBOOK = 'deploy_steps_playbook.yaml'
-ANSIBLE_CFG = 'ansible.cfg'
-ANSIBLE_LOG = 'ansible.log'
-KNOWN_HOSTS = 'ssh_known_hosts'
 #: Runner artifact directories kept per config-download directory.
 ARTIFACTS_KEPT = 5
 #: What a run leaves in the config-download directory that rendering does
 #: not make: kept when the directory is rendered again (ansible.cfg too:
 #: the lifecycle commands run with the deploy's settings).
-RUN_STATE = ('artifacts', ANSIBLE_CFG, ANSIBLE_LOG, KNOWN_HOSTS, '.ansible')
+RUN_STATE = ('artifacts', ansible_cfg.ANSIBLE_CFG, ansible_cfg.ANSIBLE_LOG,
+             ansible_cfg.KNOWN_HOSTS, '.ansible')
 #: How often ansible-runner looks at the cancel flag (its default is 5 s).
 CANCEL_POLL = 0.5
 #: How long an interrupted run may take to end once cancelled.
@@ -74,82 +71,6 @@ class PlaybookRun:
         self.seconds = seconds
         self.artifacts = artifacts
         self.unreachable = sorted(unreachable)
-
-
-def merge_cfg(text, override_path):
-    """``text`` (an ansible.cfg) with the sections and options of the file
-    ``override_path`` set over it (--override-ansible-cfg)."""
-    merged = configparser.ConfigParser(interpolation=None)
-    merged.read_string(text)
-    override = configparser.ConfigParser(interpolation=None)
-    try:
-        with open(override_path) as f:
-            override.read_file(f)
-    except (OSError, configparser.Error) as exc:
-        raise exceptions.AnsibleError(
-            'Cannot read the Ansible configuration %s: %s; check '
-            '--override-ansible-cfg' % (override_path, exc))
-    for section in override.sections():
-        if not merged.has_section(section):
-            merged.add_section(section)
-        for key, value in override.items(section, raw=True):
-            merged.set(section, key, value)
-    out = io.StringIO()
-    out.write('# Written by openstack overcloud deploy, with %s merged '
-              'over it; rewritten on every deploy.\n' % override_path)
-    merged.write(out)
-    return out.getvalue()
-
-
-def saved_ssh_key(config_dir):
-    """The ``private_key_file`` of the ansible.cfg the last deploy wrote
-    in ``config_dir``, or None."""
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(os.path.join(config_dir, ANSIBLE_CFG))
-        return parser.get('defaults', 'private_key_file', fallback=None)
-    except configparser.Error:
-        return None
-
-
-def ansible_cfg(config_dir, options):
-    """Return the text of ``ansible.cfg`` for ``config_dir``."""
-    ssh_args = ' '.join([
-        '-o ControlMaster=auto', '-o ControlPersist=60s',
-        # Trust on first use: a host's key is recorded in the work dir and a
-        # changed key (a reprovisioned or impostor host) fails the run.
-        '-o StrictHostKeyChecking=accept-new',
-        '-o UserKnownHostsFile=%s' % os.path.join(config_dir, KNOWN_HOSTS),
-        '-o ServerAliveInterval=5', '-o ConnectTimeout=10'])
-    lines = [
-        '# Written by openstack overcloud deploy; rewritten on every run.',
-        '[defaults]',
-        'inventory = %s' % os.path.join(config_dir,
-                                        inventory_mod.INVENTORY_FILE),
-        'log_path = %s' % os.path.join(config_dir, ANSIBLE_LOG),
-        'local_tmp = %s' % os.path.join(config_dir, '.ansible', 'tmp'),
-        'retry_files_enabled = False',
-        'interpreter_python = auto_silent',
-        'host_key_checking = True',
-        'timeout = 30',
-    ]
-    if options.forks:
-        lines.append('forks = %d' % options.forks)
-    if options.ssh_key:
-        lines.append('private_key_file = %s' % os.path.abspath(
-            options.ssh_key))
-    lines += [
-        '',
-        '[ssh_connection]',
-        'ssh_args = %s' % ssh_args,
-        'pipelining = True',
-        'retries = 3',
-        '',
-    ]
-    text = '\n'.join(lines)
-    if options.override_cfg:
-        text = merge_cfg(text, options.override_cfg)
-    return text
 
 
 def _path():
@@ -193,14 +114,14 @@ def run_config_download(config_dir, options, out):
     seconds taken."""
     config_dir = os.path.abspath(config_dir)
     if not options.ssh_key:
-        saved = saved_ssh_key(config_dir)
+        saved = ansible_cfg.saved_ssh_key(config_dir)
         if saved and os.path.exists(saved):
             options.ssh_key = saved
     playbook = os.path.join(config_dir,
                             options.playbook or DEFAULT_PLAYBOOK)
     _check(config_dir, playbook, options)
-    fileutil.write_atomic(os.path.join(config_dir, ANSIBLE_CFG),
-                          ansible_cfg(config_dir, options))
+    fileutil.write_atomic(os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG),
+                          ansible_cfg.text(config_dir, options))
     return run_playbook(config_dir, playbook, options, out).seconds
 
 
@@ -218,9 +139,9 @@ def run_playbook(config_dir, playbook, options, out, inventory=None,
     inventory = inventory or os.path.join(config_dir,
                                           inventory_mod.INVENTORY_FILE)
     _check(config_dir, playbook, options, inventory)
-    cfg = os.path.join(config_dir, ANSIBLE_CFG)
+    cfg = os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG)
     if not os.path.exists(cfg):
-        fileutil.write_atomic(cfg, ansible_cfg(config_dir, options))
+        fileutil.write_atomic(cfg, ansible_cfg.text(config_dir, options))
     ident = datetime.datetime.now(datetime.timezone.utc).strftime(
         '%Y%m%d-%H%M%S-%f')
     envvars = {
@@ -234,7 +155,7 @@ def run_playbook(config_dir, playbook, options, out, inventory=None,
     started = time.monotonic()
     out('Running %s on %s (log: %s)' % (
         os.path.basename(playbook), options.limit or 'all hosts',
-        os.path.join(config_dir, ANSIBLE_LOG)))
+        os.path.join(config_dir, ansible_cfg.ANSIBLE_LOG)))
     # ssh's ControlPersist masters outlive ansible-playbook: give them a
     # directory of their own (short: a socket path has 108 bytes) and close
     # them after the run, so nothing is left running.
@@ -258,7 +179,7 @@ def run_playbook(config_dir, playbook, options, out, inventory=None,
             raise exceptions.AnsibleError(
                 'Ansible did not finish %s within %s minutes; see %s' % (
                     os.path.basename(playbook), options.timeout,
-                    os.path.join(config_dir, ANSIBLE_LOG)))
+                    os.path.join(config_dir, ansible_cfg.ANSIBLE_LOG)))
         raise exceptions.AnsibleError(
             _failure_message(runner, progress, config_dir, artifacts))
     out('Ansible finished in %.1fs; artifacts in %s' % (elapsed, artifacts))
@@ -334,7 +255,7 @@ def close_ssh_masters(control_dir, runner=None):
 
 
 def _failure_message(runner, progress, config_dir, artifacts):
-    log = os.path.join(config_dir, ANSIBLE_LOG)
+    log = os.path.join(config_dir, ansible_cfg.ANSIBLE_LOG)
     if progress.failures:
         first = progress.failures[0]
         hosts = sorted({f.host for f in progress.failures})

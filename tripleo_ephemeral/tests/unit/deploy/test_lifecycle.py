@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import node_delete
@@ -66,13 +66,13 @@ def test_resolve_playbooks(tmp_path):
 def test_merge_cfg(tmp_path):
     override = tmp_path / 'mine.cfg'
     override.write_text('[defaults]\nforks = 50\n[new]\nkey = %(x)s\n')
-    text = ansible_run.merge_cfg('[defaults]\nforks = 5\ntimeout = 30\n',
+    text = ansible_cfg.merge_cfg('[defaults]\nforks = 5\ntimeout = 30\n',
                                  str(override))
     assert 'forks = 50' in text and 'timeout = 30' in text
     assert '[new]' in text and 'key = %(x)s' in text
     with pytest.raises(exceptions.AnsibleError,
                        match='--override-ansible-cfg'):
-        ansible_run.merge_cfg('', str(tmp_path / 'missing.cfg'))
+        ansible_cfg.merge_cfg('', str(tmp_path / 'missing.cfg'))
 
 
 def _rendered(excluded=()):

@@ -1,0 +1,93 @@
+"""The ``ansible.cfg`` a deploy writes into its config-download directory.
+
+It holds the inventory, the known hosts of the work dir and the SSH
+settings, so ``ansible-playbook`` can be run again by hand from that
+directory; ``--override-ansible-cfg`` is merged over it.
+"""
+
+import configparser
+import io
+import os
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import inventory as inventory_mod
+
+ANSIBLE_CFG = 'ansible.cfg'
+ANSIBLE_LOG = 'ansible.log'
+KNOWN_HOSTS = 'ssh_known_hosts'
+
+
+def merge_cfg(text, override_path):
+    """``text`` (an ansible.cfg) with the sections and options of the file
+    ``override_path`` set over it (--override-ansible-cfg)."""
+    merged = configparser.ConfigParser(interpolation=None)
+    merged.read_string(text)
+    override = configparser.ConfigParser(interpolation=None)
+    try:
+        with open(override_path) as f:
+            override.read_file(f)
+    except (OSError, configparser.Error) as exc:
+        raise exceptions.AnsibleError(
+            'Cannot read the Ansible configuration %s: %s; check '
+            '--override-ansible-cfg' % (override_path, exc))
+    for section in override.sections():
+        if not merged.has_section(section):
+            merged.add_section(section)
+        for key, value in override.items(section, raw=True):
+            merged.set(section, key, value)
+    out = io.StringIO()
+    out.write('# Written by openstack overcloud deploy, with %s merged '
+              'over it; rewritten on every deploy.\n' % override_path)
+    merged.write(out)
+    return out.getvalue()
+
+
+def saved_ssh_key(config_dir):
+    """The ``private_key_file`` of the ansible.cfg the last deploy wrote
+    in ``config_dir``, or None."""
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(os.path.join(config_dir, ANSIBLE_CFG))
+        return parser.get('defaults', 'private_key_file', fallback=None)
+    except configparser.Error:
+        return None
+
+
+def text(config_dir, options):
+    """Return the text of ``ansible.cfg`` for ``config_dir``."""
+    ssh_args = ' '.join([
+        '-o ControlMaster=auto', '-o ControlPersist=60s',
+        # Trust on first use: a host's key is recorded in the work dir and a
+        # changed key (a reprovisioned or impostor host) fails the run.
+        '-o StrictHostKeyChecking=accept-new',
+        '-o UserKnownHostsFile=%s' % os.path.join(config_dir, KNOWN_HOSTS),
+        '-o ServerAliveInterval=5', '-o ConnectTimeout=10'])
+    lines = [
+        '# Written by openstack overcloud deploy; rewritten on every run.',
+        '[defaults]',
+        'inventory = %s' % os.path.join(config_dir,
+                                        inventory_mod.INVENTORY_FILE),
+        'log_path = %s' % os.path.join(config_dir, ANSIBLE_LOG),
+        'local_tmp = %s' % os.path.join(config_dir, '.ansible', 'tmp'),
+        'retry_files_enabled = False',
+        'interpreter_python = auto_silent',
+        'host_key_checking = True',
+        'timeout = 30',
+    ]
+    if options.forks:
+        lines.append('forks = %d' % options.forks)
+    if options.ssh_key:
+        lines.append('private_key_file = %s' % os.path.abspath(
+            options.ssh_key))
+    lines += [
+        '',
+        '[ssh_connection]',
+        'ssh_args = %s' % ssh_args,
+        'pipelining = True',
+        'retries = 3',
+        '',
+    ]
+    text = '\n'.join(lines)
+    if options.override_cfg:
+        text = merge_cfg(text, options.override_cfg)
+    return text

@@ -7,6 +7,7 @@ same settings; the lifecycle commands reuse it), ``ansible.log``, the SSH
 known hosts and ``artifacts/<ident>/`` all stay there.
 """
 
+import contextlib
 import datetime
 import logging
 import os
@@ -18,6 +19,7 @@ import threading
 import time
 
 import ansible_runner
+import psutil
 
 from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import ansible_progress
@@ -41,6 +43,10 @@ RUN_STATE = ('artifacts', ansible_cfg.ANSIBLE_CFG, ansible_cfg.ANSIBLE_LOG,
 CANCEL_POLL = 0.5
 #: How long an interrupted run may take to end once cancelled.
 CANCEL_WAIT = 10
+#: How long the ssh masters of a run are looked for after it (seconds),
+#: and how long none must be seen to stop looking.
+MASTER_EXIT_WAIT = 5.0
+MASTER_QUIET = 0.5
 
 
 class AnsibleOptions:
@@ -251,7 +257,32 @@ def close_ssh_masters(control_dir, runner=None):
                 check=False, timeout=10)
         except exceptions.TripleoEphemeralError as exc:
             LOG.debug('Could not close ssh master %s: %s', name, exc)
+    # The directory goes first: a master still starting (an ssh that
+    # escaped the kill of ansible-playbook's group) cannot bind its socket
+    # there any more. Masters are ours by their title ("ssh: <control_dir>/
+    # ... [mux]"): any still there, or appearing while the run's last
+    # processes end, is ended by its pid.
     shutil.rmtree(control_dir, ignore_errors=True)
+    deadline = time.monotonic() + MASTER_EXIT_WAIT
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline and \
+            time.monotonic() - quiet_since < MASTER_QUIET:
+        for proc in _masters_of(control_dir):
+            quiet_since = time.monotonic()
+            LOG.debug('Terminating ssh master %d', proc.pid)
+            with contextlib.suppress(psutil.Error):
+                proc.terminate()
+        time.sleep(0.1)
+
+
+def _masters_of(control_dir):
+    found = []
+    for proc in psutil.process_iter(['cmdline', 'status']):
+        with contextlib.suppress(psutil.Error):
+            if proc.info['status'] != psutil.STATUS_ZOMBIE and \
+                    control_dir in ' '.join(proc.info['cmdline'] or ()):
+                found.append(proc)
+    return found
 
 
 def _failure_message(runner, progress, config_dir, artifacts):

@@ -22,10 +22,12 @@ from tripleo_ephemeral.tests.functional import helpers
 WIDE_ENV = os.path.join(helpers.TEMPLATES, 'wide-env.yaml')
 
 
-def _deploy(cli, work_dir, *args, pause=None):
-    env = {interruption.PAUSE_ENV: pause + '=60'} if pause else None
+def _deploy(cli, work_dir, *args, pause=None, env=None):
+    env = dict(env or {})
+    if pause:
+        env[interruption.PAUSE_ENV] = pause + '=60'
     return cli.running('overcloud', 'deploy', '--stack-only', '--work-dir',
-                       str(work_dir), *args, env=env)
+                       str(work_dir), *args, env=env or None)
 
 
 def _wait_for_log(path, text, timeout=120):
@@ -74,10 +76,11 @@ def test_signal_during_the_deploy(cli, work_dir, point, sig, wait):
     ('db_sync', 'Running database migrations'),
     ('waiting for the API', 'Registered: [Plugin]'),
 ])
-def test_signal_while_heat_starts(cli, work_dir, point, log_text):
-    # A fresh HOME has no schema cache: the migrations really run.
+def test_signal_while_heat_starts(cli, work_dir, tmp_path, point, log_text):
+    # An empty cache has no schema cache: the migrations really run.
     wd = helpers.Layout(work_dir)
-    run = _deploy(cli, work_dir)
+    run = _deploy(cli, work_dir, env={'XDG_CACHE_HOME': str(
+        tmp_path / 'empty-cache')})
     _wait_for_log(wd.heat_dir / 'log' / 'heat.log', log_text)
     run.send(signal.SIGTERM)
     rc, out = run.finish(point)

@@ -1,0 +1,205 @@
+"""The fast path of a fresh create: one engine thread, the tree in memory.
+
+Ephemeral Heat creates a fresh stack tree and reads its outputs; with
+deployed servers every resource of it is internal to Heat. The
+convergence engine spends most of that create on machinery built for
+long work against other services (a stack reload, sync points and a
+message per resource check; an RPC create, a lock and polling per nested
+stack). Here a fresh root create (no adopt data, no parent) runs on
+Heat's legacy engine in the engine thread stock Heat's legacy create
+uses, and every nested stack of the tree is created in that same thread,
+stepped by its parent resource instead of by a thread of its own:
+
+* the nested stack is validated and stored as ``EngineService.create_stack``
+  does (same checks, same rows), its resources created by Heat's own
+  ``Stack.stack_task``; no RPC, no stack lock, no status polling;
+* a parent reads the outputs of a nested stack it created that way from
+  the stack in memory, as ``show_stack`` would compute them from the
+  database (the same values, serialised as RPC would);
+* the root's task steps without Heat's 1 s sleep while resources change
+  state, and backs off to it while nothing does (a resource waiting for
+  a signal);
+* when the root create ends, every stack of the tree is converted with
+  Heat's own ``Stack.migrate_to_convergence`` (what ``heat-manage
+  migrate_convergence_1`` does): the saved tree is a convergence tree,
+  and updates, deletes and a restored dump run on stock convergence.
+
+Everything else (updates, deletes, adopt, nested stacks created outside
+the fast create's thread, ``convergence_engine = false``) runs stock.
+"""
+
+import logging
+import queue
+import threading
+import time
+
+LOG = logging.getLogger(__name__)
+
+_local = threading.local()
+
+#: The longest pause (s) of the root task while nothing changes state;
+#: Heat's own pause between steps, when shorter, wins.
+MAX_IDLE_PAUSE = 1.0
+FIRST_IDLE_PAUSE = 0.001
+
+
+class _Create:
+    """What one fast create keeps in its thread."""
+
+    def __init__(self, service):
+        self.service = service
+        self.nested = []  # in-process nested stacks, in creation order
+        self.changes = 0  # resource state changes so far
+        self.seen = 0  # ``changes`` at the last pause
+        self.pause = 0.0
+
+
+def current():
+    """The fast create running in this thread, or None."""
+    return getattr(_local, 'create', None)
+
+
+def install_fast_create(patches):
+    """Create fresh root stacks on the fast path (see the module)."""
+    from oslo_config import cfg
+    from heat.common import context
+    from heat.engine import resource
+    from heat.engine import scheduler
+    from heat.engine import service
+    from heat.rpc import api as rpc_api
+
+    from tripleo_ephemeral.engine_tuning import fast_nested
+
+    # Under Heat's request_context (errors become RPC errors), as stock.
+    stock_create_stack = service.EngineService.create_stack.__wrapped__
+    stock_sleep = scheduler.TaskRunner._sleep
+    stock_state_set = resource.Resource.state_set
+
+    def create_stack(self, cnxt, stack_name, template, params, files, args,
+                     environment_files=None, files_container=None,
+                     owner_id=None, nested_depth=0, user_creds_id=None,
+                     stack_user_project_id=None, parent_resource_name=None,
+                     template_id=None):
+        if (owner_id is not None or not cfg.CONF.convergence_engine or
+                (args or {}).get(rpc_api.PARAM_ADOPT_STACK_DATA)):
+            return stock_create_stack(
+                self, cnxt, stack_name, template, params, files, args,
+                environment_files, files_container, owner_id, nested_depth,
+                user_creds_id, stack_user_project_id, parent_resource_name,
+                template_id)
+        return _create_root(self, cnxt, stack_name, template, params, files,
+                            args, environment_files, files_container,
+                            user_creds_id, stack_user_project_id,
+                            parent_resource_name, template_id)
+
+    patches.replace(service.EngineService, 'create_stack',
+                    context.request_context(create_stack))
+
+    def _sleep(self, wait_time):
+        fast = current()
+        if fast is None or wait_time is None:
+            return stock_sleep(self, wait_time)
+        if fast.changes != fast.seen:
+            fast.seen, fast.pause = fast.changes, 0.0
+        else:
+            fast.pause = min(max(fast.pause * 2, FIRST_IDLE_PAUSE),
+                             wait_time, MAX_IDLE_PAUSE)
+        return stock_sleep(self, fast.pause)
+
+    patches.replace(scheduler.TaskRunner, '_sleep', _sleep)
+
+    def state_set(self, *args, **kwargs):
+        fast = current()
+        if fast is not None:
+            fast.changes += 1
+        return stock_state_set(self, *args, **kwargs)
+
+    patches.replace(resource.Resource, 'state_set', state_set)
+    fast_nested.install(patches, current)
+
+
+def _create_root(service, cnxt, stack_name, template, params, files, args,
+                 environment_files, files_container, user_creds_id,
+                 stack_user_project_id, parent_resource_name, template_id):
+    """``EngineService.create_stack`` of a fresh root stack, with the
+    legacy engine's thread running :func:`_run` instead of
+    ``stack.create``."""
+    LOG.info('Creating stack %s (fast create)', stack_name)
+    stack = service._parse_template_and_validate_stack(
+        cnxt, stack_name, template, params, files, environment_files,
+        files_container, args, None, 0, user_creds_id, stack_user_project_id,
+        False, parent_resource_name, template_id)
+    stack.store()
+    _create_stack_user(stack)
+    msg_queue = queue.Queue()
+    thread = service.thread_group_mgr.start_with_lock(
+        cnxt, stack, service.engine_id, _run, service, stack,
+        msg_queue=msg_queue)
+    thread.link(service.thread_group_mgr.remove_msg_queue, stack.id,
+                msg_queue)
+    service.thread_group_mgr.add_msg_queue(stack.id, msg_queue)
+    return dict(stack.identifier())
+
+
+def _create_stack_user(stack):
+    """As ``create_stack`` does for every new stack."""
+    from heat.common import exception
+
+    if stack.stack_user_project_id:
+        return
+    try:
+        stack.create_stack_user_project_id()
+    except exception.AuthorizationFailure as ex:
+        stack.state_set(stack.action, stack.FAILED, str(ex))
+    except Exception:
+        LOG.exception('Failed to create stack user project')
+        stack.state_set(stack.action, stack.FAILED,
+                        'Failed to create stack user project')
+
+
+def _run(service, stack, msg_queue=None):
+    """The root create's thread: create, then convert the tree."""
+    if stack.status == stack.FAILED:
+        return
+    fast = _Create(service)
+    _local.create = fast
+    started = time.process_time()
+    try:
+        stack.create(msg_queue=msg_queue)
+    finally:
+        _local.create = None
+        try:
+            _finish(stack, fast)
+        except Exception:
+            LOG.exception('Fast create of %s: the tree could not be made a '
+                          'convergence tree; it stays legacy', stack.name)
+    LOG.info('Fast create of %s: %s %s, %d nested stacks, %.1f s CPU',
+             stack.name, stack.action, stack.status, len(fast.nested),
+             time.process_time() - started)
+
+
+def _finish(stack, fast):
+    """Fail nested stacks left unfinished (a sibling failed, a cancel,
+    a timeout), then make every stack of the tree a convergence stack as
+    ``EngineService.migrate_convergence_1`` does, in one transaction."""
+    from heat.db import api as db_api
+    from heat.engine import stack as parser
+    from heat.objects import stack as stack_object
+
+    for nested, runner in fast.nested:
+        if nested.status == nested.IN_PROGRESS:
+            runner.cancel()
+            nested.state_set(nested.CREATE, nested.FAILED,
+                             'Stack CREATE cancelled')
+            nested.persist_state_and_release_lock(None)
+    ctxt = stack.context
+    with db_api.context_manager.writer.using(ctxt):
+        if stack.defer_state_persist():
+            # the event the legacy engine writes when it releases the lock
+            stack._send_notification_and_add_event()
+        tree = [parser.Stack.load(ctxt, stack_id=db_stack.id, stack=db_stack)
+                for db_stack in stack_object.Stack.get_all_by_root_owner_id(
+                    ctxt, stack.id)]
+        for st in tree + [stack]:
+            if not st.convergence:
+                st.migrate_to_convergence()

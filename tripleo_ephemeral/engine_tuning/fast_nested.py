@@ -1,0 +1,147 @@
+"""Nested stacks of a fast create (:mod:`.fast_create`), in its thread.
+
+Stock Heat creates a nested stack through an RPC ``create_stack`` (a new
+engine thread, a stack lock), polls its status from the database every
+second and reads its outputs through an RPC ``show_stack``. Inside a fast
+create the parent resource does the same steps itself: the stack is
+validated and stored as ``EngineService.create_stack`` does, its
+``Stack.stack_task`` is stepped by the parent's ``check_create_complete``,
+and its outputs are computed from the stack in memory as ``show_stack``
+computes them.
+"""
+
+import logging
+
+LOG = logging.getLogger(__name__)
+
+
+def install(patches, current):
+    """Replace the nested-stack steps of StackResource; ``current()`` is
+    the fast create of this thread (None outside one)."""
+    from oslo_serialization import jsonutils
+    from heat.common import exception
+    from heat.engine import api
+    from heat.engine import scheduler
+    from heat.engine import stk_defn
+    from heat.engine.resources import stack_resource
+    from heat.engine.resources import template_resource
+    from heat.objects import raw_template
+    from heat.rpc import api as rpc_api
+
+    cls = stack_resource.StackResource
+    stock_create = cls.create_with_template
+    stock_check = cls.check_create_complete
+    stock_output = cls.get_output
+    stock_reference = template_resource.TemplateResource.get_reference_id
+
+    def create_with_template(self, child_template, user_params=None,
+                             timeout_mins=None, adopt_data=None):
+        fast = current()
+        if fast is None or adopt_data is not None or self.stack.convergence:
+            return stock_create(self, child_template, user_params,
+                                timeout_mins, adopt_data)
+        if timeout_mins is None:
+            timeout_mins = self.stack.timeout_mins
+        tmpl = self.child_definition(child_template, user_params).t
+        tmpl.store(self.context)
+        try:
+            nested = _new_stack(fast.service, self, tmpl, timeout_mins)
+        except AssertionError:
+            raise
+        except Exception as ex:
+            # what the RPC create_stack's error becomes in stock Heat
+            raw_template.RawTemplate.delete(self.context, tmpl.id)
+            raise exception.ResourceFailure(str(ex), self,
+                                            action=self.action)
+        nested.store()
+        self.resource_id_set(nested.id)
+        nested._store_resources()
+        runner = scheduler.TaskRunner(nested.stack_task,
+                                      action=nested.CREATE, reverse=False,
+                                      post_func=None)
+        fast.nested.append((nested, runner))
+        self._nested = nested
+        self._outputs = None
+        self._fast_runner = runner
+        self._fast_outputs = False
+        runner.start(timeout=nested.timeout_secs())
+
+    def check_create_complete(self, cookie=None):
+        runner = getattr(self, '_fast_runner', None)
+        if runner is None:
+            return stock_check(self, cookie)
+        nested = self._nested
+        try:
+            if not runner.step():
+                return False
+        except Exception as ex:  # as Stack.create's reset_state_on_error
+            nested.state_set(nested.CREATE, nested.FAILED, str(ex))
+            raise
+        finally:
+            if runner.done() or nested.status != nested.IN_PROGRESS:
+                # the legacy engine writes COMPLETE or FAILED here
+                self._fast_runner = None
+                nested.persist_state_and_release_lock(None)
+        self._fast_outputs = True
+        if nested.status == nested.FAILED:
+            raise exception.ResourceFailure(nested.status_reason, self,
+                                            action=self.CREATE)
+        return True
+
+    def outputs_in_memory(self):
+        """show_stack's outputs of a nested stack this thread created."""
+        nested = self._nested
+        for res in nested._explicit_dependencies():
+            stk_defn.update_resource_data(
+                nested.defn, res.name,
+                res.node_data(for_resources=False, for_outputs=True))
+        outputs = jsonutils.to_primitive(
+            api.format_stack_outputs(nested.outputs, resolve_value=True),
+            convert_instances=True)
+        self._outputs = {o[rpc_api.OUTPUT_KEY]: o for o in outputs}
+        self._fast_outputs = False
+
+    def get_output(self, op):
+        if getattr(self, '_fast_outputs', False) and self._nested is not None:
+            outputs_in_memory(self)
+        return stock_output(self, op)
+
+    def get_reference_id(self):
+        if (getattr(self, '_fast_outputs', False) and
+                self._nested is not None and
+                template_resource.STACK_ID_OUTPUT in self.attributes and
+                template_resource.STACK_ID_OUTPUT not in
+                self.attributes.cached_attrs):
+            # stock asks show_output over RPC when no output was read yet
+            outputs_in_memory(self)
+        return stock_reference(self)
+
+    patches.replace(cls, 'create_with_template', create_with_template)
+    patches.replace(cls, 'check_create_complete', check_create_complete)
+    patches.replace(cls, 'get_output', get_output)
+    patches.replace(template_resource.TemplateResource, 'get_reference_id',
+                    get_reference_id)
+
+
+def _new_stack(service, parent, tmpl, timeout_mins):
+    """The nested Stack, validated as ``EngineService.create_stack`` (its
+    ``_parse_template_and_validate_stack``) validates one."""
+    from heat.engine import stack as parser
+
+    name = parent.physical_resource_name()
+    service._validate_new_stack(parent.context, name, tmpl)
+    nested = parser.Stack(
+        parent.context, name, tmpl,
+        owner_id=parent.stack.id,
+        nested_depth=parent._child_nested_depth(),
+        user_creds_id=parent.stack.user_creds_id,
+        stack_user_project_id=parent.stack.stack_user_project_id,
+        convergence=False,
+        parent_resource=parent.name,
+        timeout_mins=timeout_mins,
+        disable_rollback=True)
+    service.resource_enforcer.enforce_stack(nested, is_registered_policy=True)
+    service._validate_deferred_auth_context(parent.context, nested)
+    nested.validate()
+    nested.thread_group_mgr = parent.stack.thread_group_mgr
+    return nested

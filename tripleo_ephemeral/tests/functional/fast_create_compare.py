@@ -86,9 +86,9 @@ def config_download_diff(ours, theirs):
     for name in sorted(set(a) & set(b)):
         with open(a[name], errors='replace') as fa, \
                 open(b[name], errors='replace') as fb:
-            left = mask(fa.read(), ours, os.path.dirname(ours)).splitlines()
-            right = mask(fb.read(), theirs,
-                             os.path.dirname(theirs)).splitlines()
+            left = mask(fa.read(), ours, os.path.dirname(ours))
+            right = mask(fb.read(), theirs, os.path.dirname(theirs))
+        left, right = left.splitlines(), right.splitlines()
         if left != right:
             lines += ['%s: %s' % (name, line) for line in difflib.unified_diff(
                 left, right, lineterm='', n=0)][2:]

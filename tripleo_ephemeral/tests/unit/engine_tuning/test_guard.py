@@ -267,7 +267,8 @@ def test_stock_values():
     assert stock.executor_thread_pool_size == 64
     assert stock.runner_options() == dict(
         TUNED, atomic_sync_points='false', checkin_yield='true',
-        fast_create='false', fast_template_parse='false', gc_freeze='false', gc_thresholds='',
+        fast_create='false', fast_template_parse='false', gc_freeze='false',
+        gc_thresholds='',
         lazy_resource_definitions='false', leaf_trigger_delay=1.0,
         narrow_referenced_attrs='false', nested_stack_wait=0.0,
         resource_chain_concurrency=0, rpc_idle_poll_max=5.0,

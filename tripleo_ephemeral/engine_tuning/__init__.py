@@ -14,6 +14,9 @@ The shims, by topic (``doc/source/performance.rst`` says what each bought):
 
 * :mod:`.threads`: yaql parsing and ``ast.parse`` serialised (fixes for
   real threads, always on).
+* :mod:`.fast_create` (with :mod:`.fast_nested`): a fresh root create on
+  Heat's legacy engine with the whole nested tree created in its thread,
+  converted to a convergence tree when it ends.
 * :mod:`.sqlite`: ``BEGIN IMMEDIATE``, the PRAGMAs, a connection pool and
   no ``sleep(0)`` after each transaction.
 * :mod:`.sync_points`: convergence sync points read and written in one

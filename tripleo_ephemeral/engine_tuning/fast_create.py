@@ -36,6 +36,10 @@ import time
 LOG = logging.getLogger(__name__)
 
 _local = threading.local()
+#: Root stacks whose fast create is running: id -> the engine's
+#: ThreadGroupManager (told to cancel them when the engine stops).
+_running = {}
+_running_lock = threading.Lock()
 
 #: The longest pause (s) of the root task while nothing changes state;
 #: Heat's own pause between steps, when shorter, wins.
@@ -52,6 +56,17 @@ class _Create:
         self.changes = 0  # resource state changes so far
         self.seen = 0  # ``changes`` at the last pause
         self.pause = 0.0
+
+    def next_pause(self, wait_time):
+        """The pause before the next step of a task that would have
+        paused ``wait_time``: none after a step that changed a resource's
+        state, else twice the last, up to ``wait_time``."""
+        if self.changes != self.seen:
+            self.seen, self.pause = self.changes, 0.0
+        else:
+            self.pause = min(max(self.pause * 2, FIRST_IDLE_PAUSE),
+                             wait_time, MAX_IDLE_PAUSE)
+        return self.pause
 
 
 def current():
@@ -99,12 +114,7 @@ def install_fast_create(patches):
         fast = current()
         if fast is None or wait_time is None:
             return stock_sleep(self, wait_time)
-        if fast.changes != fast.seen:
-            fast.seen, fast.pause = fast.changes, 0.0
-        else:
-            fast.pause = min(max(fast.pause * 2, FIRST_IDLE_PAUSE),
-                             wait_time, MAX_IDLE_PAUSE)
-        return stock_sleep(self, fast.pause)
+        return stock_sleep(self, fast.next_pause(wait_time))
 
     patches.replace(scheduler.TaskRunner, '_sleep', _sleep)
 
@@ -115,6 +125,22 @@ def install_fast_create(patches):
         return stock_state_set(self, *args, **kwargs)
 
     patches.replace(resource.Resource, 'state_set', state_set)
+
+    stock_stop = service.EngineService.stop
+
+    def stop(self):
+        # Heat's stop waits for every stack thread: a fast create is one
+        # thread for the whole tree, so it is cancelled first (as
+        # ``stack cancel`` would: the tree ends CREATE_FAILED, converted).
+        with _running_lock:
+            running = list(_running.items())
+        for stack_id, manager in running:
+            LOG.info('Engine stopping: cancelling the create of stack %s',
+                     stack_id)
+            manager.send(stack_id, rpc_api.THREAD_CANCEL)
+        return stock_stop(self)
+
+    patches.replace(service.EngineService, 'stop', stop)
     fast_nested.install(patches, current)
 
 
@@ -164,10 +190,14 @@ def _run(service, stack, msg_queue=None):
     fast = _Create(service)
     _local.create = fast
     started = time.process_time()
+    with _running_lock:
+        _running[stack.id] = service.thread_group_mgr
     try:
         stack.create(msg_queue=msg_queue)
     finally:
         _local.create = None
+        with _running_lock:
+            _running.pop(stack.id, None)
         try:
             _finish(stack, fast)
         except Exception:

@@ -216,12 +216,10 @@ def _finish(stack, fast):
     from heat.engine import stack as parser
     from heat.objects import stack as stack_object
 
+    from tripleo_ephemeral.engine_tuning import fast_nested
+
     for nested, runner in fast.nested:
-        if nested.status == nested.IN_PROGRESS:
-            runner.cancel()
-            nested.state_set(nested.CREATE, nested.FAILED,
-                             'Stack CREATE cancelled')
-            nested.persist_state_and_release_lock(None)
+        fast_nested.cancel(nested, runner)
     ctxt = stack.context
     with db_api.context_manager.writer.using(ctxt):
         if stack.defer_state_persist():

@@ -32,6 +32,7 @@ def install(patches, current):
     stock_create = cls.create_with_template
     stock_check = cls.check_create_complete
     stock_output = cls.get_output
+    stock_cancel = cls.handle_create_cancel
     stock_reference = template_resource.TemplateResource.get_reference_id
 
     def create_with_template(self, child_template, user_params=None,
@@ -88,6 +89,15 @@ def install(patches, current):
                                             action=self.CREATE)
         return True
 
+    def handle_create_cancel(self, cookie):
+        runner = getattr(self, '_fast_runner', None)
+        if runner is None:
+            return stock_cancel(self, cookie)
+        # stock: stack_cancel_update over RPC, the nested stack's thread
+        # cancelled; here its task is in this thread
+        self._fast_runner = None
+        cancel(self._nested, runner)
+
     def outputs_in_memory(self):
         """show_stack's outputs of a nested stack this thread created."""
         nested = self._nested
@@ -119,8 +129,19 @@ def install(patches, current):
     patches.replace(cls, 'create_with_template', create_with_template)
     patches.replace(cls, 'check_create_complete', check_create_complete)
     patches.replace(cls, 'get_output', get_output)
+    patches.replace(cls, 'handle_create_cancel', handle_create_cancel)
     patches.replace(template_resource.TemplateResource, 'get_reference_id',
                     get_reference_id)
+
+
+def cancel(nested, runner):
+    """End a nested stack's create: its resources in progress aborted,
+    the stack CREATE_FAILED (as a cancelled legacy create ends)."""
+    if nested.status != nested.IN_PROGRESS:
+        return
+    runner.cancel()
+    nested.state_set(nested.CREATE, nested.FAILED, 'Stack CREATE cancelled')
+    nested.persist_state_and_release_lock(None)
 
 
 def _new_stack(service, parent, tmpl, timeout_mins):

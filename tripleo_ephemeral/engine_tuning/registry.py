@@ -156,6 +156,8 @@ SHIMS = (
                    'check_create_complete', '48ce56842fcab36d'),
             target('heat.engine.resources.stack_resource.StackResource.'
                    'get_output', '38d4930325f8e4de'),
+            target('heat.engine.resources.stack_resource.StackResource.'
+                   'handle_create_cancel', '7a70234e9a039ceb'),
             target('heat.engine.resources.template_resource.'
                    'TemplateResource.get_reference_id', '4593bed21c8c129b'))),
     Shim(

@@ -40,6 +40,8 @@ _local = threading.local()
 #: ThreadGroupManager (told to cancel them when the engine stops).
 _running = {}
 _running_lock = threading.Lock()
+#: Set when the engine stops: a fast create's nested stacks fail at once.
+stopping = threading.Event()
 
 #: The longest pause (s) of the root task while nothing changes state;
 #: Heat's own pause between steps, when shorter, wins.
@@ -132,6 +134,7 @@ def install_fast_create(patches):
         # Heat's stop waits for every stack thread: a fast create is one
         # thread for the whole tree, so it is cancelled first (as
         # ``stack cancel`` would: the tree ends CREATE_FAILED, converted).
+        stopping.set()
         with _running_lock:
             running = list(_running.items())
         for stack_id, manager in running:
@@ -141,7 +144,8 @@ def install_fast_create(patches):
         return stock_stop(self)
 
     patches.replace(service.EngineService, 'stop', stop)
-    fast_nested.install(patches, current)
+    patches.on_undo(stopping.clear)
+    fast_nested.install(patches, current, stopping)
 
 
 def _create_root(service, cnxt, stack_name, template, params, files, args,

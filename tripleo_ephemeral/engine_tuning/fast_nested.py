@@ -15,9 +15,11 @@ import logging
 LOG = logging.getLogger(__name__)
 
 
-def install(patches, current):
+def install(patches, current, stopping):
     """Replace the nested-stack steps of StackResource; ``current()`` is
-    the fast create of this thread (None outside one)."""
+    the fast create of this thread (None outside one); ``stopping`` is
+    set when the engine stops (one root step can start hundreds of nested
+    stacks: each checks it, so a stop does not wait for the step)."""
     from oslo_serialization import jsonutils
     from heat.common import exception
     from heat.engine import api
@@ -41,6 +43,9 @@ def install(patches, current):
         if fast is None or adopt_data is not None or self.stack.convergence:
             return stock_create(self, child_template, user_params,
                                 timeout_mins, adopt_data)
+        if stopping.is_set():
+            raise exception.ResourceFailure('The engine is stopping', self,
+                                            action=self.action)
         if timeout_mins is None:
             timeout_mins = self.stack.timeout_mins
         tmpl = self.child_definition(child_template, user_params).t
@@ -72,6 +77,11 @@ def install(patches, current):
         if runner is None:
             return stock_check(self, cookie)
         nested = self._nested
+        if stopping.is_set():
+            self._fast_runner = None
+            cancel(nested, runner)
+            raise exception.ResourceFailure('The engine is stopping', self,
+                                            action=self.CREATE)
         try:
             if not runner.step():
                 return False
@@ -80,9 +90,8 @@ def install(patches, current):
             raise
         finally:
             if runner.done() or nested.status != nested.IN_PROGRESS:
-                # the legacy engine writes COMPLETE or FAILED here
                 self._fast_runner = None
-                nested.persist_state_and_release_lock(None)
+                persist(nested)
         self._fast_outputs = True
         if nested.status == nested.FAILED:
             raise exception.ResourceFailure(nested.status_reason, self,
@@ -134,14 +143,25 @@ def install(patches, current):
                     get_reference_id)
 
 
+def persist(nested):
+    """Write the nested stack's end state (COMPLETE or FAILED), once: the
+    legacy engine writes it when the stack's thread ends."""
+    if not getattr(nested, '_fast_persisted', False):
+        nested._fast_persisted = True
+        nested.persist_state_and_release_lock(None)
+
+
 def cancel(nested, runner):
-    """End a nested stack's create: its resources in progress aborted,
-    the stack CREATE_FAILED (as a cancelled legacy create ends)."""
-    if nested.status != nested.IN_PROGRESS:
+    """End a nested stack's create if it has not ended: its resources in
+    progress aborted, the stack CREATE_FAILED (as a cancelled legacy
+    create ends)."""
+    if getattr(nested, '_fast_persisted', False):
         return
     runner.cancel()
-    nested.state_set(nested.CREATE, nested.FAILED, 'Stack CREATE cancelled')
-    nested.persist_state_and_release_lock(None)
+    if nested.status == nested.IN_PROGRESS:
+        nested.state_set(nested.CREATE, nested.FAILED,
+                         'Stack CREATE cancelled')
+    persist(nested)
 
 
 def _new_stack(service, parent, tmpl, timeout_mins):

@@ -50,20 +50,23 @@ def tht_deploy_args(tmp_path):
                                    'ctlplane'))
 
 
-def stack_state(cli, stack, env):
+def stack_state(cli, stack, env, work_dir):
     """Sorted (stack, name, type, status) of every resource of the tree,
-    and the outputs (masked), of ``stack`` in the running Heat."""
+    and the outputs, of ``stack`` in the running Heat (masked, the work
+    dir too: template paths are in resource types)."""
     rows = cli.json('stack', 'resource', 'list', '-n', '50', '-c',
                     'resource_name', '-c', 'resource_type', '-c',
                     'resource_status', '-c', 'stack_name', stack, env=env,
                     timeout=900)
     resources = sorted(
         (SUFFIX.sub('', r['stack_name']), r['resource_name'],
-         r['resource_type'], r['resource_status']) for r in rows)
+         mask(r['resource_type'], work_dir), r['resource_status'])
+        for r in rows)
     outputs = cli.json('stack', 'output', 'show', '--all', stack, env=env,
                        timeout=900)
     return {'resources': resources,
-            'outputs': json.loads(mask(json.dumps(outputs, sort_keys=True)))}
+            'outputs': json.loads(mask(json.dumps(outputs, sort_keys=True),
+                                       work_dir))}
 
 
 def _files(root):

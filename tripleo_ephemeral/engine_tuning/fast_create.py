@@ -146,6 +146,42 @@ def install_fast_create(patches):
     patches.replace(service.EngineService, 'stop', stop)
     patches.on_undo(stopping.clear)
     fast_nested.install(patches, current, stopping)
+    _install_calls(patches)
+
+
+def _install_calls(patches):
+    """An engine RPC call from a fast create's thread (a software config
+    or deployment of a resource, say) runs in that thread on its engine,
+    as the engine's RPC server would run it: arguments, context and
+    result serialised as Heat's serializer does. Through the in-memory
+    bus each call waited up to 50 ms for the server's next poll; the
+    fast create makes its calls one after another."""
+    from oslo_serialization import jsonutils
+    from heat.common import messaging
+    from heat.rpc import client as rpc_client
+
+    stock_call = rpc_client.EngineClient.call
+    serializer = messaging.RequestContextSerializer
+
+    def call(self, ctxt, msg, version=None, timeout=None):
+        fast = current()
+        if fast is None:
+            return stock_call(self, ctxt, msg, version, timeout)
+        method, kwargs = msg
+        fn = getattr(type(fast.service), method)
+        while hasattr(fn, '__wrapped__'):  # request_context, osprofiler
+            fn = fn.__wrapped__
+        server_ctxt = serializer.deserialize_context(
+            serializer.serialize_context(ctxt))
+        kwargs = jsonutils.to_primitive(kwargs, convert_instances=True)
+        _local.create = None  # the server's thread is not the create's
+        try:
+            result = fn(fast.service, server_ctxt, **kwargs)
+        finally:
+            _local.create = fast
+        return jsonutils.to_primitive(result, convert_instances=True)
+
+    patches.replace(rpc_client.EngineClient, 'call', call)
 
 
 def _create_root(service, cnxt, stack_name, template, params, files, args,

@@ -138,6 +138,11 @@ SHIMS = (
                    '08704affd1469e72', 'c258ae02b435a403'),
             target('heat.engine.service.ThreadGroupManager.send',
                    '57aa1f0c6f2c535d'),
+            target('heat.rpc.client.EngineClient.call', 'fa38f1ced114533d'),
+            target('heat.common.messaging.RequestContextSerializer.'
+                   'serialize_context', 'c2fc827eaf5f231b'),
+            target('heat.common.messaging.RequestContextSerializer.'
+                   'deserialize_context', 'dfce240cac07b30b'),
             target('heat.engine.stack.Stack.create',
                    'f9e1a9ab23e5ef1c', '6a8717043d636275'),
             target('heat.engine.stack.Stack.defer_state_persist',

@@ -30,6 +30,44 @@ def install(patches, current, stopping):
     from heat.objects import raw_template
     from heat.rpc import api as rpc_api
 
+    from heat.engine import resource
+
+    stock_node_data = resource.Resource.node_data
+
+    def node_data(self, stk_defn=None, for_resources=True, for_outputs=False):
+        data = stock_node_data(self, stk_defn, for_resources, for_outputs)
+        if (current() is not None and for_resources and
+                for_outputs is False and self.id is not None):
+            # As the convergence engine after a resource's check: the
+            # cacheable attributes the outputs read cached too, and all of
+            # them stored (reading the tree's outputs later needs them).
+            stock_node_data(self, stk_defn, False, True)
+            self.store_attributes()
+        return data
+
+    patches.replace(resource.Resource, 'node_data', node_data)
+
+    from heat.engine.resources.openstack.heat import resource_group
+
+    group = resource_group.ResourceGroup
+    stock_group_create = group.handle_create
+
+    def group_handle_create(self):
+        if current() is None or self.stack.convergence:
+            return stock_group_create(self)
+        # A batch_create policy makes stock create an empty nested stack
+        # and update it over RPC once per batch, in a thread of its own
+        # (whose nested creates are then convergence creates), while this
+        # thread waits. Batches pace server builds in a cloud; here the
+        # whole group is created at once, as without the policy: the same
+        # members, the group's nested stack CREATE_COMPLETE where stock's
+        # ends UPDATE_COMPLETE.
+        self._update_name_skiplist(self.properties)
+        self.create_with_template(self._assemble_nested(
+            self._resource_names()), self.child_params())
+
+    patches.replace(group, 'handle_create', group_handle_create)
+
     cls = stack_resource.StackResource
     stock_create = cls.create_with_template
     stock_check = cls.check_create_complete

@@ -155,6 +155,10 @@ SHIMS = (
                    '55a562736123b4c5'),
             target('heat.engine.resource.Resource.state_set',
                    '4614f1132c25737a'),
+            target('heat.engine.resource.Resource.node_data',
+                   '209bff9076a6bd35'),
+            target('heat.engine.resource.Resource.store_attributes',
+                   'b782232b99f593a7'),
             target('heat.engine.resources.stack_resource.StackResource.'
                    'create_with_template', '9c564ec469d4458b'),
             target('heat.engine.resources.stack_resource.StackResource.'
@@ -164,7 +168,9 @@ SHIMS = (
             target('heat.engine.resources.stack_resource.StackResource.'
                    'handle_create_cancel', '7a70234e9a039ceb'),
             target('heat.engine.resources.template_resource.'
-                   'TemplateResource.get_reference_id', '4593bed21c8c129b'))),
+                   'TemplateResource.get_reference_id', '4593bed21c8c129b'),
+            target('heat.engine.resources.openstack.heat.resource_group.'
+                   'ResourceGroup.handle_create', '4ae460ed43842872'))),
     Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(

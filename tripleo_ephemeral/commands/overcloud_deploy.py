@@ -193,7 +193,8 @@ class DeployOvercloud(command.ShowOne):
             else:
                 if parsed_args.heat_type == 'auto':
                     parsed_args.heat_type = _choose_heat_type(
-                        inputs, self.app.stderr)
+                        inputs, self.app.stderr,
+                        parsed_args.heat_config_override)
                 launcher = options.build_launcher(
                     parsed_args, inputs.workdir.heat_dir,
                     say=interrupts.terminal_writer(self.app.stderr))
@@ -217,8 +218,9 @@ def _ansible_options(parsed_args):
         override_cfg=parsed_args.override_ansible_cfg)
 
 
-def _choose_heat_type(inputs, out):
+def _choose_heat_type(inputs, out, overrides):
     nodes, roles = inputs.size()
-    heat_type, reason = auto.choose(nodes, roles, auto.pod_ready)
+    heat_type, reason = auto.choose(nodes, roles, auto.pod_ready,
+                                    auto.fast_create_on(overrides))
     out.write('--heat-type auto chose %s: %s\n' % (heat_type, reason))
     return heat_type

@@ -124,3 +124,30 @@ def test_bundled_templates_fast_create_equals_stock(cli, tmp_path, port):
 def test_tht_fast_create_equals_stock(cli, tmp_path, port):
     _check_equal_and_updatable(cli, tmp_path, port,
                                compare.tht_deploy_args(tmp_path), 'overcloud')
+
+
+def test_realistic_group_fast_create_equals_stock(cli, tmp_path, port):
+    """The benchmark's realistic nodes (software configs, structured
+    deployments: engine RPC calls from the create's thread)."""
+    template = os.path.join(compare.REPO, 'tools', 'bench', 'templates',
+                            'realistic.yaml')
+    states = []
+    for name, extra in (('fast', ()), ('stock', OFF)):
+        heat_dir = tmp_path / name
+        cli.json('tripleo', 'launch', 'heat', '--heat-type', 'native',
+                 '--heat-dir', str(heat_dir), '--heat-api-port', str(port),
+                 *extra)
+        try:
+            cli.run('stack', 'create', '-t', template, '--parameter',
+                    'count=5', 'realistic', '--wait', env=HEAT)
+            states.append(compare.stack_state(cli, 'realistic', HEAT,
+                                              heat_dir))
+        finally:
+            cli.run('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+                    '--kill')
+        created = [line for line in (heat_dir / 'log' / 'heat.log')
+                   .read_text().splitlines() if 'Fast create of' in line]
+        assert len(created) == (1 if name == 'fast' else 0), created
+    fast, stock = states
+    assert len(fast['resources']) > 5 * 5
+    assert fast == stock

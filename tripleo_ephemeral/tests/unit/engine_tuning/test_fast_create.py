@@ -21,3 +21,29 @@ def test_the_pause_never_exceeds_heats_own():
 
 def test_outside_a_fast_create_there_is_none():
     assert fast_create.current() is None
+
+
+def test_a_heat_whose_create_differs_creates_stock(monkeypatch, caplog):
+    """Another Heat's StackResource.create_with_template: the fast create
+    stays off (one warning) and create_stack is Heat's own."""
+    import logging
+
+    from heat.engine.resources import stack_resource
+    from heat.engine import service
+
+    from tripleo_ephemeral.engine_tuning import guard
+
+    def create_with_template(self, child_template, user_params=None,
+                             timeout_mins=None, adopt_data=None):
+        return 'another Heat'
+
+    stock_create_stack = service.EngineService.create_stack
+    monkeypatch.setattr(stack_resource.StackResource, 'create_with_template',
+                        create_with_template)
+    with caplog.at_level(logging.WARNING):
+        assert guard.install_shim('fast_create') is None
+    assert guard.installed() == []
+    assert service.EngineService.create_stack is stock_create_stack
+    [line] = [r.getMessage() for r in caplog.records]
+    assert 'Engine tuning fast_create is off' in line
+    assert 'StackResource.create_with_template differs' in line

@@ -15,6 +15,7 @@ import uuid
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import heat_files
@@ -31,7 +32,6 @@ DEFAULT_STARTUP_TIMEOUT = 180
 #: Seconds a graceful stop may take before Heat is killed: the runner gives
 #: in-flight work ``stop_grace`` seconds (heat.conf) and exits.
 DEFAULT_STOP_TIMEOUT = 10
-DEFAULT_STOP_GRACE = 1.0
 #: Launch attempts when the port chosen for the API was taken meanwhile.
 PORT_ATTEMPTS = 3
 #: The runner's exit code when its port is taken (EADDRINUSE).
@@ -50,7 +50,7 @@ class HeatLauncher(abc.ABC):
                  bind_host=DEFAULT_BIND_HOST, tuning=None, runner=None,
                  startup_timeout=DEFAULT_STARTUP_TIMEOUT,
                  stop_timeout=DEFAULT_STOP_TIMEOUT,
-                 stop_grace=DEFAULT_STOP_GRACE, debug=False, say=None):
+                 stop_grace=registry.STOP_GRACE, debug=False, say=None):
         """``api_port`` None: the last launch's port if it is free, else
         the default if free, else any free port (:meth:`choose_port`).
         ``say`` prints a line of progress (default: the log)."""

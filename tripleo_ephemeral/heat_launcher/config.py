@@ -6,6 +6,8 @@ import uuid
 
 import jinja2
 
+from tripleo_ephemeral.engine_tuning import registry
+
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader('tripleo_ephemeral.heat_launcher',
                                 'templates'),
@@ -28,7 +30,8 @@ def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,
               transport_url, log_dir, token_file, paste_file, policy_file,
               auth_encryption_key, engine_workers=1,
               executor_thread_pool_size=256, runner_options=None,
-              debug=False, overrides=None, stop_grace=1.0):
+              debug=False, overrides=None,
+              stop_grace=registry.STOP_GRACE):
     return render('heat.conf', heat_type=heat_type, api_url=api_url,
                   bind_host=bind_host, api_port=api_port,
                   database_url=database_url, transport_url=transport_url,

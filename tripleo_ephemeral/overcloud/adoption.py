@@ -46,10 +46,12 @@ def canonical(value):
 
 def environment_files(files):
     """``{url: mapping}`` of the stored files that are environments."""
+    loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
     found = {}
     for url, text in (files or {}).items():
         try:
-            data = yaml.safe_load(text) if isinstance(text, str) else None
+            data = yaml.load(text, Loader=loader) if isinstance(
+                text, str) else None
         except yaml.YAMLError:
             continue
         if isinstance(data, dict) and (
@@ -59,31 +61,36 @@ def environment_files(files):
     return found
 
 
-def file_values(files, name):
-    """The distinct values environment files give parameter ``name``."""
+def _file_values(files):
+    """``name -> [distinct values]`` the environment files give, read once
+    (a template set stores hundreds of files)."""
     values = {}
     for data in environment_files(files).values():
         for section in SECTIONS:
             params = data.get(section)
-            if isinstance(params, dict) and name in params and \
-                    params[name] != MASK:
-                values[canonical(params[name])] = params[name]
-    return list(values.values())
+            if not isinstance(params, dict):
+                continue
+            for name, value in params.items():
+                if value != MASK:
+                    values.setdefault(name, {})[canonical(value)] = value
+    return {name: list(found.values()) for name, found in values.items()}
 
 
-def unmask(environment, files, stack, strict=True):
+def unmask(environment, files, stack, strict=True, only=None):
     """The environment with masked (hidden) values recovered from files.
 
     Returns ``(environment, [recovered names])``. A value with none or
     several candidates is refused, or with ``strict`` False left masked.
+    ``only`` limits it to those names.
     """
     env = copy.deepcopy(environment or {})
     recovered = []
+    known = _file_values(files)
     for section in SECTIONS:
         for name, value in sorted((env.get(section) or {}).items()):
-            if value != MASK:
+            if value != MASK or (only is not None and name not in only):
                 continue
-            candidates = file_values(files, name)
+            candidates = known.get(name, [])
             if len(candidates) != 1:
                 if not strict:
                     continue
@@ -108,11 +115,12 @@ def passwords(environment, files, names):
     for section in reversed(SECTIONS):   # parameters win, as in Heat
         merged.update((environment or {}).get(section) or {})
     found, from_files = {}, 0
+    known = _file_values(files)
     for name in names:
         if name in merged:
             found[name] = merged[name]
             continue
-        values = file_values(files, name)
+        values = known.get(name, [])
         if len(values) == 1:
             found[name] = values[0]
             from_files += 1

@@ -62,7 +62,7 @@ def fetch_and_save_environment(client, stack_id, path, names):
         # Heat masks hidden parameters (AdminPassword): the stored
         # environment files have them.
         merged, _ = adoption.unmask(merged, client.stacks.files(stack_id),
-                                    stack_id, strict=False)
+                                    stack_id, strict=False, only=names)
     defaults = merged.get('parameter_defaults') or {}
     values = {name: defaults[name] for name in names if name in defaults}
     yamlfile.write(path, values, mode=0o600)

@@ -46,7 +46,12 @@ DELIBERATE = {
          'always used its own, the ansible_python_interpretor typo)'),
         (('*', 'hosts', '*', 'ansible_ssh_user'),
          'the ssh_user a host has in --deployed-servers (tripleoclient had '
-         'no servers file)')],
+         'no servers file)'),
+        (('*', 'vars', 'overcloud_admin_password'),
+         'the real AdminPassword: Heat masks hidden parameters as ****** in '
+         'the environment its API returns, which tripleo-common wrote into '
+         'the inventory as it came; ours recovers it from the stored '
+         'environment files')],
 }
 DELIBERATE['inventory/tripleo'] = DELIBERATE['tripleo-ansible-inventory.yaml']
 IGNORED_DIRS = ('.git',)

@@ -42,9 +42,7 @@ def inputs(tmp_path_factory):
 @pytest.mark.parametrize('source', ['installed', 'dump'])
 def test_adopt_tht_overcloud(cli, tmp_path, heat_dir, work_dir, port,
                              adopted_dir, tht_dir, inputs, source):
-    roles, networks, servers = inputs(tht_dir, str(tmp_path / 'inputs'))
-    args = ['--templates', tht_dir, '-r', roles, '-n', networks,
-            '--deployed-servers', servers]
+    args = inputs(tht_dir, str(tmp_path / 'inputs'))
     env = {}
     if source == 'installed':
         cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),

@@ -53,11 +53,11 @@ def _inputs(tmp_path, tht_dir):
 
 @pytest.mark.parametrize('kind', ['update', 'upgrade'])
 def test_tht_prepare(cli, tht_dir, tmp_path, work_dir, port, kind):
-    roles, networks, servers = _inputs(tmp_path, tht_dir)
+    # tools/tht_deploy.py's control plane scenario: THT's own defaults.
     result = cli.json(
         'overcloud', kind, 'prepare', '-y', '--work-dir', str(work_dir),
-        '--heat-api-port', str(port), '--templates', tht_dir, '-r', roles,
-        '-n', networks, '--deployed-servers', servers, timeout=3600)
+        '--heat-api-port', str(port), *_inputs(tmp_path, tht_dir),
+        timeout=3600)
     print('THT %s prepare: %s in %.1fs (%d resources)' % (
         kind, result['stack_status'], result['stack_seconds'],
         result['resources']))

@@ -223,10 +223,14 @@ def _run(config_dir, playbook, options, envvars, ident, progress, out,
             while thread.is_alive():
                 thread.join(0.2)
         except BaseException:
-            # ansible-runner kills ansible-playbook's process group.
+            # ansible-runner kills ansible-playbook's process group at its
+            # next look at the flag; killed now, it starts no more ssh
+            # masters meanwhile (nor after this command, if that look came
+            # too late).
             cancel.set()
             out('Stopping Ansible%s' % (' (pid %d)' % pids[0] if pids
                                         else ''))
+            _kill(pids)
             with interruption.shielded('stopping Ansible'):
                 thread.join(CANCEL_WAIT)
             raise

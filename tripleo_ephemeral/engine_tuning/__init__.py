@@ -28,7 +28,8 @@ The shims, by topic (``doc/source/performance.rst`` says what each bought):
   only of the resources that read them.
 * :mod:`.wakeups`: parents woken by their nested stack, notifications
   nobody consumes skipped.
-* :mod:`.messaging`: idle message bus listeners look again sooner.
+* :mod:`.messaging`: idle message bus listeners look again sooner, and a
+  stopping RPC server wakes its idle worker threads.
 * :mod:`.collector`: the garbage collector.
 
 This package's ``__init__``, :mod:`.registry` and :mod:`.fingerprint`

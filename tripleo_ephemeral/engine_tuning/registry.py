@@ -24,6 +24,7 @@ HEAT = ('openstack-heat 26.0.2', 'openstack-heat 27.0.1')
 OSLO_DB = ('oslo.db 18.0.0', 'oslo.db 18.1.1')
 OSLO_MESSAGING = ('oslo.messaging 17.3.0', 'oslo.messaging 18.3.1')
 PYTHON = ('Python 3.11.7',)
+FUTURIST = ('futurist 3.2.1',)
 
 #: Seconds a stopping runner gives in-flight work: enough for a fast
 #: create to cancel its tree and convert it (1.3-2.5 s measured on a wide
@@ -37,7 +38,7 @@ RUNNER_SETTINGS = (
     Option('bind_port', 'port', 8006, help='Port the API listens on.'),
     Option('stop_grace', 'float', STOP_GRACE, min=0.0,
            help='Seconds a stopping runner gives the engine\'s in-flight '
-                'work (and its listeners: about 1 s each) before it exits. '
+                'work (and its listeners) before it exits. '
                 'Heat\'s own stop waits until the '
                 'worker has run every queued resource check, i.e. the whole '
                 'create; an ephemeral Heat exits instead (its transactions '
@@ -292,6 +293,21 @@ SHIMS = (
         targets=(target(
             'oslo_messaging._drivers.amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MAX',
             '8a74fb873d60c013'),)),
+    Shim(
+        'prompt_executor_stop', 'messaging', checked_on=FUTURIST,
+        options=(Option(
+            'prompt_executor_stop', 'bool', False, True,
+            help='Wake a stopping RPC server\'s idle worker threads at '
+                 'once (futurist\'s look at them every second made an '
+                 'engine that had served requests take a second more to '
+                 'stop).'),),
+        targets=(
+            target('futurist._futures.ThreadPoolExecutor.shutdown',
+                   'd83ef86ad48b243e'),
+            target('futurist._thread.ThreadWorker._wait_for_work',
+                   '09e89c8fdc438598'),
+            target('futurist._thread.ThreadWorker.run',
+                   'a7d17715d6d8b22d'))),
     Shim(
         # Python's public gc module: nothing to fingerprint.
         'gc_freeze', 'collector', stage='started',

@@ -5,7 +5,7 @@ import dataclasses
 #: The distribution a target's top-level package comes from (others are
 #: Python's standard library).
 DISTRIBUTIONS = {'heat': 'openstack-heat', 'oslo_db': 'oslo.db',
-                 'oslo_messaging': 'oslo.messaging'}
+                 'oslo_messaging': 'oslo.messaging', 'futurist': 'futurist'}
 
 #: When a shim is installed: before Heat's first query, after the
 #: migrations (before the engine starts), once Heat has started.

@@ -247,7 +247,8 @@ TUNED = {
     'fast_create': 'true', 'fast_template_parse': 'true', 'gc_freeze': 'true',
     'gc_thresholds': '10000,20,20', 'lazy_resource_definitions': 'true',
     'leaf_trigger_delay': 0.05, 'narrow_referenced_attrs': 'true',
-    'nested_stack_wait': 10.0, 'resource_chain_concurrency': 16,
+    'nested_stack_wait': 10.0, 'prompt_executor_stop': 'true',
+    'resource_chain_concurrency': 16,
     'rpc_idle_poll_max': 0.5, 'skip_unconsumed_notifications': 'true',
     'sqlite_begin_immediate': 'true', 'sqlite_busy_timeout_ms': 600000,
     'sqlite_journal_mode': 'WAL', 'sqlite_pool_size': 32,
@@ -271,7 +272,8 @@ def test_stock_values():
         gc_thresholds='',
         lazy_resource_definitions='false', leaf_trigger_delay=1.0,
         narrow_referenced_attrs='false', nested_stack_wait=0.0,
-        resource_chain_concurrency=0, rpc_idle_poll_max=5.0,
+        prompt_executor_stop='false', resource_chain_concurrency=0,
+        rpc_idle_poll_max=5.0,
         skip_unconsumed_notifications='false', sqlite_journal_mode='DELETE',
         sqlite_pool_size=0, sqlite_synchronous='FULL')
     overrides = stock.as_overrides()

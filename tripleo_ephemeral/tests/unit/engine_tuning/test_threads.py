@@ -90,3 +90,29 @@ def test_ast_parse_is_thread_safe(install_shim):
     assert ast.parse.thread_safe
     assert ast.parse.__wrapped__.__module__ == 'ast'
     assert _literal_eval_from_threads() == []
+
+
+def test_a_stopping_executor_wakes_its_idle_workers(install_shim,
+                                                    monkeypatch):
+    """futurist's workers see the stop only when their wait for work
+    times out: with that wait at a minute, stock shutdown would take one."""
+    import threading
+    import time
+
+    import futurist
+    from futurist import _thread
+    from futurist import waiters
+
+    install_shim('prompt_executor_stop')
+    monkeypatch.setattr(_thread.ThreadWorker, 'MAX_IDLE_FOR', 60)
+    executor = futurist.ThreadPoolExecutor(max_workers=4)
+    ran = []
+    futures = [executor.submit(ran.append, n) for n in range(4)]
+    waiters.wait_for_all(futures)
+    queued = threading.Event()
+    executor.submit(queued.set)  # still queued work runs before the stop
+    started = time.monotonic()
+    executor.shutdown(wait=True)
+    assert time.monotonic() - started < 30
+    assert queued.is_set() and sorted(ran) == [0, 1, 2, 3]
+    assert not any(w.is_alive() for w in executor._workers)

@@ -215,10 +215,10 @@ class Deployment:
                         verbose=self.verbose_events)
                 with interruption.activity('saving the stack outputs'):
                     outputs, deployments = stack_outputs.fetch_and_save(
-                        client, created.stack_id, self.workdir.outputs_file,
+                        client, created.ref, self.workdir.outputs_file,
                         self.workdir.deployments_file)
                     stack_outputs.fetch_and_save_environment(
-                        client, created.stack_id,
+                        client, created.ref,
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS)
             finally:

@@ -16,8 +16,8 @@ from heatclient.common import utils as heat_utils
 import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import yamlfile
 
-_LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 #: Inventory groups every overcloud has (overcloud/inventory.py).
 FIXED_GROUPS = ('all', 'allovercloud', 'Undercloud', 'undercloud',
                 'excluded_overcloud', 'ungrouped')
@@ -31,7 +31,7 @@ def _load(text):
     if not isinstance(text, (str, bytes)):
         return None
     try:
-        return yaml.load(text, Loader=_LOADER)
+        return yamlfile.loads(text)
     except yaml.YAMLError:
         return None
 

@@ -21,11 +21,13 @@ UPDATE = 'UPDATE'
 class Created:
     """A stack Heat finished creating (or updating)."""
 
-    def __init__(self, stack_id, status, seconds, resources):
+    def __init__(self, stack_id, status, seconds, resources, ref=None):
         self.stack_id = stack_id
         self.status = status
         self.seconds = seconds
         self.resources = resources
+        #: How to address it in Heat's API without a redirect.
+        self.ref = ref or stack_id
 
 
 def existing_stack(client, name):
@@ -88,7 +90,8 @@ def run(client, stack, create_args, say, *, heat_dir, may_update=False,
     except heat_exc.HTTPException as exc:
         raise exceptions.DeployError('Heat refused stack %s: %s' % (
             stack, heat_message(exc)))
-    watcher = progress.StackWatcher(client, stack_id, action=action,
+    ref = '%s/%s' % (stack, stack_id)  # no redirect from Heat's API
+    watcher = progress.StackWatcher(client, ref, action=action,
                                     out=say, verbose=verbose,
                                     expected_total=expected, marker=marker)
     status = watcher.wait()
@@ -97,7 +100,7 @@ def run(client, stack, create_args, say, *, heat_dir, may_update=False,
     elapsed = watcher.ended - started
     counts = watcher.final_counts  # listed once, as the end was seen
     if status != action + '_COMPLETE':
-        failed = progress.failures(client, stack_id)
+        failed = progress.failures(client, ref)
         for path, rtype, reason in failed:
             say('FAILED %s (%s): %s' % (path, rtype, reason))
         raise exceptions.DeployError(
@@ -107,4 +110,4 @@ def run(client, stack, create_args, say, *, heat_dir, may_update=False,
                 os.path.join(heat_dir, 'log')))
     say('Stack %s %s in %.1fs (%d resources)' % (stack, status, elapsed,
                                                  counts.total))
-    return Created(stack_id, status, elapsed, counts.total)
+    return Created(stack_id, status, elapsed, counts.total, ref=ref)

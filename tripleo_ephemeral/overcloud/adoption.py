@@ -26,6 +26,7 @@ from urllib import parse
 import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import yamlfile
 
 MASK = '******'
 SECTIONS = ('parameter_defaults', 'parameters')
@@ -46,11 +47,10 @@ def canonical(value):
 
 def environment_files(files):
     """``{url: mapping}`` of the stored files that are environments."""
-    loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
     found = {}
     for url, text in (files or {}).items():
         try:
-            data = yaml.load(text, Loader=loader) if isinstance(
+            data = yamlfile.loads(text) if isinstance(
                 text, str) else None
         except yaml.YAMLError:
             continue

@@ -150,5 +150,5 @@ def creation_order(resources, root_stack_id):
             visit(nested)
         order.append(res.physical_resource_id)
 
-    visit(root_stack_id)
+    visit(root_stack_id.rstrip('/').split('/')[-1])  # an id or name/id
     return {rid: index for index, rid in enumerate(order) if rid}

@@ -86,8 +86,9 @@ def save(outputs_path, deployments_path, outputs, deployments=()):
     Returns the path of the outputs file.
     """
     yamlfile.write_texts({
-        outputs_path: yamlfile.dump(outputs),
-        deployments_path: yamlfile.dump(list(deployments))}, mode=0o600)
+        outputs_path: yamlfile.dump(outputs, fast=True),
+        deployments_path: yamlfile.dump(list(deployments), fast=True)},
+        mode=0o600)
     LOG.info('Saved the stack outputs to %s', outputs_path)
     return outputs_path
 

@@ -1,4 +1,12 @@
-"""Reading and atomically writing the YAML files of a deployment."""
+"""Reading and atomically writing the YAML files of a deployment.
+
+Reading goes through libyaml when PyYAML has it (the same data, about six
+times faster: a THT deploy's outputs file is 0.9 MB). Writing keeps
+PyYAML's own emitter unless asked (``fast``): libyaml folds long quoted
+strings at other places, and config-download's files are compared to the
+text tripleo-common writes; the work dir's own files (the saved outputs)
+need only the same data back.
+"""
 
 import logging
 import os
@@ -10,12 +18,21 @@ from tripleo_ephemeral import exceptions
 
 LOG = logging.getLogger(__name__)
 
+#: The fastest safe loader and dumper this PyYAML has.
+LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
+_FAST_DUMPER = getattr(yaml, 'CSafeDumper', yaml.SafeDumper)
+
+
+def loads(text):
+    """Parse YAML ``text`` (or a stream) safely."""
+    return yaml.load(text, Loader=LOADER)
+
 
 def load(path, what='file', error=exceptions.InputFileError):
     """Return the parsed YAML at ``path``; raise ``error`` naming ``what``."""
     try:
         with open(path) as f:
-            return yaml.safe_load(f)
+            return loads(f)
     except FileNotFoundError:
         raise error('%s %s not found: check the path' % (what, path))
     except OSError as e:
@@ -63,9 +80,11 @@ def write_texts(texts, mode=0o600):
     return [path for _tmp, path in staged]
 
 
-def dump(data):
-    """Return ``data`` as block-style YAML text."""
-    return yaml.safe_dump(data, default_flow_style=False, sort_keys=True)
+def dump(data, fast=False):
+    """Return ``data`` as block-style YAML text; ``fast`` with libyaml
+    (see the module's doc)."""
+    return yaml.dump(data, Dumper=_FAST_DUMPER if fast else yaml.SafeDumper,
+                     default_flow_style=False, sort_keys=True)
 
 
 def write(path, data, mode=0o600):

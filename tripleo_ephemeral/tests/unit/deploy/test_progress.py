@@ -203,3 +203,34 @@ def test_known_total_shows_the_share_then_the_time_left():
     assert ('[  12s] 6/10 resources complete (60%), 1 in progress, about 8s '
             'left') in out
     assert out[-1] == '[  20s] 10/10 resources complete (100%), 0 in progress'
+
+
+def _listed_at_the_end(size, expected_total=None, action='CREATE'):
+    clock = fakes.FakeClock()
+    stack = GrowingStack(clock, size)
+    listed = []
+    stock_list = stack.resources.list
+
+    def listing(stack_id, nested_depth=0):
+        listed.append(stack_id)
+        return stock_list(stack_id, nested_depth)
+
+    stack.resources.list = listing
+    watcher = progress.StackWatcher(
+        stack, 'root', out=lambda _text: None, action=action,
+        expected_total=expected_total, clock=clock, sleep=clock.sleep)
+    watcher.wait()
+    return bool(listed), watcher.final_counts
+
+
+@pytest.mark.parametrize('size, expected, action, listed', [
+    (10, None, 'CREATE', False),  # a complete create: its events say all
+    (10, 10, 'CREATE', False),
+    (10, 11, 'CREATE', True),  # not what the last create had: list
+    (progress.EVENTS_WHOLE_BELOW, None, 'CREATE', True),  # may be purged
+])
+def test_a_complete_create_is_counted_from_its_events(size, expected,
+                                                      action, listed):
+    was_listed, counts = _listed_at_the_end(size, expected, action)
+    assert was_listed is listed
+    assert (counts.total, counts.complete) == (size, size)

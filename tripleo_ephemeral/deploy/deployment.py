@@ -220,7 +220,8 @@ class Deployment:
                     stack_outputs.fetch_and_save_environment(
                         client, created.ref,
                         self.workdir.stack_environment_file,
-                        inventory.STACK_ENVIRONMENT_PARAMETERS)
+                        inventory.STACK_ENVIRONMENT_PARAMETERS,
+                        files=request.create_args.get('files'))
             finally:
                 dump = self._stop_heat(launcher, keep_running)
         return created, outputs, deployments, dump

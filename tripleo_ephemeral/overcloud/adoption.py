@@ -38,6 +38,8 @@ REGISTRY_NAMES = ('overcloud-resource-registry.yaml',
                   'overcloud-resource-registry-puppet.yaml')
 #: Registry keys that are not resource types.
 _NOT_TYPES = ('base_url', 'hooks', 'restricted_actions')
+#: A YAML template's top-level version key (an environment has none).
+_TEMPLATE = re.compile(r'^heat_template_version\s*:', re.M)
 _URL = re.compile(r'(?:file|https?)://[^"\'\s]+')
 
 
@@ -49,6 +51,8 @@ def environment_files(files):
     """``{url: mapping}`` of the stored files that are environments."""
     found = {}
     for url, text in (files or {}).items():
+        if isinstance(text, str) and _TEMPLATE.search(text):
+            continue  # a template (most of them, and the largest)
         try:
             data = yamlfile.loads(text) if isinstance(
                 text, str) else None

@@ -52,17 +52,20 @@ def fetch_deployments(client, outputs, stack_id=None):
     return deployments_mod.fetch(client, stack_id, server_ids(outputs))
 
 
-def fetch_and_save_environment(client, stack_id, path, names):
+def fetch_and_save_environment(client, stack_id, path, names, files=None):
     """Save the values of ``names`` in the stack's merged environment
     (``parameter_defaults``, as Heat merged the environment files) to
-    ``path`` (0600: they may be secrets); return them."""
+    ``path`` (0600: they may be secrets); return them. ``files`` are the
+    files the stack was created with, if known (else Heat's copy)."""
     merged = client.stacks.environment(stack_id) or {}
     if any((merged.get('parameter_defaults') or {}).get(name) ==
            adoption.MASK for name in names):
         # Heat masks hidden parameters (AdminPassword): the stored
         # environment files have them.
-        merged, _ = adoption.unmask(merged, client.stacks.files(stack_id),
-                                    stack_id, strict=False, only=names)
+        if files is None:
+            files = client.stacks.files(stack_id)
+        merged, _ = adoption.unmask(merged, files, stack_id, strict=False,
+                                    only=names)
     defaults = merged.get('parameter_defaults') or {}
     values = {name: defaults[name] for name in names if name in defaults}
     yamlfile.write(path, values, mode=0o600)

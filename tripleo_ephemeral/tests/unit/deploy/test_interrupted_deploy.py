@@ -47,7 +47,7 @@ def run(tmp_path, monkeypatch):
     monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
     monkeypatch.setattr(deployment.stack_outputs,
-                        'fetch_and_save_environment', lambda *a: {})
+                        'fetch_and_save_environment', lambda *a, **k: {})
     return dep
 
 

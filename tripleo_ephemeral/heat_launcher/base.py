@@ -284,10 +284,14 @@ class HeatLauncher(abc.ABC):
         saved = saved or self.state.load()
         deadline = readiness.Deadline(self.startup_timeout)
         readiness.wait_until(
-            lambda: readiness.http_answers(self.api_url + '/'), deadline,
+            lambda: self._answers(saved), deadline,
             what='The Heat API at %s' % self.api_url,
             still_alive=lambda: self._check_exited(saved))
         self._extra_ready_checks(deadline, saved)
+
+    def _answers(self, saved):
+        """Whether this Heat's API answers (not just anything there)."""
+        return readiness.http_answers(self.api_url + '/')
 
     def _what(self, saved):
         """"Heat (native, pid 123)": what a stop names on the terminal."""

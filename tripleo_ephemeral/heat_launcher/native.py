@@ -72,6 +72,15 @@ class NativeHeatLauncher(base.HeatLauncher):
         code = self._child.poll() if self._child is not None else None
         raise self._exited_error(code)
 
+    def _answers(self, saved):
+        # Another program can take the port between the check and the
+        # runner's bind (the runner then exits): until this runner
+        # listens there, an answer is someone else's.
+        proc = self._process(saved)
+        if proc is None or not _listens(proc, self.api_port):
+            return False
+        return super()._answers(saved)
+
     def _failure_hint(self):
         last = logtail.last_error(self.runner_log,
                                   self.path('log', 'heat.log'))
@@ -110,6 +119,15 @@ class NativeHeatLauncher(base.HeatLauncher):
             if time.monotonic() > deadline:
                 raise psutil.TimeoutExpired(timeout, proc.pid)
             time.sleep(0.05)
+
+
+def _listens(proc, port):
+    """Whether ``proc`` listens on TCP ``port``."""
+    try:
+        return any(c.status == psutil.CONN_LISTEN and c.laddr.port == port
+                   for c in proc.net_connections(kind='tcp'))
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
 
 
 def _running(proc):

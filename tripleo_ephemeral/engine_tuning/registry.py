@@ -25,6 +25,8 @@ OSLO_DB = ('oslo.db 18.0.0', 'oslo.db 18.1.1')
 OSLO_MESSAGING = ('oslo.messaging 17.3.0', 'oslo.messaging 18.3.1')
 PYTHON = ('Python 3.11.7',)
 FUTURIST = ('futurist 3.2.1',)
+#: The in-memory bus's driver was read on this one only.
+FAKE_BUS = ('oslo.messaging 17.3.0',)
 
 #: Seconds a stopping runner gives in-flight work: enough for a fast
 #: create to cancel its tree and convert it (1.3-2.5 s measured on a wide
@@ -293,6 +295,24 @@ SHIMS = (
         targets=(target(
             'oslo_messaging._drivers.amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MAX',
             '8a74fb873d60c013'),)),
+    Shim(
+        'in_process_bus_wakeup', 'messaging', checked_on=FAKE_BUS,
+        when='in_process',
+        options=(Option(
+            'in_process_bus_wakeup', 'bool', False, True,
+            help='With every engine in this process: wake the in-memory '
+                 'bus\'s listeners when a message arrives instead of '
+                 'every 50 ms (each API request and engine RPC waited up '
+                 'to that long to be taken).'),),
+        targets=(
+            target('oslo_messaging._drivers.impl_fake.FakeListener.poll',
+                   '063fbedf727d0566'),
+            target('oslo_messaging._drivers.impl_fake.FakeListener.'
+                   '__init__', 'e3518514700de507'),
+            target('oslo_messaging._drivers.impl_fake.FakeExchange.'
+                   'deliver_message', '7d79fceb39059e79'),
+            target('oslo_messaging._drivers.impl_fake.FakeExchange.poll',
+                   'b19559a706275ace'))),
     Shim(
         'prompt_executor_stop', 'messaging', checked_on=FUTURIST,
         options=(Option(

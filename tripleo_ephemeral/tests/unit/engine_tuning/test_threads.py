@@ -116,3 +116,34 @@ def test_a_stopping_executor_wakes_its_idle_workers(install_shim,
     assert time.monotonic() - started < 30
     assert queued.is_set() and sorted(ran) == [0, 1, 2, 3]
     assert not any(w.is_alive() for w in executor._workers)
+
+
+def test_an_in_memory_bus_listener_wakes_on_delivery(install_shim,
+                                                     monkeypatch):
+    """The fake driver's listener looked every 50 ms; with its longest
+    wait at a minute, a lost wake-up would hold the message that long."""
+    import threading
+    import time
+
+    from oslo_config import cfg
+    import oslo_messaging
+
+    from tripleo_ephemeral.engine_tuning import messaging
+
+    install_shim('in_process_bus_wakeup')
+    monkeypatch.setattr(messaging, 'BUS_LISTENER_LONGEST_WAIT', 60)
+    conf = cfg.ConfigOpts()
+    transport = oslo_messaging.get_rpc_transport(conf, url='fake:')
+    target = oslo_messaging.Target(topic='t', server='s')
+    listener = transport._driver.listen(target, 1, None)
+    fake = listener._poll_style_listener
+    got = []
+    reader = threading.Thread(target=lambda: got.extend(fake.poll()))
+    reader.start()
+    time.sleep(0.2)  # the listener waits now
+    sent = time.monotonic()
+    transport._driver.send(target, {}, {'method': 'ping', 'args': {}})
+    reader.join(30)
+    assert got and got[0].message['method'] == 'ping'
+    assert time.monotonic() - sent < 30
+    fake.stop()

@@ -8,6 +8,7 @@ text tripleo-common writes; the work dir's own files (the saved outputs)
 need only the same data back.
 """
 
+import json
 import logging
 import os
 import tempfile
@@ -24,7 +25,17 @@ _FAST_DUMPER = getattr(yaml, 'CSafeDumper', yaml.SafeDumper)
 
 
 def loads(text):
-    """Parse YAML ``text`` (or a stream) safely."""
+    """Parse YAML ``text`` (or a stream) safely.
+
+    A text that starts with ``{`` is read as JSON first, as Heat reads a
+    template: heatclient sends every nested template as JSON, and the json
+    module reads it some twenty times faster than a YAML parser.
+    """
+    if isinstance(text, str) and text.startswith('{'):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
     return yaml.load(text, Loader=LOADER)
 
 

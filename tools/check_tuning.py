@@ -5,12 +5,13 @@
     python tools/check_tuning.py --show heat.engine.template.parse
 
 Run it with the Python of the environment to check (a venv with a new
-Heat): for each shim of ``tripleo_ephemeral/engine_tuning/registry.py`` it
-prints whether the runner would install it (``match``) or leave it off
-(``DIFFERS``, ``MISSING``), and each target's fingerprint here beside the
-recorded ones. ``--show`` prints the normalised source a fingerprint is
-taken of: run it under the old and the new environment and diff the two
-to see what changed. Exits 1 when a shim would stay off.
+Heat): for each shim of ``tripleo_ephemeral/engine_tuning/registry.py``
+(declared in its ``shims_*`` parts) it prints whether the runner would
+install it (``match``) or leave it off (``DIFFERS``, ``MISSING``), and
+each target's fingerprint here beside the recorded ones. ``--show``
+prints the normalised source a fingerprint is taken of: run it under the
+old and the new environment and diff the two to see what changed. Exits 1
+when a shim would stay off.
 """
 
 import argparse

@@ -1,7 +1,8 @@
 """The work dir: the whole memory of a deployment, and every path in it.
 
 Between commands nothing runs; what a deployment keeps is here. This module
-is the only one that spells the layout; everything else asks a
+is the only one that spells the layout (the install archives' names are in
+:mod:`tripleo_ephemeral.workdir_archive`); everything else asks a
 :class:`WorkDir` for its paths::
 
     ~/overcloud-deploy/<stack>/            the default work dir
@@ -51,17 +52,14 @@ is the only one that spells the layout; everything else asks a
                                            template as Heat had them
 """
 
-import datetime
 import logging
 import os
-import tarfile
 
 import yaml
 
-from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral import workdir_archive
 
 LOG = logging.getLogger(__name__)
 
@@ -84,16 +82,10 @@ THT_PARAMETERS = 'tht-parameters.yaml'
 DEPLOY_PARAMETERS = 'deploy-parameters.yaml'
 GENERATED_ENVIRONMENTS = (PASSWORDS, DEPLOYED_SERVERS, THT_PARAMETERS,
                           DEPLOY_PARAMETERS)
-ARCHIVE_INFIX = '-install-'
-#: Ends the name of the archive of a deploy that did not succeed.
-FAILED_SUFFIX = '-failed'
 
 DEPLOYING = 'DEPLOYING'
 DEPLOY_SUCCESS = 'DEPLOY_SUCCESS'
 DEPLOY_FAILED = 'DEPLOY_FAILED'
-
-#: Install archives kept per stack (the reference never pruned any).
-ARCHIVES_KEPT = 5
 
 
 def default_path(stack=DEFAULT_STACK):
@@ -107,19 +99,10 @@ def is_generated_environment(path):
     return any(base.endswith('-' + name) for name in GENERATED_ENVIRONMENTS)
 
 
-def is_transient(name):
-    """Left out of archives and backups: locks and other dot files, the
-    live database of a running Heat, and the install archives (each is
-    itself a copy of the work dir)."""
-    base = os.path.basename(name)
-    return (base.startswith('.') or
-            base.startswith(database.SQLITE_NAME) or
-            (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
-
-
-class WorkDir:
+class WorkDir(workdir_archive.InstallArchives):
     """The work dir of one stack; ``path`` defaults to
-    ``~/overcloud-deploy/<stack>``."""
+    ``~/overcloud-deploy/<stack>``. Its install archives (``archive()``,
+    ``archives()``) are in :mod:`tripleo_ephemeral.workdir_archive`."""
 
     def __init__(self, path=None, stack=DEFAULT_STACK):
         self.stack = stack
@@ -306,54 +289,3 @@ class WorkDir:
         fileutil.write_atomic(path, yaml.safe_dump(
             data, default_flow_style=False))
         return path
-
-    # -- install archives --------------------------------------------------
-
-    def archive(self, now=None, succeeded=True, dest=None):
-        """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir
-        (``...-failed.tar.gz`` unless it ``succeeded``), or ``dest``, kept
-        apart from the rotation.
-
-        Members keep their modes (secrets stay 0600); the archive is 0600
-        itself, written to a temporary file and renamed; transient files
-        (:func:`is_transient`) are left out. Older archives beyond
-        :data:`ARCHIVES_KEPT` are removed, but never the newest of a
-        deploy that succeeded.
-        """
-        now = now or datetime.datetime.now(datetime.timezone.utc)
-        path = dest or self._stack_file('install-%s%s.tar.gz' % (
-            now.strftime('%Y%m%d-%H%M%S'), '' if succeeded else
-            FAILED_SUFFIX))
-
-        def _filter(info):
-            return None if is_transient(info.name) else info
-
-        try:
-            with fileutil.atomic_open(path, binary=True) as raw:
-                with tarfile.open(fileobj=raw, mode='w:gz',
-                                  compresslevel=6) as tar:
-                    tar.add(self.path, arcname=os.path.basename(self.path),
-                            filter=_filter)
-        except OSError as exc:
-            raise exceptions.WorkDirError(
-                'Could not write the install archive %s: %s' %
-                (path, exc.strerror or exc))
-        if dest is None:
-            self._prune_archives()
-        return path
-
-    def archives(self):
-        prefix = self.stack + ARCHIVE_INFIX
-        return sorted((self.join(n) for n in os.listdir(self.path)
-                       if n.startswith(prefix) and n.endswith('.tar.gz')),
-                      reverse=True)
-
-    def _prune_archives(self):
-        archives = self.archives()
-        succeeded = [a for a in archives if not a.endswith(
-            FAILED_SUFFIX + '.tar.gz')]
-        keep = set(archives[:ARCHIVES_KEPT] + succeeded[:1])
-        for old in archives:
-            if old not in keep:
-                LOG.debug('Removing old install archive %s', old)
-                os.unlink(old)

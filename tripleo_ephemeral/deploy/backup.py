@@ -19,6 +19,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral import workdir_archive
 
 MANIFEST = 'MANIFEST.json'
 FORMAT = 1
@@ -26,12 +27,13 @@ FORMAT = 1
 
 def _walk(root):
     """The files a backup carries: the work dir's, transient ones left out
-    (:func:`tripleo_ephemeral.workdir.is_transient`)."""
+    (:func:`tripleo_ephemeral.workdir_archive.is_transient`)."""
+    is_transient = workdir_archive.is_transient
     for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not workdir.is_transient(d))
+        dirs[:] = sorted(d for d in dirs if not is_transient(d))
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if not workdir.is_transient(name) and os.path.isfile(path) and \
+            if not is_transient(name) and os.path.isfile(path) and \
                     not os.path.islink(path):
                 yield os.path.relpath(path, root)
 

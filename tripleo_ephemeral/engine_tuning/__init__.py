@@ -1,9 +1,10 @@
 """Tuning shims the ``tripleo-heat-all`` runner applies to the Heat engine.
 
-Each shim is declared once, in :mod:`.registry`: the ``[ephemeral_heat]``
-option(s) that switch it, its tuned value and Heat's own, the functions
-of Heat, oslo.db or oslo.messaging it replaces or relies on, the versions
-it was checked on and a fingerprint of each of those functions' source.
+Each shim is declared once, in :mod:`.registry` (assembled from the
+``shims_*`` modules): the ``[ephemeral_heat]`` option(s) that switch it,
+its tuned value and Heat's own, the functions of Heat, oslo.db or
+oslo.messaging it replaces or relies on, the versions it was checked on
+and a fingerprint of each of those functions' source.
 :mod:`.guard` installs the shims the options enable, each only where its
 targets still match their fingerprints: on a Heat that changed one, that
 shim stays off with one warning and Heat runs stock there (slower, never
@@ -32,6 +33,7 @@ The shims, by topic (``doc/source/performance.rst`` says what each bought):
   stopping RPC server wakes its idle worker threads.
 * :mod:`.collector`: the garbage collector.
 
-This package's ``__init__``, :mod:`.registry` and :mod:`.fingerprint`
-import nothing of Heat: the launcher side reads the registry.
+This package's ``__init__``, :mod:`.registry` (with :mod:`.spec` and the
+``shims_*`` parts it is assembled from) and :mod:`.fingerprint` import
+nothing of Heat: the launcher side reads the registry.
 """

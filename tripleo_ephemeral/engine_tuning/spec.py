@@ -1,4 +1,5 @@
-"""What a shim declaration in :mod:`.registry` is made of. No Heat here."""
+"""What a shim declaration in :mod:`.registry` is made of, and the releases
+it was checked on. No Heat here."""
 
 import dataclasses
 
@@ -6,6 +7,16 @@ import dataclasses
 #: Python's standard library).
 DISTRIBUTIONS = {'heat': 'openstack-heat', 'oslo_db': 'oslo.db',
                  'oslo_messaging': 'oslo.messaging', 'futurist': 'futurist'}
+
+#: The releases the fingerprints were taken on. Every target matched the
+#: same fingerprint on both Heats, oslo.dbs and oslo.messagings.
+HEAT = ('openstack-heat 26.0.2', 'openstack-heat 27.0.1')
+OSLO_DB = ('oslo.db 18.0.0', 'oslo.db 18.1.1')
+OSLO_MESSAGING = ('oslo.messaging 17.3.0', 'oslo.messaging 18.3.1')
+PYTHON = ('Python 3.11.7',)
+FUTURIST = ('futurist 3.2.1',)
+#: The in-memory bus's driver was read on this one only.
+FAKE_BUS = ('oslo.messaging 17.3.0',)
 
 #: When a shim is installed: before Heat's first query, after the
 #: migrations (before the engine starts), once Heat has started.

@@ -5,6 +5,9 @@ Modelled on mirakuru's executors: ``__init__`` only stores settings,
 runs pre-checks, launches and waits for readiness under one deadline, and
 :meth:`HeatLauncher.stop` may be called any number of times. Used as a
 context manager, a launcher always stops and dumps its database on exit.
+
+The stop, kill and release are in :mod:`.stopping`, the paths of the files
+in the heat dir in :mod:`.heat_files`; both are mixins of this class.
 """
 
 import abc
@@ -21,6 +24,7 @@ from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.heat_launcher import stopping
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral.heat_launcher import watchdog
 
@@ -38,7 +42,7 @@ PORT_ATTEMPTS = 3
 EXIT_PORT_IN_USE = 98
 
 
-class HeatLauncher(abc.ABC):
+class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     """Start, wait for, stop, dump and restore one Heat."""
 
     #: The ``--heat-type`` value this class implements.
@@ -81,18 +85,7 @@ class HeatLauncher(abc.ABC):
         except (OSError, ValueError):
             LOG.info('%s', text)
 
-    # -- paths -------------------------------------------------------------
-
-    def path(self, *names):
-        return os.path.join(self.heat_dir, *names)
-
-    @property
-    def config_file(self):
-        return self.path('heat.conf')
-
-    @property
-    def log_dir(self):
-        return self.path('log')
+    # -- address -----------------------------------------------------------
 
     @property
     def api_url(self):
@@ -102,10 +95,6 @@ class HeatLauncher(abc.ABC):
     def endpoint(self):
         """The orchestration endpoint clients use."""
         return self.api_url + '/v1/admin'
-
-    @property
-    def clouds_file(self):
-        return self.path('clouds.yaml')
 
     # -- what each type provides --------------------------------------------
 
@@ -259,12 +248,6 @@ class HeatLauncher(abc.ABC):
         return watchdog.spawn(self.runner, self.heat_dir, self.log_dir,
                               saved['launch_id'])
 
-    def release(self):
-        """Untie Heat from this process: it outlives it (--keep-running)."""
-        saved = self.state.load()
-        watchdog.stop(saved)
-        self.state.save(owner_pid=None, watchdog_pid=None)
-
     def _start_empty(self):
         """Start from an empty database, keeping the old one as a dump.
 
@@ -292,52 +275,6 @@ class HeatLauncher(abc.ABC):
     def _answers(self, saved):
         """Whether this Heat's API answers (not just anything there)."""
         return readiness.http_answers(self.api_url + '/')
-
-    def _what(self, saved):
-        """"Heat (native, pid 123)": what a stop names on the terminal."""
-        where = ('pid %s' % saved['pid'] if saved.get('pid') else
-                 saved.get('pod') or saved.get('container') or self.heat_dir)
-        return 'Heat (%s, %s)' % (self.heat_type, where)
-
-    def stop(self, dump=True):
-        """Stop Heat gracefully and dump its database; safe to repeat.
-
-        Returns the dump's path, or None when nothing was dumped. After a
-        forced stop (a second signal) it only kills: no dump.
-        """
-        if interruption.forced():
-            self.kill()
-            return None
-        with interruption.shielded('stopping Heat'):
-            return self._stop(dump)
-
-    def _stop(self, dump):
-        saved = self.state.load()
-        if saved.get('running') and self._is_alive(saved):
-            self.say('Stopping %s' % self._what(saved))
-            started = time.monotonic()
-            self._terminate(saved, self.stop_timeout)
-            self.say('Heat stopped in %.1fs' % (time.monotonic() - started))
-        watchdog.stop(saved)
-        self.state.clear_process()
-        if dump and self.database.has_data():
-            started = time.monotonic()
-            with interruption.activity('dumping the Heat database'):
-                path = self.database.dump(self.dumps)
-            self.say('Dumped the Heat database to %s (%d bytes, %.1fs)' % (
-                path, os.path.getsize(path), time.monotonic() - started))
-            # The dump is the artifact; the live database goes with Heat.
-            self.database.remove()
-            return path
-        return None
-
-    def kill(self):
-        """Stop Heat at once, without a dump; safe to repeat."""
-        saved = self.state.load()
-        if saved.get('running') and self._is_alive(saved):
-            self._force_kill(saved)
-        watchdog.stop(saved)
-        self.state.clear_process()
 
     def __enter__(self):
         return self.start()

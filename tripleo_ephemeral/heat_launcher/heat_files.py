@@ -1,11 +1,32 @@
 """The files every ephemeral Heat reads, written into its heat dir."""
 
+import os
 import secrets
 
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
 
 KEY_FILE = 'auth_encryption_key'
+
+
+class HeatFiles:
+    """Where a :class:`.base.HeatLauncher` keeps its files (in its
+    ``heat_dir``)."""
+
+    def path(self, *names):
+        return os.path.join(self.heat_dir, *names)
+
+    @property
+    def config_file(self):
+        return self.path('heat.conf')
+
+    @property
+    def log_dir(self):
+        return self.path('log')
+
+    @property
+    def clouds_file(self):
+        return self.path('clouds.yaml')
 
 
 def write(launcher):

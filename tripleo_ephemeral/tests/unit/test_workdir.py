@@ -8,6 +8,7 @@ import pytest
 
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral import workdir_archive
 
 
 def test_status_round_trip(tmp_path):
@@ -27,10 +28,10 @@ def test_archive_keeps_modes_and_prunes(tmp_path):
     os.makedirs(wd.heat_dir)
     open(os.path.join(wd.heat_dir, 'heat.sqlite'), 'w').close()
     start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
-    for i in range(workdir.ARCHIVES_KEPT + 2):
+    for i in range(workdir_archive.ARCHIVES_KEPT + 2):
         path = wd.archive(now=start + datetime.timedelta(minutes=i))
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert len(wd.archives()) == workdir.ARCHIVES_KEPT
+    assert len(wd.archives()) == workdir_archive.ARCHIVES_KEPT
     with tarfile.open(path) as tar:
         names = tar.getnames()
         member = tar.getmember('w/oc-passwords.yaml')
@@ -83,9 +84,9 @@ def test_generated_and_transient_files():
     assert not workdir.is_generated_environment('/e/network-isolation.yaml')
     for name in ('.tripleo-ephemeral.lock', 'heat.sqlite',
                  'heat.sqlite-wal', 'oc-install-20300101-000000.tar.gz'):
-        assert workdir.is_transient(name), name
+        assert workdir_archive.is_transient(name), name
     for name in ('heat-db-dump.sql.gz', 'oc-passwords.yaml', 'backup.tar.gz'):
-        assert not workdir.is_transient(name), name
+        assert not workdir_archive.is_transient(name), name
 
 
 def test_load_is_a_hint(tmp_path):
@@ -103,11 +104,11 @@ def test_pruning_keeps_the_newest_successful_archive(tmp_path):
     wd = workdir.WorkDir(str(tmp_path / 'w'), 'oc').create()
     start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
     good = wd.archive(now=start)
-    for i in range(1, workdir.ARCHIVES_KEPT + 3):
+    for i in range(1, workdir_archive.ARCHIVES_KEPT + 3):
         wd.archive(now=start + datetime.timedelta(minutes=i),
                    succeeded=False)
     kept = wd.archives()
-    assert good in kept and len(kept) == workdir.ARCHIVES_KEPT + 1
+    assert good in kept and len(kept) == workdir_archive.ARCHIVES_KEPT + 1
     assert all(a.endswith('-failed.tar.gz') for a in kept if a != good)
     newer = wd.archive(now=start + datetime.timedelta(hours=1))
     assert good not in wd.archives() and newer in wd.archives()

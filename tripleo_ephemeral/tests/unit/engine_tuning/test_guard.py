@@ -28,7 +28,7 @@ def test_fingerprints_match_the_installed_libraries():
     assert not stale, (
         'Re-check these engine tuning shims against the installed '
         'libraries (tools/check_tuning.py), then record the new '
-        'fingerprints in engine_tuning/registry.py:\n' + '\n'.join(
+        'fingerprints in engine_tuning/shims_*.py:\n' + '\n'.join(
             '%s: %s' % item for item in sorted(stale.items())))
 
 
@@ -178,7 +178,7 @@ def test_a_wrapped_target_differs_too(monkeypatch):
 
 def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
     gone = spec.Shim('gone', 'definitions', always_on=True,
-                     checked_on=registry.HEAT, targets=(spec.target(
+                     checked_on=spec.HEAT, targets=(spec.target(
                          'heat.engine.template.no_such_parse', '0' * 16),))
     monkeypatch.setattr(registry, 'SHIMS', registry.SHIMS + (gone,))
     try:

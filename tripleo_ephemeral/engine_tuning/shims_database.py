@@ -1,0 +1,79 @@
+"""The shims of real threads and the database (:mod:`.registry`'s part).
+
+Fixes for engine threads that are real threads (:mod:`.threads`), SQLite's
+transactions, PRAGMAs and pool (:mod:`.sqlite`) and the convergence sync
+points (:mod:`.sync_points`). No Heat here.
+"""
+
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import PYTHON
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
+SHIMS = (
+    Shim(
+        'thread_safe_yaql', 'threads', always_on=True, checked_on=HEAT,
+        targets=(target('heat.engine.hot.functions.Yaql._parse',
+                        '861fc03020d0675f'),)),
+    Shim(
+        'thread_safe_ast_parse', 'threads', always_on=True,
+        checked_on=PYTHON,
+        targets=(target('ast.parse', 'c115d14d39c5468a'),)),
+    Shim(
+        'sqlite_begin_immediate', 'sqlite', off=False, checked_on=OSLO_DB,
+        options=(Option(
+            'sqlite_begin_immediate', 'bool', True, True,
+            help='Start every SQLite transaction with BEGIN IMMEDIATE so '
+                 'concurrent engine threads queue instead of failing with '
+                 '"database is locked".'),),
+        # Its BEGIN that a transaction already marked open skips.
+        targets=(target('oslo_db.sqlalchemy.engines._init_events[sqlite]',
+                        'f9228dd403b8bb80'),)),
+    Shim(
+        # SQLAlchemy's public events only: nothing to fingerprint.
+        'sqlite_pragmas', 'sqlite', always_on=True,
+        options=(
+            Option('sqlite_busy_timeout_ms', 'int', 600000, 600000, min=0,
+                   help='How long a SQLite writer waits for the lock. '
+                        'Every transaction takes the lock at BEGIN, so '
+                        'waiting cannot deadlock; SQLite waits by polling, '
+                        'not in a queue, and at 60 s a 200-member create on '
+                        'an overloaded machine failed with "database is '
+                        'locked".'),
+            Option('sqlite_journal_mode', 'str', 'DELETE', 'WAL',
+                   help='PRAGMA journal_mode for SQLite databases.'),
+            Option('sqlite_synchronous', 'str', 'FULL', 'NORMAL',
+                   help='PRAGMA synchronous for SQLite databases.'))),
+    Shim(
+        'sqlite_pool', 'sqlite', checked_on=OSLO_DB,
+        options=(Option(
+            'sqlite_pool_size', 'int', 0, 32, min=0,
+            help='SQLite connections kept open for reuse (more are opened '
+                 'when needed). oslo.db opens and closes one per '
+                 'transaction (0 keeps that).'),),
+        targets=(target(
+            'oslo_db.sqlalchemy.engines._init_connection_args[sqlite]',
+            'adf2b5d5e550ec80'),)),
+    Shim(
+        # oslo.db's public thread_checkin setting: nothing to fingerprint.
+        'checkin_yield', 'sqlite', stage='database',
+        options=(Option(
+            'checkin_yield', 'bool', True, False,
+            help='Sleep 0 s each time a database connection goes back to '
+                 'the pool, as oslo.db does for eventlet; with real threads '
+                 'that only hands the interpreter to another thread.'),)),
+    Shim(
+        'atomic_sync_points', 'sync_points', checked_on=HEAT,
+        options=(Option(
+            'atomic_sync_points', 'bool', False, True,
+            help='Read and update a convergence sync point in one database '
+                 'transaction instead of retrying after a random wait when '
+                 'another thread updated it first.'),),
+        targets=(
+            target('heat.engine.sync_point.update_sync_point',
+                   '79ab891915bda9f1'),
+            target('heat.engine.sync_point.update_input_data',
+                   '5c5fa06286190cb9'))),
+)

@@ -1,0 +1,180 @@
+"""The shims of the engine's own work (:mod:`.registry`'s part).
+
+The fast create (:mod:`.fast_create`), Heat's hard-coded sleeps
+(:mod:`.sleeps`), resource definitions and templates parsed on demand
+(:mod:`.definitions`, :mod:`.attributes`) and parents woken by their
+nested stacks (:mod:`.wakeups`). No Heat here.
+"""
+
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
+SHIMS = (
+    Shim(
+        # Before the shims that replace TaskRunner._sleep: its fingerprint
+        # is taken of Heat's own. The targets that differ between the two
+        # Heats (EngineService methods, Stack.create) differ only in
+        # osprofiler's tracing wrapper; their code is the same.
+        'fast_create', 'fast_create', checked_on=HEAT,
+        options=(Option(
+            'fast_create', 'bool', False, True,
+            help='Create a fresh root stack on Heat\'s legacy engine with '
+                 'every nested stack created and stepped in the root\'s '
+                 'engine thread, then convert the tree with Heat\'s own '
+                 'migrate_to_convergence: a third of the CPU of a '
+                 'convergence create. Updates, deletes, adopt and restored '
+                 'stacks stay on convergence.'),),
+        targets=(
+            target('heat.engine.service.EngineService.create_stack',
+                   '3ed6411749dabc8d', '13cc828c9f101ccd'),
+            target('heat.engine.service.EngineService.'
+                   '_parse_template_and_validate_stack', '89ee5a8689b29782'),
+            target('heat.engine.service.EngineService._validate_new_stack',
+                   'e6187570b71e0fcc'),
+            target('heat.engine.service.EngineService.show_stack',
+                   'cf4c664de4366d7b', '462b3c140b6940c7'),
+            target('heat.engine.service.EngineService.migrate_convergence_1',
+                   '1cb90f8bdb8bb2d5', 'fd7ae4001e00ead7'),
+            target('heat.engine.service.EngineService.stop',
+                   '08704affd1469e72', 'c258ae02b435a403'),
+            target('heat.engine.service.ThreadGroupManager.send',
+                   '57aa1f0c6f2c535d'),
+            target('heat.rpc.client.EngineClient.call', 'fa38f1ced114533d'),
+            target('heat.common.messaging.RequestContextSerializer.'
+                   'serialize_context', 'c2fc827eaf5f231b'),
+            target('heat.common.messaging.RequestContextSerializer.'
+                   'deserialize_context', 'dfce240cac07b30b'),
+            target('heat.engine.stack.Stack.create',
+                   'f9e1a9ab23e5ef1c', '6a8717043d636275'),
+            target('heat.engine.stack.Stack.defer_state_persist',
+                   'a4e674e7b7ad0d58'),
+            target('heat.engine.stack.Stack.persist_state_and_release_lock',
+                   'e4bd12fa531d0a00'),
+            target('heat.engine.stack.Stack.migrate_to_convergence',
+                   'd7635b6dbe0228a3'),
+            target('heat.engine.scheduler.TaskRunner._sleep',
+                   '55a562736123b4c5'),
+            target('heat.engine.resource.Resource.state_set',
+                   '4614f1132c25737a'),
+            target('heat.engine.resource.Resource.node_data',
+                   '209bff9076a6bd35'),
+            target('heat.engine.resource.Resource.store_attributes',
+                   'b782232b99f593a7'),
+            target('heat.engine.resources.stack_resource.StackResource.'
+                   'create_with_template', '9c564ec469d4458b'),
+            target('heat.engine.resources.stack_resource.StackResource.'
+                   'check_create_complete', '48ce56842fcab36d'),
+            target('heat.engine.resources.stack_resource.StackResource.'
+                   'get_output', '38d4930325f8e4de'),
+            target('heat.engine.resources.stack_resource.StackResource.'
+                   'handle_create_cancel', '7a70234e9a039ceb'),
+            target('heat.engine.resources.template_resource.'
+                   'TemplateResource.get_reference_id', '4593bed21c8c129b'),
+            target('heat.engine.resources.openstack.heat.resource_group.'
+                   'ResourceGroup.handle_create', '4ae460ed43842872'))),
+    Shim(
+        'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
+        options=(Option(
+            'leaf_trigger_delay', 'float', 1.0, 0.05, min=0.0,
+            help='Seconds the convergence engine sleeps between triggering '
+                 'two leaf resources (Heat hard-codes 1).'),),
+        # Read by Stack._converge_create_or_update and Stack.validate.
+        targets=(target('heat.engine.stack.time', 'b84dc8784e8fc527'),)),
+    Shim(
+        # 0.2 s brought no gain and one 200-member create failed with it
+        # under load: the tuned value is Heat's, so it stays off.
+        'task_poll_interval', 'sleeps', checked_on=HEAT,
+        options=(Option(
+            'task_poll_interval', 'float', 1.0, 1.0, min=0.01,
+            help='Seconds between two checks of a resource in progress '
+                 '(Heat hard-codes 1; a parent checks its nested stack this '
+                 'often).'),),
+        targets=(
+            target('heat.engine.scheduler.TaskRunner._sleep',
+                   '55a562736123b4c5'),
+            target('heat.engine.scheduler.TaskRunner.__call__',
+                   'ba8d0c05c57dbeae'),
+            target('heat.engine.scheduler.TaskRunner.run_to_completion',
+                   '430a894498d324b9'))),
+    Shim(
+        'resource_chain_concurrency', 'sleeps', checked_on=HEAT,
+        options=(Option(
+            'resource_chain_concurrency', 'int', 0, 16, min=0,
+            help='Members of a concurrent OS::Heat::ResourceChain created '
+                 'at once. Heat allows as many as there are running '
+                 'engines (0 keeps that rule), which creates the chain one '
+                 'member at a time on a single engine.'),),
+        # Read by ResourceChain.child_template.
+        targets=(target(
+            'heat.engine.resources.openstack.heat.resource_chain.'
+            'service_objects', 'c6876de2df3ba44e'),)),
+    Shim(
+        'lazy_resource_definitions', 'definitions', checked_on=HEAT,
+        options=(Option(
+            'lazy_resource_definitions', 'bool', False, True,
+            help='Parse a resource definition when it is first needed '
+                 'instead of all of a stack\'s on every resource check.'),),
+        targets=(
+            target('heat.engine.stk_defn.StackDefinition.'
+                   'resource_definition', 'a4030e59590d5cba'),
+            target('heat.engine.stk_defn.StackDefinition._load_rsrc_defns',
+                   '4894b42562ae13d9'),
+            target('heat.engine.stk_defn.add_resource', '2e5c374324346ae1'),
+            target('heat.engine.stk_defn.remove_resource',
+                   '0d638ade9462264e'),
+            target('heat.engine.stk_defn.update_resource_data',
+                   '54251cc74f34b470'),
+            target('heat.engine.hot.template.HOTemplate20130523.'
+                   'resource_definitions', '01f905f35c14a302'))),
+    Shim(
+        'narrow_referenced_attrs', 'attributes', checked_on=HEAT,
+        options=(Option(
+            'narrow_referenced_attrs', 'bool', False, True,
+            help='Ask only the resources whose template snippet names a '
+                 'resource in an attribute function which of its attributes '
+                 'they read, instead of parsing every resource definition '
+                 'of the stack to ask them all.'),),
+        targets=(
+            target('heat.engine.resource.Resource.referenced_attrs',
+                   '26b35a1f6a894020'),
+            target('heat.engine.hot.functions.GetAttThenSelect._parse_args',
+                   '4b0c158ec397b33a'),
+            target('heat.engine.hot.functions.GetAttAllAttributes.'
+                   '_parse_args', '5ef039eae8e61095'))),
+    Shim(
+        'fast_template_parse', 'definitions', checked_on=HEAT,
+        options=(Option(
+            'fast_template_parse', 'bool', False, True,
+            help='Parse templates with exact-type checks first (same '
+                 'results as Heat\'s parser, faster).'),),
+        targets=(target('heat.engine.template.parse', '1b351b8b3d81ba67'),)),
+    Shim(
+        'nested_stack_wakeups', 'wakeups', checked_on=HEAT, when='in_process',
+        options=(Option(
+            'nested_stack_wait', 'float', 0.0, 10.0, min=0.0,
+            help='With every engine in this process: seconds a parent '
+                 'resource waits to be woken by its nested stack\'s next '
+                 'state change before it polls again (0: poll every '
+                 'task_poll_interval, as Heat does).'),),
+        targets=(
+            target('heat.db.api.stack_update', '18e1377959cdc748'),
+            target('heat.db.api.stack_delete', '74ccde84c373c9b7'),
+            target('heat.db.api.persist_state_and_release_lock',
+                   'd1a1014adacdd1ca'),
+            target('heat.engine.resources.stack_resource.StackResource.'
+                   '_check_status_complete', '1396c035e71f5b86'))),
+    Shim(
+        'skip_unconsumed_notifications', 'wakeups', checked_on=HEAT,
+        options=(Option(
+            'skip_unconsumed_notifications', 'bool', False, True,
+            help='Format stack notifications only when a notification '
+                 'driver is set, and dispatch events only to a stack with '
+                 'event sinks.'),),
+        targets=(
+            target('heat.engine.notification.stack.send',
+                   '9df91fe34c681a48'),
+            target('heat.engine.stack.Stack.dispatch_event',
+                   '81247158eb032ab4'))),
+)

@@ -1,0 +1,89 @@
+"""The install archives of a work dir: a copy of it after each deploy.
+
+``<stack>-install-<UTC time>.tar.gz`` (``-failed.tar.gz`` when the deploy
+did not succeed) beside the work dir's files, the newest
+:data:`ARCHIVES_KEPT` kept. :class:`InstallArchives` is a mixin of
+:class:`tripleo_ephemeral.workdir.WorkDir`, which owns the paths.
+"""
+
+import datetime
+import logging
+import os
+import tarfile
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.heat_launcher import database
+
+LOG = logging.getLogger(__name__)
+
+ARCHIVE_INFIX = '-install-'
+#: Ends the name of the archive of a deploy that did not succeed.
+FAILED_SUFFIX = '-failed'
+
+#: Install archives kept per stack (the reference never pruned any).
+ARCHIVES_KEPT = 5
+
+
+def is_transient(name):
+    """Left out of archives and backups: locks and other dot files, the
+    live database of a running Heat, and the install archives (each is
+    itself a copy of the work dir)."""
+    base = os.path.basename(name)
+    return (base.startswith('.') or
+            base.startswith(database.SQLITE_NAME) or
+            (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
+
+
+class InstallArchives:
+    """``archive()`` and ``archives()`` of a work dir (its ``path``,
+    ``stack``, ``join`` and ``_stack_file``)."""
+
+    def archive(self, now=None, succeeded=True, dest=None):
+        """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir
+        (``...-failed.tar.gz`` unless it ``succeeded``), or ``dest``, kept
+        apart from the rotation.
+
+        Members keep their modes (secrets stay 0600); the archive is 0600
+        itself, written to a temporary file and renamed; transient files
+        (:func:`is_transient`) are left out. Older archives beyond
+        :data:`ARCHIVES_KEPT` are removed, but never the newest of a
+        deploy that succeeded.
+        """
+        now = now or datetime.datetime.now(datetime.timezone.utc)
+        path = dest or self._stack_file('install-%s%s.tar.gz' % (
+            now.strftime('%Y%m%d-%H%M%S'), '' if succeeded else
+            FAILED_SUFFIX))
+
+        def _filter(info):
+            return None if is_transient(info.name) else info
+
+        try:
+            with fileutil.atomic_open(path, binary=True) as raw:
+                with tarfile.open(fileobj=raw, mode='w:gz',
+                                  compresslevel=6) as tar:
+                    tar.add(self.path, arcname=os.path.basename(self.path),
+                            filter=_filter)
+        except OSError as exc:
+            raise exceptions.WorkDirError(
+                'Could not write the install archive %s: %s' %
+                (path, exc.strerror or exc))
+        if dest is None:
+            self._prune_archives()
+        return path
+
+    def archives(self):
+        prefix = self.stack + ARCHIVE_INFIX
+        return sorted((self.join(n) for n in os.listdir(self.path)
+                       if n.startswith(prefix) and n.endswith('.tar.gz')),
+                      reverse=True)
+
+    def _prune_archives(self):
+        archives = self.archives()
+        succeeded = [a for a in archives if not a.endswith(
+            FAILED_SUFFIX + '.tar.gz')]
+        keep = set(archives[:ARCHIVES_KEPT] + succeeded[:1])
+        for old in archives:
+            if old not in keep:
+                LOG.debug('Removing old install archive %s', old)
+                os.unlink(old)

@@ -36,6 +36,10 @@ from heatclient.common import utils as heat_utils
 
 LOG = logging.getLogger(__name__)
 
+#: Seconds between two looks at the stack's status: the end is seen half
+#: this late on average. A look costs a native Heat about 10 ms (a stack
+#: show without outputs), 1% of the engine at this pace.
+STATUS_POLL = 1.0
 #: How deep nested stacks are counted and watched.
 NESTED_DEPTH = 10
 #: An expensive call is repeated no sooner than this many times its last
@@ -121,7 +125,7 @@ class StackWatcher:
     """
 
     def __init__(self, client, stack_id, action='CREATE', out=print,
-                 poll=2.0, report_every=10.0, verbose=False,
+                 poll=STATUS_POLL, report_every=10.0, verbose=False,
                  expected_total=None, clock=time.monotonic,
                  sleep=time.sleep, marker=None):
         self.client = client

@@ -207,6 +207,14 @@ class StackWatcher:
         elapsed = self._clock() - self.started
         counts = Counts(list(self._latest.values()), self.action)
         if force:
+            if self.action == 'CREATE' and \
+                    self.status == 'CREATE_COMPLETE':
+                # The events fetched as they came can miss some: one
+                # committed after a later one was fetched. Once the create
+                # has ended they are all there (a quarter of the cost of
+                # the listing on THT).
+                self._latest = self._all_latest()
+                counts = Counts(list(self._latest.values()), self.action)
             if not self.exact_from_events(counts):
                 counts = self.counts()
             self.final_counts = counts
@@ -217,25 +225,40 @@ class StackWatcher:
             self.out('[%4ds] %s' % (elapsed, text))
             self._last_counts = counts.key()
 
-    def _print_events(self, _force=False):
+    def _events(self, marker):
         events = event_utils.get_events(
             self.client, self.stack_id,
             event_args={'sort_dir': 'asc'}, nested_depth=NESTED_DEPTH,
-            marker=self._marker)
-        if self._marker is not None and events and \
-                events[0].id == self._marker:
+            marker=marker)
+        if marker is not None and events and events[0].id == marker:
             events = events[1:]
+        return events
+
+    def _all_latest(self):
+        """(stack, resource) -> its newest event, from every event."""
+        latest = {}
+        _latest_of(self._events(None), latest)
+        return latest
+
+    def _print_events(self, _force=False):
+        events = self._events(self._marker)
         if not events:
             return
         self._marker = events[-1].id
-        for event in events:
-            name = getattr(event, 'resource_name', None)
-            if name != getattr(event, 'stack_name', None):  # not the stack's
-                self._latest[(_stack_of(event), name)] = event
+        _latest_of(events, self._latest)
         shown = [e for e in events if self.verbose or _is_top(e) or
                  getattr(e, 'resource_status', '').endswith('FAILED')]
         if shown:
             self.out(heat_utils.event_log_formatter(shown, self._context))
+
+
+def _latest_of(events, latest):
+    """Keep each resource's newest of ``events`` (in order) in
+    ``latest``; a stack's own events are not a resource's."""
+    for event in events:
+        name = getattr(event, 'resource_name', None)
+        if name != getattr(event, 'stack_name', None):
+            latest[(_stack_of(event), name)] = event
 
 
 def _stack_of(event):

@@ -126,8 +126,9 @@ def test_watcher_spaces_out_expensive_calls():
     watcher = progress.StackWatcher(client, 'root', out=out.append,
                                     clock=clock, sleep=clock.sleep)
     assert watcher.wait() == 'CREATE_COMPLETE'
-    # the last fetch is the final one, made whatever it costs
-    gaps = [b - a for a, b in zip(fetched, fetched[1:-1])]
+    # the last two fetches are the final ones (the new events, then all
+    # of them for the count), made whatever they cost
+    gaps = [b - a for a, b in zip(fetched, fetched[1:-2])]
     assert gaps and min(gaps) >= progress.COST_FACTOR * 2.0
     assert max(gaps) <= progress.MAX_GAP + watcher.poll + 2.0
     # the status is still checked at the normal pace: the end is seen
@@ -234,3 +235,31 @@ def test_a_complete_create_is_counted_from_its_events(size, expected,
     was_listed, counts = _listed_at_the_end(size, expected, action)
     assert was_listed is listed
     assert (counts.total, counts.complete) == (size, size)
+
+
+def test_a_create_is_counted_from_all_its_events_at_the_end():
+    """Events committed after a later one was fetched sort before the
+    marker: the count at the end takes every event again."""
+    events = [_event('1', 'a', 'CREATE_IN_PROGRESS'),
+              _event('3', 'a', 'CREATE_COMPLETE')]
+    late = [_event('2', 'b', 'CREATE_IN_PROGRESS', nested=True),
+            _event('2b', 'b', 'CREATE_COMPLETE', nested=True)]
+    client = FakeClient(['CREATE_IN_PROGRESS'] * 3 + ['CREATE_COMPLETE'],
+                        [], events)
+    stock_events = client.events.list
+    calls = []
+
+    def events_list(stack_id, **kw):
+        calls.append(kw.get('marker'))
+        if len(calls) == 2:  # committed late, behind the marker ('3')
+            events[:] = sorted(events + late, key=lambda e: e.id)
+        return stock_events(stack_id, **kw)
+
+    client.events.list = events_list
+    client.resources.list = lambda *a, **k: pytest.fail('listed')
+    watcher = progress.StackWatcher(client, 'root', out=lambda line: None,
+                                    sleep=lambda s: None)
+    assert watcher.wait() == 'CREATE_COMPLETE'
+    assert calls[0] is None and calls[-1] is None and '3' in calls
+    assert (watcher.final_counts.total,
+            watcher.final_counts.complete) == (2, 2)

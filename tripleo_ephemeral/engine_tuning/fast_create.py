@@ -54,6 +54,7 @@ class _Create:
 
     def __init__(self, service):
         self.service = service
+        self.context = None  # the tree's request context
         self.nested = []  # in-process nested stacks, in creation order
         self.changes = 0  # resource state changes so far
         self.seen = 0  # ``changes`` at the last pause
@@ -230,6 +231,7 @@ def _run(service, stack, msg_queue=None):
     if stack.status == stack.FAILED:
         return
     fast = _Create(service)
+    fast.context = stack.context
     _local.create = fast
     started, wall = time.process_time(), time.monotonic()
     with _running_lock:

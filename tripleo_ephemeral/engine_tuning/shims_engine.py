@@ -7,6 +7,7 @@ nested stacks (:mod:`.wakeups`). No Heat here.
 """
 
 from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
@@ -74,6 +75,28 @@ SHIMS = (
                    'TemplateResource.get_reference_id', '4593bed21c8c129b'),
             target('heat.engine.resources.openstack.heat.resource_group.'
                    'ResourceGroup.handle_create', '4ae460ed43842872'))),
+    Shim(
+        # After fast_create: its steps run inside a fast create only.
+        'fast_create_transactions', 'fast_transactions',
+        checked_on=HEAT + OSLO_DB,
+        options=(Option(
+            'fast_create_transaction_slice', 'float', 0.0, 0.2, min=0.0,
+            help='Seconds of a fast create\'s work written in one database '
+                 'transaction (0: a transaction per database call, as '
+                 'stock Heat). Other threads wait that long at most for '
+                 'the SQLite lock; a single step of a wide tree can '
+                 'take longer.'),),
+        targets=(
+            target('heat.engine.scheduler.TaskRunner.start',
+                   '2a4054b2db0d511c'),
+            target('heat.engine.scheduler.TaskRunner.step',
+                   'f4c01659918ace91'),
+            target('heat.common.messaging.RequestContextSerializer.'
+                   'deserialize_context', 'dfce240cac07b30b'),
+            target('oslo_db.sqlalchemy.enginefacade.'
+                   '_transaction_contexts_by_thread', '524e5725df55bd8c'),
+            target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
+                   '_session', 'bb1bf21e04118fb9'))),
     Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(

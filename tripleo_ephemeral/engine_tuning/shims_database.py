@@ -25,12 +25,20 @@ SHIMS = (
         'sqlite_begin_immediate', 'sqlite', off=False, checked_on=OSLO_DB,
         options=(Option(
             'sqlite_begin_immediate', 'bool', True, True,
-            help='Start every SQLite transaction with BEGIN IMMEDIATE so '
-                 'concurrent engine threads queue instead of failing with '
-                 '"database is locked".'),),
-        # Its BEGIN that a transaction already marked open skips.
-        targets=(target('oslo_db.sqlalchemy.engines._init_events[sqlite]',
-                        'f9228dd403b8bb80'),)),
+            help='Start every SQLite transaction that may write with '
+                 'BEGIN IMMEDIATE so concurrent engine threads queue '
+                 'instead of failing with "database is locked" (an oslo.db '
+                 'reader\'s with a plain BEGIN: it never waits).'),),
+        targets=(
+            # Its BEGIN that a transaction already marked open skips.
+            target('oslo_db.sqlalchemy.engines._init_events[sqlite]',
+                   'f9228dd403b8bb80'),
+            # Where a transaction's mode is known; a reader cannot write.
+            target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
+                   '_produce_block', '99e0adb4d5635cf0'),
+            target('oslo_db.sqlalchemy.enginefacade.'
+                   '_AbstractTransactionContext._writer',
+                   '45a67012cfbe6357'))),
     Shim(
         # SQLAlchemy's public events only: nothing to fingerprint.
         'sqlite_pragmas', 'sqlite', always_on=True,

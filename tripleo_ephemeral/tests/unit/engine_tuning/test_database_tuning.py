@@ -106,3 +106,68 @@ def test_configure_database_drops_the_checkin_sleep(monkeypatch):
 
 
 # -- referenced attributes ----------------------------------------------------
+
+
+# -- BEGIN IMMEDIATE for writers, BEGIN for readers ---------------------------
+
+def test_a_reader_does_not_wait_for_a_writer(tmp_path, install_shim):
+    """While a transaction that writes holds SQLite's lock (a fast create's
+    slice, say), oslo.db readers read at once; a writer waits for it."""
+    import threading
+
+    from heat.common import context
+    from heat.db import api as db_api
+    from heat.db import models
+    from oslo_db.sqlalchemy import enginefacade
+
+    install_shim('sqlite_pragmas', sqlite_busy_timeout_ms=60000,
+                 sqlite_journal_mode='WAL', sqlite_synchronous='NORMAL')
+    install_shim('sqlite_begin_immediate')
+    factory = enginefacade._TransactionFactory()
+    factory.configure(connection='sqlite:///%s' % (tmp_path / 'h.sqlite'),
+                      thread_checkin=False)
+    reset = db_api.context_manager.patch_factory(factory)
+    try:
+        engine = factory.get_writer_engine()
+        models.BASE.metadata.create_all(engine)
+        cnxt = context.get_admin_context()
+        tmpl = db_api.raw_template_create(
+            cnxt, {'template': {'heat_template_version': 'a'},
+                   'files': {}})
+        holding, release, wrote = (threading.Event(), threading.Event(),
+                                   [])
+
+        def writer():
+            other = context.get_admin_context()
+            with db_api.context_manager.writer.using(other):
+                db_api.raw_template_update(
+                    other, tmpl.id, {'template': {
+                        'heat_template_version': 'b'}})
+                holding.set()
+                release.wait(30)
+
+        def second_writer():
+            other = context.get_admin_context()
+            db_api.raw_template_update(
+                other, tmpl.id, {'template': {'heat_template_version': 'c'}})
+            wrote.append(True)
+
+        first = threading.Thread(target=writer)
+        first.start()
+        assert holding.wait(30)
+        second = threading.Thread(target=second_writer)
+        second.start()
+        # the reader sees the last committed row, at once
+        read = db_api.raw_template_get(cnxt, tmpl.id)
+        assert read.template == {'heat_template_version': 'a'}
+        second.join(0.5)
+        assert wrote == []  # the writer queues for the lock
+        release.set()
+        first.join(30)
+        second.join(30)
+        assert wrote == [True]
+        assert db_api.raw_template_get(cnxt, tmpl.id).template == {
+            'heat_template_version': 'c'}
+    finally:
+        reset()
+        engine.dispose()

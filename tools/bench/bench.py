@@ -18,7 +18,10 @@ Cases, each selectable with ``--cases``:
 * ``tht``: tripleo-heat-templates 18.0.0 overclouds deployed with
   ``openstack overcloud deploy --stack-only`` as a user does
   (tht_cases.py: ``--tht-cases``, default 1+1, 3+3, 3+10 and six roles);
-  wall time, Heat CPU, CPU ms per resource, peak RSS.
+  wall time, Heat CPU, CPU ms per resource, peak RSS;
+* ``preview``: after ``THT 1+1``, Heat's ``stack preview`` of the request
+  that stack was created with against its create again, in Heat CPU
+  seconds (preview_case.py; native heat types).
 
 Prints a table with baseline/ours ratios and writes the numbers as JSON
 (``--out``); ``plot.py`` draws them.
@@ -37,11 +40,12 @@ sys.path.insert(0, HERE)
 
 import group_cases  # noqa: E402
 import heats  # noqa: E402
+import preview_case  # noqa: E402
 import report  # noqa: E402
 import tht_cases  # noqa: E402
 import timing  # noqa: E402
 
-CASES = ('light', 'realistic', 'dump', 'relaunch', 'tht')
+CASES = ('light', 'realistic', 'dump', 'relaunch', 'tht', 'preview')
 
 
 def _sizes(text):
@@ -77,6 +81,12 @@ def bench_config(config, args, workdir):
                 print('!! %s %s failed: %s' % (config, case, exc),
                       flush=True)
                 results['error %s' % case] = str(exc)
+    if 'preview' in args.cases and preview_case.CASE in args.tht_cases:
+        try:
+            results.update(preview_case.run(config, workdir))
+        except Exception as exc:
+            print('!! %s preview failed: %s' % (config, exc), flush=True)
+            results['error preview'] = str(exc)
     return results
 
 

@@ -63,12 +63,17 @@ def roles_file(templates, roles, path):
     return path
 
 
+def case_dir(workdir, config, case):
+    """The directory of ``case`` deployed with ``config``."""
+    return os.path.join(workdir, '%s-%s' % (config, case.replace(' ', '-')
+                                            .replace('+', 'p')))
+
+
 def run(config, case, workdir):
     """Deploy THT case ``case`` with configuration ``config``."""
     templates = tht.find()
     roles, counts = CASES[case]
-    base = os.path.join(workdir, '%s-%s' % (config, case.replace(' ', '-')
-                                            .replace('+', 'p')))
+    base = case_dir(workdir, config, case)
     os.makedirs(base, exist_ok=True)
     work_dir = os.path.join(base, 'overcloud')
     servers_path = os.path.join(base, 'servers.yaml')

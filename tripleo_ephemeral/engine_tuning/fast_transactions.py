@@ -13,9 +13,10 @@ task of the tree):
 * every read still comes from the database (``populate_existing``), as
   with a session per call, and at each commit the session lets go of its
   objects as the end of a stock session does;
-* SQLite's write lock is held for a slice: other threads (API requests,
-  status polls) wait that long at most, and a single step of a wide tree
-  is the longest slice (about a second for a 200-member group);
+* SQLite's write lock is held for a slice: another thread's writes wait
+  that long at most (a single step of a wide tree is the longest slice,
+  about a second for a 200-member group); reads do not wait
+  (:func:`.sqlite.install_sqlite_begin_immediate`);
 * a call of the thread with another context, which would wait for that
   lock, commits the slice first;
 * an error that is not the database's commits what the slice wrote (stock

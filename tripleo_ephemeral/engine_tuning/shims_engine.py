@@ -83,9 +83,9 @@ SHIMS = (
             'fast_create_transaction_slice', 'float', 0.0, 0.2, min=0.0,
             help='Seconds of a fast create\'s work written in one database '
                  'transaction (0: a transaction per database call, as '
-                 'stock Heat). Other threads wait that long at most for '
-                 'the SQLite lock; a single step of a wide tree can '
-                 'take longer.'),),
+                 'stock Heat). Other threads\' writes wait that long at '
+                 'most for the SQLite lock (a single step of a wide tree '
+                 'can take longer); reads do not wait.'),),
         targets=(
             target('heat.engine.scheduler.TaskRunner.start',
                    '2a4054b2db0d511c'),

@@ -15,7 +15,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import psutil
 import yaml
@@ -24,6 +23,7 @@ from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral import workdir as workdir_mod
 
+import group_cases
 import heats
 import tht_cases
 
@@ -51,16 +51,6 @@ def _client(api_url):
 def _cpu(proc):
     times = proc.cpu_times()
     return times.user + times.system
-
-
-def _wait(client, ref, timeout=1800):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        status = client.stacks.get(ref, resolve_outputs=False).stack_status
-        if not status.endswith('IN_PROGRESS'):
-            return status
-        time.sleep(0.2)
-    raise RuntimeError('%s timed out' % ref)
 
 
 def _unmasked(environment, work_dir):
@@ -107,7 +97,8 @@ def run(config, workdir):
             previews.append(_cpu(heat) - before)
         before = _cpu(heat)
         created = client.stacks.create(stack_name='again', **request)
-        status = _wait(client, 'again/%s' % created['stack']['id'])
+        status = group_cases.wait_stack(
+            client, 'again/%s' % created['stack']['id'])
         create = _cpu(heat) - before
         if status != 'CREATE_COMPLETE':
             raise RuntimeError('the create again ended %s' % status)

@@ -42,7 +42,6 @@ class Slice:
         self.since = time.monotonic()
         #: The connection of the open transaction (None: none is open).
         self.connection = None
-        self.commits = 0
 
     def began(self, _session, _transaction, connection):
         """The session's ``after_begin``: a transaction is open."""
@@ -57,7 +56,6 @@ class Slice:
         self.connection = None
         self.session.commit()
         self.session.expunge_all()
-        self.commits += 1
         self.since = time.monotonic()
 
     def another_connection(self, connection):
@@ -85,7 +83,7 @@ def install_fast_create_transactions(patches, fast_create_transaction_slice):
     def stepping(stock):
         def step(self, *args, **kwargs):
             fast = fast_create.current()
-            if fast is None or getattr(fast, 'context', None) is None:
+            if fast is None or fast.context is None:
                 return stock(self, *args, **kwargs)
             open_slice = current()
             if open_slice is None:

@@ -1,8 +1,9 @@
 """The shims of real threads and the database (:mod:`.registry`'s part).
 
 Fixes for engine threads that are real threads (:mod:`.threads`), SQLite's
-transactions, PRAGMAs and pool (:mod:`.sqlite`) and the convergence sync
-points (:mod:`.sync_points`). No Heat here.
+transactions, PRAGMAs and pool (:mod:`.sqlite`), writes without their
+read-backs (:mod:`.lean_writes`) and the convergence sync points
+(:mod:`.sync_points`). No Heat here.
 """
 
 from tripleo_ephemeral.engine_tuning.spec import HEAT
@@ -72,6 +73,32 @@ SHIMS = (
             help='Sleep 0 s each time a database connection goes back to '
                  'the pool, as oslo.db does for eventlet; with real threads '
                  'that only hands the interpreter to another thread.'),)),
+    Shim(
+        'lean_database_writes', 'lean_writes', checked_on=HEAT,
+        options=(Option(
+            'lean_database_writes', 'bool', False, True,
+            help='Write resources and events without reading each row '
+                 'back (the callers drop what the read returns), and look '
+                 'a stack\'s root up once per stack object.'),),
+        targets=(
+            # What update_by_id and update_and_save ran, less its read.
+            target('heat.db.api.resource_update_and_save',
+                   'd89cb25c3723e340'),
+            target('heat.db.api._truncate_status_reason', 'df60a9af8ec08441'),
+            target('heat.objects.resource.Resource.update_by_id',
+                   '75e70468aff9445e'),
+            target('heat.objects.resource.Resource.update_and_save',
+                   'b93c8144c5be0f48'),
+            # What Event.create ran, less its read; the pruning it does.
+            target('heat.db.api.event_create', '48c476827fc3de60'),
+            target('heat.db.api._event_count_all_by_stack',
+                   'c485ac12aeec0ce6'),
+            target('heat.db.api._delete_event_rows', 'ccf0b3f376ed1923'),
+            target('heat.objects.event.Event.create', '4cb339237a75a431'),
+            target('heat.objects.event.Event._from_db_object',
+                   '39b30f21a1dc4c44'),
+            target('heat.engine.stack.Stack.root_stack_id',
+                   'dac20f2f2fb85fcc'))),
     Shim(
         'atomic_sync_points', 'sync_points', checked_on=HEAT,
         options=(Option(

@@ -13,10 +13,10 @@ Here:
   the values given (the row ends the same: the resource's ``updated_at``
   has no automatic value); a missing row or a value that is not a column
   goes the stock way, errors included;
-* an event is inserted as stock does it (the pruning of old events
-  included) and built from the inserted row, on SQLite, which keeps the
-  timestamp's microseconds as the object has them (a server database
-  truncates them: there the read-back stays);
+* an event is one ``INSERT`` (the pruning of old events as stock does
+  it) and its object is built from the values written, on SQLite, which
+  keeps the timestamp's microseconds as written (a server database
+  truncates them: there the stock insert and read-back stay);
 * a stack's root id is looked up once per stack object.
 """
 
@@ -56,17 +56,23 @@ def install_lean_database_writes(patches):
     from heat.objects import event as event_object
     from heat.objects import resource as resource_object
 
-    columns = frozenset(
-        attr.key for attr in sqlalchemy.inspect(models.Resource).column_attrs)
+    resources = models.Resource.__table__
+    # One statement, its SET clause the columns of the values it is run
+    # with (compiled once per set of columns).
+    update_one = resources.update().where(
+        resources.c.id == sqlalchemy.bindparam('lean_resource_id'))
+    resource_columns = {
+        attr.key: attr.columns[0].name
+        for attr in sqlalchemy.inspect(models.Resource).column_attrs}
 
     @db_api.context_manager.writer
     def update_resource(context, resource_id, values):
         values = db_api._truncate_status_reason(values)
-        if columns.issuperset(values):
-            statement = sqlalchemy.update(models.Resource).where(
-                models.Resource.id == resource_id).values(values)
-            if context.session.execute(statement, execution_options={
-                    'synchronize_session': False}).rowcount:
+        if values and resource_columns.keys() >= values.keys():
+            params = {resource_columns[key]: value
+                      for key, value in values.items()}
+            params['lean_resource_id'] = resource_id
+            if context.session.execute(update_one, params).rowcount:
                 return
         # Anything else (no such row, a key that is not a column) as stock.
         row = context.session.get(models.Resource, resource_id)
@@ -85,6 +91,9 @@ def install_lean_database_writes(patches):
                     update_and_save)
 
     stock_event_create = db_api.event_create
+    insert_event = models.Event.__table__.insert()
+    event_columns = {attr.columns[0].name: attr.key
+                     for attr in sqlalchemy.inspect(models.Event).column_attrs}
 
     @db_api.retry_on_db_error
     @db_api.context_manager.writer
@@ -92,10 +101,20 @@ def install_lean_database_writes(patches):
         if context.session.get_bind().dialect.name != 'sqlite':
             return dict(stock_event_create(context, values))
         _prune_events(db_api, context, values.get('stack_id'))
-        row = models.Event()
-        row.update(values)
-        row.save(context.session)
-        return dict(row)
+        # The model's own setters first (a reason is cut at 255
+        # characters), then one INSERT of what they set; the object gets
+        # the row's values as dict() of an inserted model gives them: the
+        # columns given, their defaults (uuid, created_at), None for the
+        # rest, the new id.
+        model = models.Event()
+        model.update(values)
+        result = context.session.execute(insert_event, {
+            name: model.__dict__[key] for name, key in event_columns.items()
+            if key in model.__dict__})
+        written = result.last_inserted_params()
+        row = {key: written.get(name) for name, key in event_columns.items()}
+        row['id'] = result.inserted_primary_key[0]
+        return row
 
     def create(cls, context, values):
         return cls._from_db_object(context, cls(context=context),

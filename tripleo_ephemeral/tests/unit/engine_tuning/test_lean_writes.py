@@ -90,34 +90,42 @@ def test_a_missing_resource_fails_as_stock(db, install_shim):
         resource_object.Resource.update_by_id(cnxt, 12345, {'status': 'X'})
 
 
-def _events(cnxt, stack_id, count):
+def _events(cnxt, stack_id, count, reasons=('done',)):
     from heat.objects import event as event_object
 
     return [event_object.Event.create(cnxt, {
         'stack_id': stack_id, 'resource_name': 'r%d' % i,
         'resource_action': 'CREATE', 'resource_status': 'COMPLETE',
-        'resource_status_reason': 'done', 'resource_type': 'T',
-        'physical_resource_id': 'p%d' % i}) for i in range(count)]
+        'resource_status_reason': reasons[i % len(reasons)],
+        'resource_type': 'T', 'physical_resource_id': 'p%d' % i})
+        for i in range(count)]
 
 
 def test_events_are_the_same_objects_without_a_read(db, install_shim):
+    """The model's setter still cuts a reason at 255 characters (None
+    becomes ''); the object and the row are the same as stock's."""
     from heat.objects import event as event_object
 
     cnxt, stack_id, selects = db
-    stock = _events(cnxt, stack_id, 1)[0]
+    reasons = ('done', 'y' * 300, None)
+    stock = _events(cnxt, stack_id, 3, reasons)
     install_shim(SHIM)
     del selects[:]
-    lean = _events(cnxt, stack_id, 1)[0]
+    lean = _events(cnxt, stack_id, 3, reasons)
     assert selects == []
-    for field in event_object.Event.fields:
-        if field not in ('id', 'uuid', 'created_at', 'resource_name',
-                         'physical_resource_id'):
-            assert lean[field] == stock[field], field
-    assert lean.id == stock.id + 1 and lean.uuid != stock.uuid
-    stored, = [e for e in event_object.Event.get_all_by_stack(
-        cnxt, stack_id) if e.id == lean.id]
-    assert (stored.uuid, stored.created_at) == (lean.uuid, lean.created_at)
-    assert lean.resource_properties == {}
+    stored = {e.id: e for e in event_object.Event.get_all_by_stack(
+        cnxt, stack_id)}
+    for old, new in zip(stock, lean):
+        for field in event_object.Event.fields:
+            if field not in ('id', 'uuid', 'created_at'):
+                assert new[field] == old[field], field
+                assert stored[new.id][field] == stored[old.id][field], field
+        assert new.id > old.id and new.uuid != old.uuid
+        assert (stored[new.id].uuid, stored[new.id].created_at) == (
+            new.uuid, new.created_at)
+        assert new.resource_properties == {}
+    assert [e.resource_status_reason for e in lean] == [
+        'done', 'y' * 255, '']
 
 
 def test_events_are_pruned_as_stock_prunes_them(db, install_shim):

@@ -257,7 +257,8 @@ def _run(service, stack, msg_queue=None):
 def _finish(stack, fast):
     """Fail nested stacks left unfinished (a sibling failed, a cancel,
     a timeout), then make every stack of the tree a convergence stack as
-    ``EngineService.migrate_convergence_1`` does, in one transaction."""
+    ``EngineService.migrate_convergence_1`` does, in one transaction (on
+    the stacks in memory where their rows say they are as stored)."""
     from heat.db import api as db_api
     from heat.engine import stack as parser
     from heat.objects import stack as stack_object
@@ -271,7 +272,9 @@ def _finish(stack, fast):
         if stack.defer_state_persist():
             # the event the legacy engine writes when it releases the lock
             stack._send_notification_and_add_event()
-        tree = [parser.Stack.load(ctxt, stack_id=db_stack.id, stack=db_stack)
+        created = {nested.id: nested for nested, _runner in fast.nested}
+        tree = [fast_nested.as_loaded(created.get(db_stack.id), db_stack) or
+                parser.Stack.load(ctxt, stack_id=db_stack.id, stack=db_stack)
                 for db_stack in stack_object.Stack.get_all_by_root_owner_id(
                     ctxt, stack.id)]
         for st in tree + [stack]:

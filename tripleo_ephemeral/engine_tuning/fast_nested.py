@@ -224,3 +224,42 @@ def _new_stack(service, parent, tmpl, timeout_mins):
     nested.validate()
     nested.thread_group_mgr = parent.stack.thread_group_mgr
     return nested
+
+
+#: What ``Stack.store`` writes from a stack (its
+#: ``get_kwargs_for_cloning(keep_status=True, only_db=True)``, its name and
+#: template), as (attribute of the Stack, field of its database row).
+_STORED = (('owner_id', 'owner_id'), ('username', 'username'),
+           ('disable_rollback', 'disable_rollback'),
+           ('stack_user_project_id', 'stack_user_project_id'),
+           ('user_creds_id', 'user_creds_id'),
+           ('nested_depth', 'nested_depth'), ('convergence', 'convergence'),
+           ('current_traversal', 'current_traversal'),
+           ('prev_raw_template_id', 'prev_raw_template_id'),
+           ('current_deps', 'current_deps'), ('action', 'action'),
+           ('status', 'status'), ('status_reason', 'status_reason'),
+           ('parent_resource_name', 'parent_resource_name'),
+           ('tenant_id', 'tenant'), ('timeout_mins', 'timeout'),
+           ('name', 'name'))
+#: Compared as text: a reason is stored as ``str()`` of it, and the
+#: context's ``user_creds_id`` is the text of the integer in the row.
+_AS_TEXT = ('status_reason', 'user_creds_id')
+
+
+def as_loaded(nested, db_stack):
+    """The nested stack this thread created, as ``Stack.load`` of its row
+    would give it for ``migrate_to_convergence`` (which stores it back):
+    None when there is none, or when the row differs in what is stored
+    (then it is loaded). Loading parses every template of the tree
+    again."""
+    if nested is None or nested.t.id != db_stack.raw_template_id:
+        return None
+    for attr, field in _STORED:
+        value, stored = getattr(nested, attr), getattr(db_stack, field)
+        if attr in _AS_TEXT and None not in (value, stored):
+            value, stored = str(value), str(stored)
+        if value != stored:
+            return None
+    # set by the database on each update of the row; a load reads it
+    nested.updated_time = db_stack.updated_at
+    return nested

@@ -47,3 +47,45 @@ def test_a_heat_whose_create_differs_creates_stock(monkeypatch, caplog):
     [line] = [r.getMessage() for r in caplog.records]
     assert 'Engine tuning fast_create is off' in line
     assert 'StackResource.create_with_template differs' in line
+
+
+def _stack_and_row(**row_changes):
+    """A nested stack as the fast create holds it, and its database row
+    as ``Stack.store`` and the persisted end state left it."""
+    import datetime
+    import types
+
+    from tripleo_ephemeral.engine_tuning import fast_nested
+
+    values = {field: 'v-%s' % field for _attr, field in fast_nested._STORED}
+    values.update(user_creds_id=1, current_deps={}, status_reason='done')
+    row = types.SimpleNamespace(raw_template_id=7, updated_at=datetime.
+                                datetime(2026, 11, 25), **values)
+    stack = types.SimpleNamespace(t=types.SimpleNamespace(id=7),
+                                  updated_time=None)
+    for attr, field in fast_nested._STORED:
+        setattr(stack, attr, values[field])
+    stack.user_creds_id = '1'   # the context's text of the row's integer
+    for field, value in row_changes.items():
+        setattr(row, field, value)
+    return stack, row
+
+
+def test_a_nested_stack_as_stored_is_migrated_in_memory():
+    from tripleo_ephemeral.engine_tuning import fast_nested
+
+    stack, row = _stack_and_row()
+    assert fast_nested.as_loaded(stack, row) is stack
+    assert stack.updated_time == row.updated_at   # as a load reads it
+    assert fast_nested.as_loaded(None, row) is None
+
+
+def test_a_nested_stack_unlike_its_row_is_loaded():
+    from tripleo_ephemeral.engine_tuning import fast_nested
+
+    for change in ({'status': 'FAILED'}, {'raw_template_id': 8},
+                   {'user_creds_id': None}, {'current_deps': {'x': 1}},
+                   {'status_reason': 'other'}):
+        stack, row = _stack_and_row(**change)
+        assert fast_nested.as_loaded(stack, row) is None, change
+        assert stack.updated_time is None

@@ -1,7 +1,8 @@
 """The shims of the engine's own work (:mod:`.registry`'s part).
 
 The fast create (:mod:`.fast_create`), Heat's hard-coded sleeps
-(:mod:`.sleeps`), resource definitions and templates parsed on demand
+(:mod:`.sleeps`), yaql results kept during a fast create
+(:mod:`.yaql_memo`), resource definitions and templates parsed on demand
 (:mod:`.definitions`, :mod:`.attributes`) and parents woken by their
 nested stacks (:mod:`.wakeups`). No Heat here.
 """
@@ -97,6 +98,20 @@ SHIMS = (
                    '_transaction_contexts_by_thread', '524e5725df55bd8c'),
             target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
                    '_session', 'bb1bf21e04118fb9'))),
+    Shim(
+        # After fast_create: only inside a fast create.
+        'fast_create_yaql_cache', 'yaql_memo', checked_on=HEAT,
+        options=(Option(
+            'fast_create_yaql_cache', 'bool', False, True,
+            help='During a fast create, give a copy of the first result '
+                 'when a yaql expression is evaluated again on the same '
+                 'data (expressions naming now are always evaluated).'),),
+        targets=(
+            # What result() evaluates: the expression on the data.
+            target('heat.engine.hot.functions.Yaql.result',
+                   'd65be2e2c20e6d43'),
+            target('heat.engine.hot.functions.Yaql.__init__',
+                   '203ca91adf9300fc'))),
     Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(

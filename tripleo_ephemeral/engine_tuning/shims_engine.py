@@ -56,6 +56,12 @@ SHIMS = (
                    'e4bd12fa531d0a00'),
             target('heat.engine.stack.Stack.migrate_to_convergence',
                    'd7635b6dbe0228a3'),
+            # What the migration stores back of a stack in memory.
+            target('heat.engine.stack.Stack.store',
+                   '72b64d321eca377e', '73c870558ca96c3c'),
+            target('heat.engine.stack.Stack.get_kwargs_for_cloning',
+                   '0d2f2aa558dd1efd'),
+            target('heat.engine.stack.Stack._from_db', '7102b00fb8dad0dc'),
             target('heat.engine.scheduler.TaskRunner._sleep',
                    '55a562736123b4c5'),
             target('heat.engine.resource.Resource.state_set',

@@ -17,6 +17,10 @@ Here:
   it) and its object is built from the values written, on SQLite, which
   keeps the timestamp's microseconds as written (a server database
   truncates them: there the stock insert and read-back stay);
+* a new stack's row is checked to be the oldest of its name by reading
+  ids, not the stacks with their templates and environments (stock's
+  check decodes the whole template and environment of the stack it
+  just wrote, for every nested stack);
 * a stack's root id is looked up once per stack object.
 """
 
@@ -50,6 +54,7 @@ def install_lean_database_writes(patches):
     """Leave out the read-backs of resource updates, events and root ids
     (see the module)."""
     import sqlalchemy
+    from heat.common import exception
     from heat.db import api as db_api
     from heat.db import models
     from heat.engine import stack
@@ -121,6 +126,27 @@ def install_lean_database_writes(patches):
                                    create_event(context, values))
 
     patches.replace(event_object.Event, 'create', classmethod(create))
+
+    @db_api.context_manager.writer
+    def create_stack_row(context, values):
+        row = models.Stack()
+        row.update(values)
+        row.save(context.session)
+        # Stock's check that this is the oldest stack of its name the
+        # project sees, reading the id alone.
+        earliest = db_api._soft_delete_aware_query(
+            context, models.Stack.id).filter(sqlalchemy.or_(
+                models.Stack.tenant == context.project_id,
+                models.Stack.stack_user_project_id == context.project_id,
+            )).filter_by(name=row.name).order_by(
+                models.Stack.created_at).first()
+        if earliest is not None and earliest.id != row.id:
+            context.session.query(models.Stack).filter_by(
+                id=row.id).delete()
+            raise exception.StackExists(stack_name=row.name)
+        return row
+
+    patches.replace(db_api, 'stack_create', create_stack_row)
 
     stock_root = stack.Stack.root_stack_id
 

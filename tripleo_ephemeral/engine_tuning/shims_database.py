@@ -77,9 +77,9 @@ SHIMS = (
         'lean_database_writes', 'lean_writes', checked_on=HEAT,
         options=(Option(
             'lean_database_writes', 'bool', False, True,
-            help='Write resources and events without reading each row '
-                 'back (the callers drop what the read returns), and look '
-                 'a stack\'s root up once per stack object.'),),
+            help='Write resources, events and stacks without reading '
+                 'each row back (the callers drop what the read returns), '
+                 'and look a stack\'s root up once per stack object.'),),
         targets=(
             # What update_by_id and update_and_save ran, less its read.
             target('heat.db.api.resource_update_and_save',
@@ -97,6 +97,11 @@ SHIMS = (
             target('heat.objects.event.Event.create', '4cb339237a75a431'),
             target('heat.objects.event.Event._from_db_object',
                    '39b30f21a1dc4c44'),
+            # What stack_create ran, its check reading ids alone.
+            target('heat.db.api.stack_create', '1935713221925045'),
+            target('heat.db.api._stack_get_by_name', '5556b85a1184348f'),
+            target('heat.db.api._soft_delete_aware_query',
+                   '3b22c0b5237d9f73'),
             target('heat.engine.stack.Stack.root_stack_id',
                    'dac20f2f2fb85fcc'))),
     Shim(

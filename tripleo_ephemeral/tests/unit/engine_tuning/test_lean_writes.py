@@ -162,3 +162,48 @@ def test_a_stacks_root_is_looked_up_once(db, install_shim):
     assert len(selects) == looked_up
     leaf.owner_id = None  # not a nested stack any more: its own root
     assert leaf.root_stack_id() == leaf.id
+
+
+def _create_stacks(cnxt, tmpl_id, names):
+    """Stacks created through Heat's object, as Stack.store creates them:
+    their names, or 'exists' where Heat refused one."""
+    from heat.common import exception
+    from heat.objects import stack as stack_object
+
+    created = []
+    for name in names:
+        try:
+            created.append(stack_object.Stack.create(cnxt, {
+                'name': name, 'raw_template_id': tmpl_id, 'username': 'u',
+                'tenant': cnxt.project_id, 'action': 'CREATE',
+                'status': 'IN_PROGRESS', 'status_reason': '',
+                'disable_rollback': True, 'parameters': {}}).name)
+        except exception.StackExists:
+            created.append('exists')
+    return created
+
+
+def _stored(cnxt):
+    from heat.db import api as db_api
+
+    return sorted(s.name for s in db_api.stack_get_all(cnxt)
+                  if s.name.startswith('new-'))
+
+
+def test_a_new_stack_is_checked_without_its_template(db, install_shim):
+    """The same stacks and the same refusal of a second stack of a name,
+    without reading the template and environment back."""
+    from heat.db import api as db_api
+
+    cnxt, _stack_id, selects = db
+    tmpl = db_api.raw_template_get(
+        cnxt, db_api.stack_get(cnxt, _stack_id).raw_template_id)
+    assert _create_stacks(cnxt, tmpl.id, ['new-a', 'new-b']) == [
+        'new-a', 'new-b']
+    assert _stored(cnxt) == ['new-a', 'new-b']
+    install_shim(SHIM)
+    del selects[:]
+    assert _create_stacks(cnxt, tmpl.id, ['new-c', 'new-a']) == [
+        'new-c', 'exists']
+    assert selects and not any('raw_template' in s for s in selects)
+    assert _stored(cnxt) == ['new-a', 'new-b', 'new-c']

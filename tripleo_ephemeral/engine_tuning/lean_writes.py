@@ -51,8 +51,8 @@ def _prune_events(db_api, context, stack_id):
 
 
 def install_lean_database_writes(patches):
-    """Leave out the read-backs of resource updates, events and root ids
-    (see the module)."""
+    """Leave out the read-backs of resource updates, events and new
+    stacks, and repeated root id lookups (see the module)."""
     import sqlalchemy
     from heat.common import exception
     from heat.db import api as db_api

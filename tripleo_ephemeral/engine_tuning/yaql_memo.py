@@ -32,9 +32,10 @@ def install_fast_create_yaql_cache(patches):
 
     def result(self):
         fast = fast_create.current()
+        if fast is None:
+            return stock_result(self)
         expression = function.resolve(self._expression)
-        if fast is None or not isinstance(expression, str) or (
-                'now' in expression):
+        if not isinstance(expression, str) or 'now' in expression:
             return stock_result(self)
         data = function.resolve(self._data)
         known = fast.__dict__.setdefault('yaql_results', {})

@@ -241,7 +241,8 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         saved = self.state.save(**self._launch())
         if tied:
             saved = self.state.save(**self._start_watchdog(saved))
-        self.wait_until_ready(saved)
+        with interruption.activity('waiting for the Heat API'):
+            self.wait_until_ready(saved)
 
     def _start_watchdog(self, saved):
         """Start the watchdog of a tied Heat; return its state fields."""

@@ -1,6 +1,7 @@
 """The attributes other resources read of a resource, asked only of them."""
 
 import collections
+import collections.abc
 
 
 def _get_attr_keys(template):
@@ -14,8 +15,10 @@ def _get_attr_keys(template):
 
 
 def _attribute_readers(template):
-    """(resource name -> names of the resources whose snippet reads its
-    attributes, names of those that read a computed resource name).
+    """{section: (resource name -> names of the entries of ``section``
+    (resources, outputs) whose snippet reads its attributes, names of those
+    that read a computed resource name, names of those that read a computed
+    attribute or path)}.
 
     One walk of the raw template; Heat's attribute functions name the
     resource in their first argument, a literal or (rarely) a function.
@@ -24,10 +27,8 @@ def _attribute_readers(template):
     if cached is not None:
         return cached
     keys = _get_attr_keys(template)
-    readers = collections.defaultdict(set)
-    computed = set()
 
-    def walk(snippet, owner):
+    def walk(snippet, owner, found):
         kind = type(snippet)
         if kind is dict:
             if len(snippet) == 1:
@@ -35,19 +36,48 @@ def _attribute_readers(template):
                 if key in keys:
                     if type(args) is list and args and isinstance(args[0],
                                                                   str):
-                        readers[args[0]].add(owner)
+                        found[0][args[0]].add(owner)
+                        if not all(type(a) in (str, int) for a in args[1:]):
+                            found[2].add(owner)
                     else:
-                        computed.add(owner)
+                        found[1].add(owner)
+                        found[2].add(owner)
             for value in snippet.values():
-                walk(value, owner)
+                walk(value, owner, found)
         elif kind is list:
             for value in snippet:
-                walk(value, owner)
+                walk(value, owner, found)
 
-    for name, snippet in (template.t.get(template.RESOURCES) or {}).items():
-        walk(snippet, name)
-    result = template.__dict__['_attribute_readers'] = (readers, computed)
+    result = {}
+    for section in (template.RESOURCES, template.OUTPUTS):
+        found = (collections.defaultdict(set), set(), set())
+        for name, snippet in (template.t.get(section) or {}).items():
+            walk(snippet, name, found)
+        result[section] = found
+    template.__dict__['_attribute_readers'] = result
     return result
+
+
+def _readers(template, section, name):
+    readers, computed, _dynamic = _attribute_readers(template)[section]
+    return readers.get(name, set()) | computed
+
+
+def _static_output_attrs(stk_defn, name):
+    """{resource name: attributes} output ``name`` reads, by Heat's own
+    ``all_dep_attrs``, kept for the definition's life: every attribute
+    function in it has literal arguments, so the answer never changes."""
+    from heat.engine import function
+
+    kept = stk_defn.__dict__.setdefault('_static_output_attrs', {})
+    found = kept.get(name)
+    if found is None:
+        found = collections.defaultdict(set)
+        for rsrc, attr in function.all_dep_attrs(
+                stk_defn.output_definition(name)._value):
+            found[rsrc].add(attr)
+        kept[name] = found
+    return found
 
 
 def install_narrow_referenced_attrs(patches):
@@ -58,8 +88,13 @@ def install_narrow_referenced_attrs(patches):
     every definition of the stack on every resource check (the lazy
     definitions notwithstanding): for tripleo-heat-templates' stacks of a
     hundred resources that was a third of the engine's CPU. Only a resource
-    whose raw snippet names this one in an attribute function (or names a
-    computed resource) can read it; those are asked, by Heat's own code.
+    or output whose raw snippet names this one in an attribute function (or
+    names a computed resource) can read it; those are asked, by Heat's own
+    code. Stock then walks the whole function tree of every output for each
+    resource (THT's ``role_data`` outputs name nearly every resource of
+    their stack): an output whose attribute functions all have literal
+    arguments reads the same whatever the resources' data, so its map of
+    what it reads (Heat's ``all_dep_attrs``) is made once per definition.
     """
     from heat.engine import attributes
     from heat.engine.hot import template as hot_template
@@ -73,17 +108,35 @@ def install_narrow_referenced_attrs(patches):
         if stk_defn is None:
             stk_defn = self.stack.defn
         template = stk_defn._template
-        if not in_resources or not isinstance(
-                template, hot_template.HOTemplate20130523):
+        if not isinstance(template, hot_template.HOTemplate20130523):
             return stock(self, stk_defn, in_resources, in_outputs, load_all)
-        refd = stock(self, stk_defn, False, in_outputs, load_all)
-        readers, computed = _attribute_readers(template)
-        for name in readers.get(self.name, set()) | computed:
-            try:
-                defn = stk_defn.resource_definition(name)
-            except KeyError:  # disabled by a condition
-                continue
-            refd.update(defn.dep_attrs(self.name, load_all))
+        refd = set()
+        if in_resources:
+            for name in _readers(template, template.RESOURCES, self.name):
+                try:
+                    defn = stk_defn.resource_definition(name)
+                except KeyError:  # disabled by a condition
+                    continue
+                refd.update(defn.dep_attrs(self.name, load_all))
+        if in_outputs:
+            names = _readers(template, template.OUTPUTS, self.name)
+            if isinstance(in_outputs, collections.abc.Iterable):
+                # Stock asks each named output (a disabled one raises).
+                subset = set(in_outputs)
+                names = (names & subset) | (
+                    subset - stk_defn.enabled_output_names())
+            else:
+                names &= stk_defn.enabled_output_names()
+            # Stock walks each output for each resource; after each
+            # resource's check the legacy engine drops the maps its
+            # load_all keeps. An output with literal attribute functions
+            # only always reads the same: its map is made once.
+            dynamic = _attribute_readers(template)[template.OUTPUTS][2]
+            static = (names - dynamic) & stk_defn.enabled_output_names()
+            for name in static:
+                refd.update(_static_output_attrs(stk_defn, name).get(
+                    self.name, ()))
+            refd |= stock(self, stk_defn, False, names - static, load_all)
         if attributes.ALL_ATTRIBUTES in refd:
             refd.remove(attributes.ALL_ATTRIBUTES)
             refd |= (set(self.attributes) - {self.SHOW})

@@ -176,13 +176,28 @@ SHIMS = (
         'narrow_referenced_attrs', 'attributes', checked_on=HEAT,
         options=(Option(
             'narrow_referenced_attrs', 'bool', False, True,
-            help='Ask only the resources whose template snippet names a '
-                 'resource in an attribute function which of its attributes '
-                 'they read, instead of parsing every resource definition '
-                 'of the stack to ask them all.'),),
+            help='Ask only the resources and outputs whose template '
+                 'snippet names a resource in an attribute function which '
+                 'of its attributes they read, instead of parsing every '
+                 'resource definition and walking every output of the '
+                 'stack to ask them all.'),),
         targets=(
             target('heat.engine.resource.Resource.referenced_attrs',
                    '26b35a1f6a894020'),
+            target('heat.engine.output.OutputDefinition.dep_attrs',
+                   'ae85edf4e2fc2908'),
+            target('heat.engine.output.OutputDefinition.__init__',
+                   'ee5ed169b4f0bd05'),
+            target('heat.engine.function.all_dep_attrs', '64be79af1932785e'),
+            target('heat.engine.function.dep_attrs', '66e5033010a7c45a'),
+            target('heat.engine.hot.functions.GetAttThenSelect.dep_attrs',
+                   'cc3d44e3dfb13244'),
+            target('heat.engine.hot.functions.GetAttThenSelect.'
+                   'all_dep_attrs', '3a0e1a47638130c5'),
+            target('heat.engine.hot.functions.GetAtt._attr_path',
+                   '4c42d9759964a71e'),
+            target('heat.engine.stk_defn.StackDefinition.'
+                   'enabled_output_names', '2d443a2ef2d0a055'),
             target('heat.engine.hot.functions.GetAttThenSelect._parse_args',
                    '4b0c158ec397b33a'),
             target('heat.engine.hot.functions.GetAttAllAttributes.'

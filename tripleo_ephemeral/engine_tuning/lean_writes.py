@@ -21,7 +21,10 @@ Here:
   ids, not the stacks with their templates and environments (stock's
   check decodes the whole template and environment of the stack it
   just wrote, for every nested stack);
-* a stack's root id is looked up once per stack object.
+* a stack's root id is looked up once per stack object;
+* a template is stored without building the object stock builds from the
+  row (a deep copy of the environment, decrypted) for a caller that keeps
+  its id alone.
 """
 
 import logging
@@ -51,13 +54,14 @@ def _prune_events(db_api, context, stack_id):
 
 
 def install_lean_database_writes(patches):
-    """Leave out the read-backs of resource updates, events and new
-    stacks, and repeated root id lookups (see the module)."""
+    """Leave out the read-backs of resource updates, events, new stacks
+    and templates, and repeated root id lookups (see the module)."""
     import sqlalchemy
     from heat.common import exception
     from heat.db import api as db_api
     from heat.db import models
     from heat.engine import stack
+    from heat.engine import template
     from heat.objects import event as event_object
     from heat.objects import resource as resource_object
 
@@ -159,3 +163,17 @@ def install_lean_database_writes(patches):
         return root
 
     patches.replace(stack.Stack, 'root_stack_id', root_stack_id)
+
+    def store_template(self, context):
+        values = {'template': self.t,
+                  'files_id': self.files.store(context),
+                  'environment': self.env.env_as_dict()}
+        if self.id is None:
+            self.id = db_api.raw_template_create(context, values).id
+        else:
+            if values['files_id']:
+                values['files'] = None  # as RawTemplate.update_by_id
+            db_api.raw_template_update(context, self.id, values)
+        return self.id
+
+    patches.replace(template.Template, 'store', store_template)

@@ -77,9 +77,10 @@ SHIMS = (
         'lean_database_writes', 'lean_writes', checked_on=HEAT,
         options=(Option(
             'lean_database_writes', 'bool', False, True,
-            help='Write resources, events and stacks without reading '
-                 'each row back (the callers drop what the read returns), '
-                 'and look a stack\'s root up once per stack object.'),),
+            help='Write resources, events, stacks and templates without '
+                 'reading each row back (the callers drop what the read '
+                 'returns), and look a stack\'s root up once per stack '
+                 'object.'),),
         targets=(
             # What update_by_id and update_and_save ran, less its read.
             target('heat.db.api.resource_update_and_save',
@@ -103,7 +104,14 @@ SHIMS = (
             target('heat.db.api._soft_delete_aware_query',
                    '3b22c0b5237d9f73'),
             target('heat.engine.stack.Stack.root_stack_id',
-                   'dac20f2f2fb85fcc'))),
+                   'dac20f2f2fb85fcc'),
+            # What Template.store ran, less the object built of the row.
+            target('heat.engine.template.Template.store',
+                   '517ecf9103a545b6'),
+            target('heat.objects.raw_template.RawTemplate.create',
+                   '4a6cc9c3c8a023f0'),
+            target('heat.objects.raw_template.RawTemplate.update_by_id',
+                   '9dbe6f893942a266'))),
     Shim(
         'atomic_sync_points', 'sync_points', checked_on=HEAT,
         options=(Option(

@@ -207,3 +207,45 @@ def test_a_new_stack_is_checked_without_its_template(db, install_shim):
         'new-c', 'exists']
     assert selects and not any('raw_template' in s for s in selects)
     assert _stored(cnxt) == ['new-a', 'new-b', 'new-c']
+
+
+def _stored_templates(cnxt, install_shim, lean):
+    """Store a template with an encrypted parameter, then store it again
+    changed, the ways Heat does; its rows and the live environment."""
+    from heat.common import crypt
+    from heat.db import api as db_api
+    from heat.engine import environment
+    from heat.engine import template
+    from heat.engine import template_files
+
+    if lean:
+        install_shim(SHIM)
+    env = environment.Environment({'parameters': {
+        'secret': list(crypt.encrypt('s3cret')), 'plain': 'p'}})
+    env.encrypted_param_names = ['secret']
+    tmpl = template.Template(
+        {'heat_template_version': 'wallaby', 'resources': {}}, env=env,
+        files=template_files.TemplateFiles({'a.yaml': 'x'}))
+    rows = []
+    for change in (None, {'description': 'again'}):
+        if change:
+            tmpl.t.update(change)
+        tmpl.store(cnxt)
+        row = db_api.raw_template_get(cnxt, tmpl.id)
+        stored = dict(row.environment, parameters=dict(
+            row.environment['parameters']))
+        method, token = stored['parameters']['secret']  # still encrypted
+        stored['parameters']['secret'] = crypt.decrypt(method, token)
+        rows.append((row.template, stored, row.files,
+                     row.files_id is not None))
+    guard.uninstall([SHIM])
+    # Storing leaves the live environment encrypted as it was.
+    return rows, env.params['secret'][0]
+
+
+def test_a_template_is_stored_without_its_object(db, install_shim):
+    cnxt, _stack_id, _selects = db
+    stock = _stored_templates(cnxt, install_shim, lean=False)
+    assert _stored_templates(cnxt, install_shim, lean=True) == stock
+    assert stock[0][0][1]['parameters']['secret'] == 's3cret'
+    assert stock[1] == 'cryptography_decrypt_v1'

@@ -38,14 +38,14 @@ def stack_fields(kind, name, count):
                 parameters={'count': count}, disable_rollback=True)
 
 
-def wait_stack(client, stack_id, timeout=1800):
+def wait_stack(client, stack_id, timeout=1800, interval=0.25):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         status = client.stacks.get(stack_id,
                                    resolve_outputs=False).stack_status
         if not status.endswith('IN_PROGRESS'):
             return status
-        time.sleep(0.25)
+        time.sleep(interval)
     raise RuntimeError('stack %s timed out' % stack_id)
 
 

@@ -20,7 +20,6 @@ def install(patches, current, stopping):
     the fast create of this thread (None outside one); ``stopping`` is
     set when the engine stops (one root step can start hundreds of nested
     stacks: each checks it, so a stop does not wait for the step)."""
-    from oslo_serialization import jsonutils
     from heat.common import exception
     from heat.engine import api
     from heat.engine import scheduler
@@ -152,9 +151,8 @@ def install(patches, current, stopping):
             stk_defn.update_resource_data(
                 nested.defn, res.name,
                 res.node_data(for_resources=False, for_outputs=True))
-        outputs = jsonutils.to_primitive(
-            api.format_stack_outputs(nested.outputs, resolve_value=True),
-            convert_instances=True)
+        outputs = primitive(
+            api.format_stack_outputs(nested.outputs, resolve_value=True))
         self._outputs = {o[rpc_api.OUTPUT_KEY]: o for o in outputs}
         self._fast_outputs = False
 
@@ -179,6 +177,27 @@ def install(patches, current, stopping):
     patches.replace(cls, 'handle_create_cancel', handle_create_cancel)
     patches.replace(template_resource.TemplateResource, 'get_reference_id',
                     get_reference_id)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def primitive(value):
+    """What Heat's RPC serializer makes of ``value`` (oslo's
+    ``to_primitive`` with instances converted), walking exact dicts and
+    lists and leaving plain scalars as they are itself: outputs are JSON
+    data all but everywhere, and the stock walk tries some fifteen types
+    on every node of THT's large outputs. Anything else goes to oslo (at
+    the same depth: dicts and lists do not deepen it)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {primitive(k): primitive(v) for k, v in value.items()}
+    if kind is list:
+        return [primitive(item) for item in value]
+    from oslo_serialization import jsonutils
+    return jsonutils.to_primitive(value, convert_instances=True)
 
 
 def persist(nested):

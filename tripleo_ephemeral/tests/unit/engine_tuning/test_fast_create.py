@@ -89,3 +89,23 @@ def test_a_nested_stack_unlike_its_row_is_loaded():
         stack, row = _stack_and_row(**change)
         assert fast_nested.as_loaded(stack, row) is None, change
         assert stack.updated_time is None
+
+
+def test_outputs_are_made_primitive_as_heats_rpc_makes_them():
+    import datetime
+    import uuid
+
+    from oslo_serialization import jsonutils
+
+    from tripleo_ephemeral.engine_tuning import fast_nested
+
+    class Thing:
+        def __init__(self):
+            self.a = {'b': (1, 2)}
+
+    value = {'s': 'x', 1: [None, True, 2.5, ('t', b'b')], 'd': {
+        'when': datetime.datetime(2026, 11, 25, 1, 2, 3, 4),
+        'id': uuid.UUID(int=7), 'set': {3}, 'thing': Thing(),
+        'deep': [[[[[{'x': [1]}]]]]]}}
+    assert fast_nested.primitive(value) == jsonutils.to_primitive(
+        value, convert_instances=True)

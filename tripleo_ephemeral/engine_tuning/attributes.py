@@ -14,11 +14,15 @@ def _get_attr_keys(template):
             fn, hot_functions.GetAttThenSelect))
 
 
+#: Of one section (resources, outputs): resource name -> names of the
+#: entries whose snippet reads its attributes; names of the entries that
+#: read a computed resource name; names of the entries that read a computed
+#: resource name, attribute or path.
+Readers = collections.namedtuple('Readers', 'by_name computed dynamic')
+
+
 def _attribute_readers(template):
-    """{section: (resource name -> names of the entries of ``section``
-    (resources, outputs) whose snippet reads its attributes, names of those
-    that read a computed resource name, names of those that read a computed
-    attribute or path)}.
+    """{section: :class:`Readers`} for the resources and the outputs.
 
     One walk of the raw template; Heat's attribute functions name the
     resource in their first argument, a literal or (rarely) a function.
@@ -36,12 +40,12 @@ def _attribute_readers(template):
                 if key in keys:
                     if type(args) is list and args and isinstance(args[0],
                                                                   str):
-                        found[0][args[0]].add(owner)
+                        found.by_name[args[0]].add(owner)
                         if not all(type(a) in (str, int) for a in args[1:]):
-                            found[2].add(owner)
+                            found.dynamic.add(owner)
                     else:
-                        found[1].add(owner)
-                        found[2].add(owner)
+                        found.computed.add(owner)
+                        found.dynamic.add(owner)
             for value in snippet.values():
                 walk(value, owner, found)
         elif kind is list:
@@ -50,7 +54,7 @@ def _attribute_readers(template):
 
     result = {}
     for section in (template.RESOURCES, template.OUTPUTS):
-        found = (collections.defaultdict(set), set(), set())
+        found = Readers(collections.defaultdict(set), set(), set())
         for name, snippet in (template.t.get(section) or {}).items():
             walk(snippet, name, found)
         result[section] = found
@@ -59,8 +63,8 @@ def _attribute_readers(template):
 
 
 def _readers(template, section, name):
-    readers, computed, _dynamic = _attribute_readers(template)[section]
-    return readers.get(name, set()) | computed
+    found = _attribute_readers(template)[section]
+    return found.by_name.get(name, set()) | found.computed
 
 
 def _static_output_attrs(stk_defn, name):
@@ -119,20 +123,20 @@ def install_narrow_referenced_attrs(patches):
                     continue
                 refd.update(defn.dep_attrs(self.name, load_all))
         if in_outputs:
+            enabled = stk_defn.enabled_output_names()
             names = _readers(template, template.OUTPUTS, self.name)
             if isinstance(in_outputs, collections.abc.Iterable):
                 # Stock asks each named output (a disabled one raises).
                 subset = set(in_outputs)
-                names = (names & subset) | (
-                    subset - stk_defn.enabled_output_names())
+                names = (names & subset) | (subset - enabled)
             else:
-                names &= stk_defn.enabled_output_names()
+                names &= enabled
             # Stock walks each output for each resource; after each
             # resource's check the legacy engine drops the maps its
             # load_all keeps. An output with literal attribute functions
             # only always reads the same: its map is made once.
-            dynamic = _attribute_readers(template)[template.OUTPUTS][2]
-            static = (names - dynamic) & stk_defn.enabled_output_names()
+            dynamic = _attribute_readers(template)[template.OUTPUTS].dynamic
+            static = (names - dynamic) & enabled
             for name in static:
                 refd.update(_static_output_attrs(stk_defn, name).get(
                     self.name, ()))

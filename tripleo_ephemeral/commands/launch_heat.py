@@ -57,7 +57,7 @@ class LaunchHeat(command.ShowOne):
                 interrupts.stop_in_order(_('Heat'), self.app.stderr), \
                 locking.DirLock(path):
             launcher = options.build_launcher(
-                parsed_args, path,
+                options.launcher_spec(parsed_args), path,
                 say=interrupts.terminal_writer(self.app.stderr))
             if parsed_args.kill:
                 return self._kill(launcher)

@@ -70,23 +70,24 @@ class AdoptOvercloud(command.ShowOne):
                 'Name exactly one source: --heat-type installed (the Heat '
                 'of OS_CLOUD) or --heat-db-dump <file>'))
         wd = options.work_dir(parsed_args)
+        spec = options.launcher_spec(parsed_args)
         adoption = adopt.Adoption(parsed_args.stack, wd.path,
                                   overwrite=parsed_args.overwrite,
                                   out=self.app.stderr)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the adoption')):
             if installed:
-                parsed_args.heat_type = 'native'
+                # The stack is re-created once on native Heat, for the dump.
                 return adoption.from_installed(
                     heat_launcher.get_launcher('installed', wd.heat_dir),
-                    options.build_launcher(parsed_args, wd.heat_dir))
+                    options.build_launcher(spec.replace(heat_type='native'),
+                                           wd.heat_dir))
             runner = process.ProcessRunner()
-            kwargs = options.container_kwargs(parsed_args)
             reader = scratch_mariadb.ScratchMariadb(
-                podman_cli.Podman(runner), kwargs['images'], wd.path,
-                pull=kwargs['pull'])
+                podman_cli.Podman(runner), spec.images, wd.path,
+                pull=spec.pull)
             return adoption.from_dump(
                 parsed_args.heat_db_dump,
-                options.build_launcher(parsed_args, wd.heat_dir), runner,
+                options.build_launcher(spec, wd.heat_dir), runner,
                 mysql_reader=reader,
                 key_file=parsed_args.heat_db_auth_encryption_key)

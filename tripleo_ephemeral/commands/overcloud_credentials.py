@@ -31,9 +31,9 @@ def add_stack_argument(parser):
 
 
 def work_dir(parsed_args):
-    if getattr(parsed_args, 'stack_name', None):
-        parsed_args.stack = parsed_args.stack_name
-    wd = options.work_dir(parsed_args)
+    """The work dir of the positional stack name, else of --stack."""
+    wd = options.work_dir(parsed_args,
+                          stack=getattr(parsed_args, 'stack_name', None))
     if not os.path.isdir(wd.path):
         raise osc_exceptions.CommandError(
             _('No deployment was found for %(stack)s in %(dir)s: deploy it '

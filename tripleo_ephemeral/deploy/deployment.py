@@ -269,7 +269,7 @@ class Deployment:
     def _ansible(self, config_dir, ansible, outputs):
         blacklist = lifecycle.blacklist_limit(outputs)
         if not ansible.limit and blacklist:
-            ansible.limit = blacklist
+            ansible = ansible.replace(limit=blacklist)
             self.say('Leaving out the BlacklistedHostnames: --limit %s'
                      % ansible.limit)
         elif blacklist:

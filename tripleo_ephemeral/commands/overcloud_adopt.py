@@ -10,12 +10,17 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import adopt
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
+
+#: The flags that fix library errors (the library names the input).
+_FIXES = {exceptions.DeploymentExistsError:
+          _('pass --overwrite to replace it')}
 
 
 class AdoptOvercloud(command.ShowOne):
@@ -74,7 +79,7 @@ class AdoptOvercloud(command.ShowOne):
         adoption = adopt.Adoption(parsed_args.stack, wd.path,
                                   overwrite=parsed_args.overwrite,
                                   out=self.app.stderr)
-        with errors.user_errors('--work-dir'), \
+        with errors.user_errors('--work-dir', fixes=_FIXES), \
                 interrupts.stop_in_order(_('the adoption')):
             if installed:
                 # The stack is re-created once on native Heat, for the dump.

@@ -27,6 +27,7 @@ from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import stopping
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral.heat_launcher import watchdog
+from tripleo_ephemeral import progress
 
 LOG = logging.getLogger(__name__)
 
@@ -77,13 +78,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def say(self, text):
         """One line of progress for the user (a lost terminal is fine)."""
-        if self._say is None:
-            LOG.info('%s', text)
-            return
-        try:
-            self._say(text)
-        except (OSError, ValueError):
-            LOG.info('%s', text)
+        progress.channel(self._say)(text)
 
     # -- address -----------------------------------------------------------
 
@@ -170,10 +165,9 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         if saved.get('running') and self._is_alive(saved):
             if not watchdog.owner_gone(saved):
                 raise exceptions.AlreadyRunningError(
-                    'Heat (%s) is already running for %s at %s; use it, or '
-                    'stop it with --kill' % (saved.get('heat_type'),
-                                             self.heat_dir,
-                                             saved.get('api_url')))
+                    'Heat (%s) is already running for %s at %s' % (
+                        saved.get('heat_type'), self.heat_dir,
+                        saved.get('api_url')), heat_dir=self.heat_dir)
             self.say('Found Heat (%s) still running for %s, launched by a '
                      'command that is gone (pid %s): stopping it' % (
                          saved.get('heat_type'), self.heat_dir,

@@ -103,7 +103,7 @@ class LaunchHeat(command.ShowOne):
     @staticmethod
     def _show(info):
         columns = ('status', 'heat_type', 'api_url', 'heat_dir', 'pid',
-                   'database', 'clouds_yaml', 'dump')
+                   'database', 'clouds_yaml', 'dump', 'engine_tunings')
         return columns, tuple(info.get(c) for c in columns)
 
 

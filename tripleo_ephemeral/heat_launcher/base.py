@@ -19,6 +19,7 @@ import uuid
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import report as tuning_report
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import heat_files
@@ -227,6 +228,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _launch_once(self, tied):
         owner = watchdog.owner_fields() if tied else {'owner_pid': None}
+        tuning_report.clear(self.log_dir)
         saved = self.state.save(
             heat_type=self.heat_type, api_port=self.api_port,
             bind_host=self.bind_host, api_url=self.api_url,
@@ -294,4 +296,6 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
             'pid': saved.get('pid'),
             'database': self.database.url,
             'clouds_yaml': self.clouds_file,
+            # What the runner installed and refused (None: not recorded).
+            'engine_tunings': tuning_report.read(self.log_dir),
         }

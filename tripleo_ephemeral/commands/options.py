@@ -59,13 +59,20 @@ def port_number(value):
 # -- the deployment: --stack and --work-dir ---------------------------------
 
 def add_work_dir_options(parser, stack=True, required=False, group=None,
-                         work_dir_help=None, default_stack=None):
+                         work_dir_help=None, default_stack=None,
+                         positional_stack=False):
     """``--stack`` and ``--work-dir`` (alias ``--working-dir``).
 
     Without ``stack`` the default work dir is the default stack's. Added
-    to ``group`` when given, else to a group of their own.
+    to ``group`` when given, else to a group of their own. With
+    ``positional_stack`` the stack may also be named as tripleoclient's
+    positional argument (it wins over ``--stack``).
     """
     default_stack = default_stack or workdir.DEFAULT_STACK
+    if positional_stack:
+        parser.add_argument(
+            'stack_name', metavar='<stack>', nargs='?',
+            help=_('Name of the stack (same as --stack)'))
     if group is None:
         group = parser.add_argument_group(_('Deployment'))
     if stack:
@@ -84,11 +91,12 @@ def add_work_dir_options(parser, stack=True, required=False, group=None,
     return group
 
 
-def work_dir(parsed_args, stack=None):
-    """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name;
-    ``stack`` (a positional stack name, say) wins over ``--stack``."""
+def work_dir(parsed_args):
+    """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
+    (the positional stack name wins over ``--stack``)."""
     return workdir.WorkDir(parsed_args.work_dir,
-                           stack or getattr(parsed_args, 'stack', None) or
+                           getattr(parsed_args, 'stack_name', None) or
+                           getattr(parsed_args, 'stack', None) or
                            workdir.DEFAULT_STACK)
 
 

@@ -9,11 +9,16 @@ from tripleo_ephemeral import clouds
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 
 LOG = logging.getLogger(__name__)
+
+#: The flags that fix library errors (the library names the input).
+_FIXES = {exceptions.AlreadyRunningError:
+          _('use it, or stop it with --kill')}
 
 
 def heat_dir(parsed_args):
@@ -53,11 +58,11 @@ class LaunchHeat(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         path = heat_dir(parsed_args)
-        with errors.user_errors('--heat-dir'), \
+        with errors.user_errors('--heat-dir', fixes=_FIXES), \
                 interrupts.stop_in_order(_('Heat'), self.app.stderr), \
                 locking.DirLock(path):
             launcher = options.build_launcher(
-                parsed_args, path,
+                options.launcher_spec(parsed_args), path,
                 say=interrupts.terminal_writer(self.app.stderr))
             if parsed_args.kill:
                 return self._kill(launcher)
@@ -98,7 +103,7 @@ class LaunchHeat(command.ShowOne):
     @staticmethod
     def _show(info):
         columns = ('status', 'heat_type', 'api_url', 'heat_dir', 'pid',
-                   'database', 'clouds_yaml', 'dump')
+                   'database', 'clouds_yaml', 'dump', 'engine_tunings')
         return columns, tuple(info.get(c) for c in columns)
 
 

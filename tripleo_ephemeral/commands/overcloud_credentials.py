@@ -23,16 +23,8 @@ from tripleo_ephemeral.overcloud import yamlfile
 LOG = logging.getLogger(__name__)
 
 
-def add_stack_argument(parser):
-    """tripleoclient's positional stack name, next to our --stack."""
-    parser.add_argument(
-        'stack_name', metavar='<stack>', nargs='?',
-        help=_('Name of the stack (same as --stack)'))
-
-
 def work_dir(parsed_args):
-    if getattr(parsed_args, 'stack_name', None):
-        parsed_args.stack = parsed_args.stack_name
+    """The work dir the options name, which must hold a deployment."""
     wd = options.work_dir(parsed_args)
     if not os.path.isdir(wd.path):
         raise osc_exceptions.CommandError(
@@ -54,8 +46,7 @@ class ShowCredentials(command.ShowOne):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_stack_argument(parser)
-        options.add_work_dir_options(parser)
+        options.add_work_dir_options(parser, positional_stack=True)
         parser.add_argument(
             '--directory', metavar='<dir>', type=options.abs_path,
             help=_('Also write <stack>rc into this directory'))

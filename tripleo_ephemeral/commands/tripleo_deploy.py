@@ -7,10 +7,10 @@ from osc_lib.cli import parseractions
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import tht
@@ -92,10 +92,7 @@ class DeployStandalone(command.ShowOne):
         group.add_argument(
             '-y', '--yes', action='store_true',
             help=_('Accepted for compatibility: nothing is asked'))
-        group.add_argument(
-            '--ansible-forks', metavar='<n>', type=int,
-            action=parseractions.NonNegativeAction,
-            help=_('Parallel Ansible processes'))
+        ansible_options.add_options(parser, group, ssh=False, forks=True)
         group.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging'))
@@ -105,10 +102,12 @@ class DeployStandalone(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
+        spec = options.launcher_spec(parsed_args)
+        ansible = ansible_options.read(parsed_args)
         with errors.user_errors('--work-dir'):
             inputs = standalone.StandaloneInputs(
                 stack=parsed_args.stack,
-                work_dir=options.work_dir(parsed_args).path,
+                work_dir=options.work_dir(parsed_args),
                 templates=parsed_args.templates or tht.find(),
                 local_ip=parsed_args.local_ip,
                 control_virtual_ip=parsed_args.control_virtual_ip,
@@ -124,11 +123,8 @@ class DeployStandalone(command.ShowOne):
         run = deployment.Deployment(inputs, out=self.app.stderr)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment')):
-            launcher = options.build_launcher(parsed_args,
-                                              inputs.workdir.heat_dir)
+            launcher = options.build_launcher(spec, inputs.workdir.heat_dir)
             result = run.run(
                 launcher, keep_running=parsed_args.keep_running,
-                ansible=None if parsed_args.stack_only else
-                ansible_run.AnsibleOptions(
-                    forks=parsed_args.ansible_forks))
+                ansible=None if parsed_args.stack_only else ansible)
         return result.row()

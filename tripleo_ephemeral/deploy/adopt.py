@@ -36,6 +36,7 @@ from tripleo_ephemeral.heat_launcher import dump_import
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
+from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral.saved import dump_reader
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -58,18 +59,13 @@ class Adoption:
         self._out = out
 
     def say(self, text):
-        if self._out is not None:
-            self._out.write(text + '\n')
-            self._out.flush()
-        else:
-            LOG.info('%s', text)
+        progress_channel.channel(self._out)(text)
 
     def _refuse_existing(self):
         found = adopt_files.existing(self.workdir)
         if found and not self.overwrite:
-            raise exceptions.AdoptionError(
-                'Work dir %s already holds a deployment of %s (%s); pass '
-                '--overwrite to replace it' % (
+            raise exceptions.DeploymentExistsError(
+                'Work dir %s already holds a deployment of %s (%s)' % (
                     self.workdir.path, self.stack,
                     os.path.basename(found[0])))
 

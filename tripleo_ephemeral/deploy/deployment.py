@@ -27,6 +27,7 @@ from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
@@ -73,16 +74,9 @@ class Deployment:
         self._out = out
 
     def say(self, text):
-        """One line of progress (the command's stderr), never the result.
-        A lost terminal (SIGHUP) must not stop the clean-up."""
-        if self._out is not None:
-            try:
-                self._out.write(text + '\n')
-                self._out.flush()
-                return
-            except (OSError, ValueError):
-                pass
-        LOG.info('%s', text)
+        """One line of progress (the command's stderr), never the result;
+        through :func:`~tripleo_ephemeral.progress.channel`."""
+        progress_channel.channel(self._out)(text)
 
     def run(self, launcher, keep_running=False, ansible=None):
         """Deploy; ``ansible`` (AnsibleOptions) runs the playbooks too.
@@ -269,7 +263,7 @@ class Deployment:
     def _ansible(self, config_dir, ansible, outputs):
         blacklist = lifecycle.blacklist_limit(outputs)
         if not ansible.limit and blacklist:
-            ansible.limit = blacklist
+            ansible = ansible.replace(limit=blacklist)
             self.say('Leaving out the BlacklistedHostnames: --limit %s'
                      % ansible.limit)
         elif blacklist:

@@ -101,7 +101,9 @@ class Inputs:
                  disable_container_prepare=False,
                  skip_deploy_identifier=False):
         self.stack = stack
-        self.workdir = workdir_mod.WorkDir(work_dir, stack)
+        # The command's WorkDir, else one for the path (built once).
+        self.workdir = (work_dir if isinstance(work_dir, workdir_mod.WorkDir)
+                        else workdir_mod.WorkDir(work_dir, stack))
         self.templates = (templates or
                           template_processing.bundled_templates_dir())
         self.environment_files = list(environment_files)

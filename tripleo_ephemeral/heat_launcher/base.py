@@ -19,6 +19,7 @@ import uuid
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import report as tuning_report
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.heat_launcher import heat_files
@@ -27,6 +28,7 @@ from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import stopping
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral.heat_launcher import watchdog
+from tripleo_ephemeral import progress
 
 LOG = logging.getLogger(__name__)
 
@@ -77,13 +79,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def say(self, text):
         """One line of progress for the user (a lost terminal is fine)."""
-        if self._say is None:
-            LOG.info('%s', text)
-            return
-        try:
-            self._say(text)
-        except (OSError, ValueError):
-            LOG.info('%s', text)
+        progress.channel(self._say)(text)
 
     # -- address -----------------------------------------------------------
 
@@ -170,10 +166,9 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         if saved.get('running') and self._is_alive(saved):
             if not watchdog.owner_gone(saved):
                 raise exceptions.AlreadyRunningError(
-                    'Heat (%s) is already running for %s at %s; use it, or '
-                    'stop it with --kill' % (saved.get('heat_type'),
-                                             self.heat_dir,
-                                             saved.get('api_url')))
+                    'Heat (%s) is already running for %s at %s' % (
+                        saved.get('heat_type'), self.heat_dir,
+                        saved.get('api_url')), heat_dir=self.heat_dir)
             self.say('Found Heat (%s) still running for %s, launched by a '
                      'command that is gone (pid %s): stopping it' % (
                          saved.get('heat_type'), self.heat_dir,
@@ -233,6 +228,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _launch_once(self, tied):
         owner = watchdog.owner_fields() if tied else {'owner_pid': None}
+        tuning_report.clear(self.log_dir)
         saved = self.state.save(
             heat_type=self.heat_type, api_port=self.api_port,
             bind_host=self.bind_host, api_url=self.api_url,
@@ -300,4 +296,6 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
             'pid': saved.get('pid'),
             'database': self.database.url,
             'clouds_yaml': self.clouds_file,
+            # What the runner installed and refused (None: not recorded).
+            'engine_tunings': tuning_report.read(self.log_dir),
         }

@@ -14,6 +14,11 @@ def test_launch_create_kill_restore(cli, heat_dir, port, demo_templates):
     assert info['api_url'] == 'http://127.0.0.1:%d/v1/admin' % port
     pid = info['pid']
     assert psutil.pid_exists(pid)
+    # The runner recorded the engine tunings it installed and refused.
+    tunings = info['engine_tunings']
+    assert 'fast_create' in tunings['installed'], tunings
+    assert 'gc_freeze' in tunings['installed'], tunings  # stage started
+    assert tunings['refused'] == {}
 
     # The API listens on loopback only.
     listening = [c.laddr for c in psutil.Process(pid).net_connections('inet')

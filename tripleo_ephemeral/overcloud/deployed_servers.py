@@ -9,7 +9,9 @@
     Compute:
       - hostname: overcloud-novacompute-0
         ctlplane_ip: 192.168.24.20
-        ctlplane_cidr: 24             # optional prefix length, default 24
+        ctlplane_cidr: 24             # optional: prefix length or CIDR of
+                                      # the control plane, default /24
+                                      # (/64 for an IPv6 ctlplane_ip)
         networks:                     # optional: addresses on the role's
           internal_api: 172.16.2.20   # isolated networks (by name_lower);
                                       # the others are allocated
@@ -28,7 +30,9 @@ from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_PREFIX = 24
+#: The control plane's prefix length when a host gives no ctlplane_cidr,
+#: by IP version: a /24 of IPv4, the /64 of an IPv6 link.
+DEFAULT_PREFIX = {4: 24, 6: 64}
 DEFAULT_SSH_USER = 'tripleo-admin'
 CTLPLANE = 'ctlplane'
 CTLPLANE_SUBNET = 'ctlplane-subnet'
@@ -76,7 +80,7 @@ def _host(path, role, index, host):
     except ValueError:
         _fail(path, 'host %s needs ctlplane_ip set to an IP address, got %r'
               % (hostname, host.get('ctlplane_ip')))
-    prefix = host.get('ctlplane_cidr', DEFAULT_PREFIX)
+    prefix = host.get('ctlplane_cidr', DEFAULT_PREFIX[ip.version])
     try:
         if isinstance(prefix, int) or str(prefix).isdigit():
             subnet = ipaddress.ip_network('%s/%s' % (ip, prefix),

@@ -1,10 +1,11 @@
 """The shape of a Heat environment file, checked as Heat's engine checks it.
 
 heatclient sends an environment file's text as it is; Heat's engine parses
-it again when it merges the environments (``heat.common.environment_format``)
-and a section Heat does not know, or a section left empty (``parameter_defaults:``
-followed only by a commented-out ``# NtpServer: x``: YAML reads it as null),
-raises a ValueError there that the API reports as "Internal Error" only.
+it again when it merges the environments
+(``heat.common.environment_format``). A section Heat does not know, or one
+left empty (``parameter_defaults:`` followed only by a commented-out
+``# NtpServer: x``: YAML reads it as null), raises a ValueError there that
+the API reports as "Internal Error" only.
 :func:`check` finds those, and the wrong types of the sections, before Heat
 is started: one line naming the file, the section and the fix.
 """

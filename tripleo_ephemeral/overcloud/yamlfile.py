@@ -64,9 +64,10 @@ def loads(text, strict=False):
 
     A text that starts with ``{`` is read as JSON first, as Heat reads a
     template: heatclient sends every nested template as JSON, and the json
-    module reads it some twenty times faster than a YAML parser.
+    module reads it some twenty times faster than a YAML parser. Not when
+    ``strict``: json keeps a duplicate key silently.
     """
-    if isinstance(text, str) and text.startswith('{'):
+    if not strict and isinstance(text, str) and text.startswith('{'):
         try:
             return json.loads(text)
         except ValueError:

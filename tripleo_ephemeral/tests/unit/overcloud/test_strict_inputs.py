@@ -90,3 +90,9 @@ def test_a_typo_of_a_section_is_suggested(tmp_path):
     '  OS::X: x.yaml\nencrypted_param_names: [A]\n'])
 def test_good_environments(tmp_path, text):
     environment_file.check(_write(tmp_path, text))
+
+
+def test_strict_json_text_is_read_by_the_strict_loader():
+    with pytest.raises(yamlfile.DuplicateKeyError):
+        yamlfile.loads('{"a": 1, "a": 2}', strict=True)
+    assert yamlfile.loads('{"a": 1, "a": 2}') == {'a': 2}

@@ -7,6 +7,7 @@ same progress, the watcher following the UPDATE.
 """
 
 import os
+import re
 import time
 
 from heatclient import exc as heat_exc
@@ -19,6 +20,9 @@ CREATE = 'CREATE'
 UPDATE = 'UPDATE'
 #: The engine's log in the heat dir's log directory (heat.conf's log_file).
 HEAT_LOG = 'heat.log'
+#: oslo.log's prefix of a line: time, pid, level, logger.
+_LOG_PREFIX = re.compile(r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \d+ [A-Z]+ '
+                         r'\S+ ')
 
 
 class Created:
@@ -72,8 +76,8 @@ def heat_message(exc, heat_dir=None):
     if not text and isinstance(body, dict):
         kind = error.get('type') or ''
         log = os.path.join(heat_dir or '', 'log', HEAT_LOG)
-        reason = logtail.last_error(log) if heat_dir and os.path.isfile(
-            log) else None
+        reason = _LOG_PREFIX.sub('', logtail.last_error(log)) if (
+            heat_dir and os.path.isfile(log)) else None
         if reason is None:
             reason = '%s; the reason is in Heat\'s log' % (kind or 'no type')
         elif kind and kind not in reason:

@@ -26,6 +26,8 @@ SECTIONS = {
     'event_sinks': list,
 }
 _TYPE_NAMES = {dict: 'a mapping (name: value)', list: 'a list'}
+#: Registry keys whose value may be a list (heat.engine.environment).
+_LIST_KEYS = ('hooks', 'restricted_actions')
 
 
 def _type_name(value):
@@ -79,6 +81,30 @@ def check_data(env, path):
                         'Environment file %s: section %s has the key %r, '
                         'which is not a name: quote it' % (
                             path, section, key))
+    _check_registry(env.get('resource_registry') or {}, path)
+    for sink in env.get('event_sinks') or ():
+        if not isinstance(sink, dict):
+            raise exceptions.EnvironmentFileError(
+                'Environment file %s: event_sinks has %s; each sink is a '
+                'mapping (type, target): fix it' % (path, _type_name(sink)))
+
+
+def _check_registry(registry, path, where='resource_registry'):
+    """What Heat's registry loader takes (``ResourceRegistry._load_registry``
+    in heat/engine/environment.py): a name maps to a type or template (or
+    null: remove it), a mapping (``resources``, a resource's registry), or
+    for ``hooks``/``restricted_actions`` a list; anything else fails in the
+    engine with an AttributeError ("Internal Error")."""
+    for name, target in registry.items():
+        if target is None or isinstance(target, str):
+            continue
+        if isinstance(target, dict):
+            _check_registry(target, path, '%s %s' % (where, name))
+        elif not (name in _LIST_KEYS and isinstance(target, list)):
+            raise exceptions.EnvironmentFileError(
+                'Environment file %s: %s maps %s to %s; it must name a type '
+                'or a template file, or be a mapping: fix it' % (
+                    path, where, name, _type_name(target)))
 
 
 def check(path):

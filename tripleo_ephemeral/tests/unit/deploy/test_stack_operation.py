@@ -145,6 +145,15 @@ def test_heat_message_of_an_internal_error_is_the_engine_log_reason(
     assert stack_operation.heat_message(_internal_error(), str(tmp_path)) == (
         'Internal Server Error (ValueError: environment has empty section '
         '"parameter_defaults"; from %s)' % log)
+    # An engine error logged by oslo.log: its prefix left out.
+    with log.open('a') as f:
+        f.write('2026-11-26 19:53:07.351 28208 ERROR oslo_messaging.rpc.'
+                'server AttributeError: \'list\' object has no attribute '
+                '\'support_status\'\n')
+    assert stack_operation.heat_message(
+        _internal_error('AttributeError'), str(tmp_path)) == (
+        'Internal Server Error (AttributeError: \'list\' object has no '
+        'attribute \'support_status\'; from %s)' % log)
     # No log (an installed Heat): the type and where to look.
     assert stack_operation.heat_message(_internal_error()) == (
         'Internal Server Error (ValueError; the reason is in Heat\'s log)')

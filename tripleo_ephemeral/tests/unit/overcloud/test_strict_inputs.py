@@ -67,6 +67,16 @@ def test_not_utf8_names_the_line(tmp_path):
     ('- a\n', 'is a list, not a mapping of sections'),
     ('heat_template_version: wallaby\n', 'is a template'),
     ('parameter_defaults:\n  1: x\n', "has the key 1, which is not a name"),
+    # Each measured on Heat 26.0.2: an AttributeError in the engine.
+    ('resource_registry:\n  OS::X: [a]\n',
+     'resource_registry maps OS::X to a list; it must name a type or a '
+     'template file'),
+    ('resource_registry:\n  resources: [a]\n',
+     'resource_registry maps resources to a list'),
+    ('resource_registry:\n  resources:\n    r1: [a]\n',
+     'resource_registry resources maps r1 to a list'),
+    ('event_sinks: [a]\n', "event_sinks has the str 'a'; each sink is a "
+     'mapping'),
 ])
 def test_environment_shape(tmp_path, text, fragment):
     path = _write(tmp_path, text)
@@ -87,7 +97,11 @@ def test_a_typo_of_a_section_is_suggested(tmp_path):
 @pytest.mark.parametrize('text', [
     '', '# only a comment\n', 'parameter_defaults: {}\n',
     'parameter_defaults:\n  NtpServer: x\nresource_registry:\n'
-    '  OS::X: x.yaml\nencrypted_param_names: [A]\n'])
+    '  OS::X: x.yaml\nencrypted_param_names: [A]\n',
+    # Null values: Heat takes them (a parameter's default, a removal).
+    'parameter_defaults:\n  NtpServer:\nresource_registry:\n  OS::X:\n',
+    'resource_registry:\n  resources:\n    r1:\n      hooks: [pre-create]'
+    '\n      restricted_actions: replace\n      OS::Y: y.yaml\n'])
 def test_good_environments(tmp_path, text):
     environment_file.check(_write(tmp_path, text))
 

@@ -191,5 +191,5 @@ def load_inventory(workdir):
         raise exceptions.DeployError(
             'No inventory %s: deploy stack %s first, or check '
             '--stack/--work-dir' % (path, workdir.stack))
-    return yamlfile.load(path, 'Inventory', exceptions.StackOutputsError) \
-        or {}
+    return yamlfile.load(path, 'Inventory', exceptions.StackOutputsError,
+                         strict=False) or {}

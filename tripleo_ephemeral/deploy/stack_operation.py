@@ -72,7 +72,7 @@ def heat_message(exc, heat_dir=None):
     """
     body = getattr(exc, 'error', None)
     error = (body.get('error') or {}) if isinstance(body, dict) else {}
-    text = error.get('message')
+    text = error.get('message') or (body if isinstance(body, str) else None)
     if not text and isinstance(body, dict):
         kind = error.get('type') or ''
         log = os.path.join(heat_dir or '', 'log', HEAT_LOG)

@@ -36,8 +36,7 @@ def test_runner_options_do_not_load_heat(monkeypatch):
 
 
 def test_heat_and_oslo_options_are_known():
-    catalog = config_options.runner_catalog()
-    catalog.update(config_options.heat_catalog())
+    catalog = config_options.full_catalog()
     _check('DEFAULT.executor_thread_pool_size=128',
            'DEFAULT.max_resources_per_stack=-1', 'DEFAULT.debug=true',
            'database.connection=sqlite://', 'yaql.limit_iterators=1000',
@@ -52,3 +51,15 @@ def test_heat_and_oslo_options_are_known():
         with pytest.raises(exceptions.InputError) as err:
             _check(item, catalog=catalog)
         assert message in str(err.value)
+
+
+def test_the_tunings_own_overrides_load_neither_heat_nor_libraries(
+        monkeypatch):
+    """What the launcher's Tuning writes (stock and tuned, as the bench and
+    the equality tests pass them) is checked without importing Heat or
+    oslo.messaging."""
+    from tripleo_ephemeral.heat_launcher import tuning
+    monkeypatch.setattr(config_options, 'heat_catalog', lambda: 1 / 0)
+    monkeypatch.setattr(config_options, 'library_catalog', lambda: 1 / 0)
+    for settings in (tuning.Tuning(), tuning.Tuning.stock()):
+        _check(*settings.as_overrides())

@@ -177,11 +177,15 @@ def test_ipv6_control_plane_defaults_to_a_64_and_its_vip_follows():
 def test_control_plane_larger_than_a_24():
     """ctlplane_cidr gives a control plane of hundreds of hosts."""
     hosts = [{'hostname': 'n%d' % i, 'ctlplane_ip': '10.0.%d.%d' % divmod(
-        i + 10, 256), 'ctlplane_cidr': 22} for i in range(600)]
+        i + 10, 256)} for i in range(600)]
+    hosts[0]['ctlplane_cidr'] = 22  # once: every host in it follows
+    hosts.append({'hostname': 'other', 'ctlplane_ip': '10.9.0.5'})
     servers = deployed_servers.validate_servers({'Compute': hosts})
-    assert servers['Compute'][-1]['ctlplane_cidr'] == '10.0.0.0/22'
+    assert {h['ctlplane_cidr'] for h in servers['Compute'][:600]} == {
+        '10.0.0.0/22'}
+    assert servers['Compute'][600]['ctlplane_cidr'] == '10.9.0.0/24'
     nets = network_data.validate_networks([])
     addresses = ip_allocation.allocate(
         servers, ROLES, nets, vip_data.complete([], nets)[0])
     assert str(addresses.vips['ctlplane'].ip) == '10.0.0.2'
-    assert len(addresses.hosts) == 600
+    assert len(addresses.hosts) == 601

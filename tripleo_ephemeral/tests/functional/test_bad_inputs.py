@@ -306,3 +306,10 @@ def test_bad_input_in_a_new_work_dir_creates_nothing(cli, tmp_path):
                       check=False)
     assert 'missing.yaml' in _error(done.proc)
     assert not work_dir.exists()
+    if shutil.which('podman'):
+        # Issue 29: the image is checked before the work dir is made.
+        done = cli.deploy(work_dir, '--heat-type', 'container',
+                          '--heat-container-image',
+                          'localhost/no-such-image:1', check=False)
+        assert 'openstack tripleo heat image build' in _error(done.proc)
+        assert not work_dir.exists()

@@ -18,10 +18,12 @@ from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral.heat_launcher import config
+from tripleo_ephemeral.heat_launcher import config_options
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import workdir
@@ -93,11 +95,15 @@ def add_work_dir_options(parser, stack=True, required=False, group=None,
 
 def work_dir(parsed_args):
     """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
-    (the positional stack name wins over ``--stack``)."""
-    return workdir.WorkDir(parsed_args.work_dir,
-                           getattr(parsed_args, 'stack_name', None) or
-                           getattr(parsed_args, 'stack', None) or
-                           workdir.DEFAULT_STACK)
+    (the positional stack name wins over ``--stack``); a stack name Heat
+    would refuse is an error."""
+    stack = (getattr(parsed_args, 'stack_name', None) or
+             getattr(parsed_args, 'stack', None) or workdir.DEFAULT_STACK)
+    try:
+        workdir.check_stack_name(stack)
+    except exceptions.InputError as exc:
+        raise osc_exceptions.CommandError(str(exc))
+    return workdir.WorkDir(parsed_args.work_dir, stack)
 
 
 # -- Heat ---------------------------------------------------------------------
@@ -126,7 +132,9 @@ def add_heat_launcher_options(parser, default_type=None, types=None,
         action='append', default=[],
         help=_('Set an option in the rendered heat.conf, e.g. '
                'DEFAULT.executor_thread_pool_size=128 or '
-               'ephemeral_heat.leaf_trigger_delay=0.1 (repeatable)'))
+               'ephemeral_heat.leaf_trigger_delay=0.1 (repeatable; the '
+               'option must be one the runner or Heat registers, the value '
+               'of its type)'))
     group.add_argument(
         '--heat-startup-timeout', metavar='<seconds>', type=int,
         action=parseractions.NonNegativeAction,
@@ -217,6 +225,10 @@ def build_launcher(spec, heat_dir, say=None):
     except ValueError as exc:
         raise osc_exceptions.CommandError(
             _('--heat-config-override %s is not section.option=value') % exc)
+    try:
+        config_options.check(overrides)
+    except exceptions.InputError as exc:
+        raise osc_exceptions.CommandError(str(exc))
     return heat_launcher.get_launcher(
         spec.heat_type or saved.get('heat_type') or 'native',
         heat_dir,

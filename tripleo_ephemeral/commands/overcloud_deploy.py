@@ -79,9 +79,11 @@ class DeployOvercloud(command.ShowOne):
             '--deployed-servers', metavar='<file>',
             type=options.abs_path,
             help=_('YAML of role -> hosts (hostname, ctlplane_ip, optional '
-                   'networks: {<name_lower>: <ip>}) of the already deployed '
-                   'servers; addresses not given are allocated from the '
-                   'allocation pools and kept in the work dir'))
+                   'ctlplane_cidr: the control plane as a prefix length or '
+                   'CIDR, default /24, /64 for IPv6; optional networks: '
+                   '{<name_lower>: <ip>}) of the already deployed servers; '
+                   'addresses not given are allocated from the allocation '
+                   'pools and kept in the work dir'))
         stack.add_argument(
             '--timeout', metavar='<minutes>', type=options.positive_int,
             default=240,
@@ -93,7 +95,8 @@ class DeployOvercloud(command.ShowOne):
         stack.add_argument(
             '--skip-check', metavar='<check-id>', action='append',
             dest='skip_checks', default=[],
-            help=_('Skip one pre-deploy check by its id (repeatable); see '
+            help=_('Skip one pre-deploy check by its id (repeatable; an '
+                   'unknown id is an error listing the known ones); see '
                    'tripleo_ephemeral/deploy/check_rules.yaml'))
         stack.add_argument(
             '--disable-container-prepare', action='store_true',

@@ -29,6 +29,7 @@ from tripleo_ephemeral.deploy import adopt_files
 from tripleo_ephemeral.deploy import equivalence
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import database
@@ -129,7 +130,9 @@ class Adoption:
             except heat_exc.HTTPException as exc:
                 raise exceptions.AdoptionError(
                     'The ephemeral Heat refused to re-create stack %s from '
-                    'its stored template: %s' % (self.stack, exc))
+                    'its stored template: %s' % (
+                        self.stack, stack_operation.heat_message(
+                            exc, launcher.heat_dir)))
             status = progress.StackWatcher(client, stack_id,
                                            out=self.say).wait()
             if status != 'CREATE_COMPLETE':
@@ -243,7 +246,8 @@ def read_installed(client, stack):
             % stack)
     except heat_exc.HTTPException as exc:
         raise exceptions.AdoptionError(
-            'The installed Heat did not give stack %s: %s' % (stack, exc))
+            'The installed Heat did not give stack %s: %s' % (
+                stack, stack_operation.heat_message(exc)))
     environment, recovered = adoption.unmask(environment, files, stack)
     outputs = stack_outputs.fetch_outputs(client, stack_id)
     deployments = stack_outputs.fetch_deployments(client, outputs, stack_id)

@@ -86,6 +86,7 @@ class Deployment:
         """
         # Bad input fails before anything is written to the work dir.
         self.inputs.check(self.say)
+        launcher.check_prerequisites()
         wd = self.workdir
         if ansible is not None:
             ansible_run.check_options(ansible)

@@ -19,6 +19,7 @@ from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import environment_file
 from tripleo_ephemeral.overcloud import input_paths
 from tripleo_ephemeral.overcloud import ip_allocation
 from tripleo_ephemeral.overcloud import network_data
@@ -150,6 +151,8 @@ class Inputs:
         return self._checked
 
     def _check(self, say):
+        workdir_mod.check_stack_name(self.stack)
+        checks.check_skip_ids(sorted(self.skip_checks))
         if not os.path.isdir(self.templates):
             raise exceptions.DeployError(
                 'Templates directory %s not found; check --templates' %
@@ -172,6 +175,9 @@ class Inputs:
             env_files.extend(
                 template_processing.environment_directory_files(directory))
         env_files.extend(self.environment_files)
+        for path in env_files:
+            if os.path.isfile(path):
+                environment_file.check(path)
         env_files = [input_paths.environment_path(
             path, self.templates, self.workdir.templates_dir)
             for path in env_files]

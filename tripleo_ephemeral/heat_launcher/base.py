@@ -156,6 +156,11 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         self._prepare_extra()
         return self
 
+    def check_prerequisites(self):
+        """Fail if what this kind of Heat needs is missing here (a
+        container image); reads nothing of the heat dir, writes nothing,
+        so a deploy asks it before writing anything."""
+
     def pre_start_check(self):
         """Fail before touching anything if Heat cannot start here.
 

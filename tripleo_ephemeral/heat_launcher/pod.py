@@ -159,8 +159,13 @@ class PodHeatLauncher(base.HeatLauncher):
         running = saved.get('running') and self._is_alive(saved)
         if not running and self.podman.pod_exists(self.pod_name):
             self._replace_stale_pod()  # it may hold the API port
+        self.check_prerequisites()
         super().pre_start_check()
         self._renew_busy_ports()
+
+    def check_prerequisites(self):
+        for image in self.images.all():
+            self.podman.check_image(image, pull=self.pull)
 
     def _replace_stale_pod(self):
         """A crashed run left its pod: keep its data as a dump, remove it."""

@@ -26,7 +26,7 @@ def _launcher_args(*overrides):
     argv = []
     for item in overrides:
         argv += ['--heat-config-override', item]
-    return parser.parse_args(argv)
+    return options.launcher_spec(parser.parse_args(argv))
 
 
 def test_build_launcher_refuses_an_override_heat_would_crash_on(tmp_path):

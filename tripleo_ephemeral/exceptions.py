@@ -164,3 +164,8 @@ class TemplatesNotFoundError(TripleoEphemeralError):
 
 class AdoptionError(TripleoEphemeralError):
     """A stack cannot be adopted into a work dir as it is."""
+
+
+class HistoryError(TripleoEphemeralError):
+    """The config-download history (its git repository) cannot be read or
+    written, or a version named does not exist."""

@@ -64,8 +64,8 @@ def commit_render(workdir, say=None, adopted=False):
 @contextlib.contextmanager
 def recording_run(config_dir, playbook, limit=None, tags=None,
                   skip_tags=None):
-    """Record the run of ``playbook`` around the block: applied when the
-    block ends, failed when it raises."""
+    """Record the run of ``playbook`` around the block: applied (partial
+    if narrowed) when the block ends, failed when it raises."""
     history = versions.ConfigHistory(config_dir)
     if not runs.applies(config_dir, playbook) or not history.exists():
         yield
@@ -76,7 +76,8 @@ def recording_run(config_dir, playbook, limit=None, tags=None,
     except BaseException:
         _record(history, runs.FAILED, what)
         raise
-    _record(history, runs.APPLIED, what)
+    _record(history, runs.PARTIAL if runs.narrowed(limit, tags, skip_tags)
+            else runs.APPLIED, what)
 
 
 def _record(history, outcome, what):
@@ -92,11 +93,12 @@ class Pending:
     ``applied`` (Version or None), ``since`` (the first version not
     applied) and ``diff`` (:class:`~.changes.Diff`)."""
 
-    def __init__(self, head, applied, since, diff):
+    def __init__(self, head, applied, since, diff, partial=()):
         self.head = head
         self.applied = applied
         self.since = since
         self.diff = diff
+        self.partial = list(partial)
 
     @property
     def undeployed(self):
@@ -105,7 +107,11 @@ class Pending:
     def summary(self):
         if self.diff is None:
             return 'none: version %s is the one applied' % self.head.short
-        return self.diff.summary()
+        text = self.diff.summary()
+        if self.partial:
+            text += '; partly applied by %s' % ', '.join(
+                r.message for r in self.partial)
+        return text
 
 
 def pending(config_dir):
@@ -122,7 +128,10 @@ def pending(config_dir):
     newer = history.versions(
         '%s..%s' % (applied_sha, head.sha) if applied_sha else head.sha)
     diff = changes.compare(history, applied_sha, head.sha)
-    return Pending(head, applied, newer[-1] if newer else head, diff)
+    partial = [r for r in runs.runs(history)
+               if r.outcome == runs.PARTIAL and r.sha == head.sha]
+    return Pending(head, applied, newer[-1] if newer else head, diff,
+                   partial)
 
 
 def status_values(workdir):

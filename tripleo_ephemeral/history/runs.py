@@ -2,9 +2,10 @@
 
 A run that succeeds moves :data:`~.versions.APPLIED_REF` to the version it
 ran and tags it ``applied-<UTC time>``; a run that fails (or is
-interrupted) tags it ``failed-<UTC time>`` and moves nothing. The tag's
-message names the playbook and any ``--limit``/``--tags`` that made the
-run partial.
+interrupted) tags it ``failed-<UTC time>`` and moves nothing; so does a
+run that succeeds on part of the overcloud only (``--limit``, ``--tags``,
+``--skip-tags``), tagged ``partial-<UTC time>``. The tag's message names
+the playbook and what narrowed the run.
 """
 
 import datetime
@@ -17,7 +18,13 @@ APPLYING = ('deploy_steps_playbook.yaml', 'update_steps_playbook.yaml',
             'upgrade_steps_playbook.yaml', 'post_upgrade_steps_playbook.yaml',
             'external_update_steps_playbook.yaml',
             'external_upgrade_steps_playbook.yaml')
-APPLIED, FAILED, ADOPTED = 'applied', 'failed', 'adopted'
+APPLIED, FAILED, PARTIAL, ADOPTED = ('applied', 'failed', 'partial',
+                                     'adopted')
+#: Skipped tags that leave a run whole: the in-flight validations only
+#: check (the deploy skips them unless --inflight-validations).
+CHECK_ONLY_TAGS = ('opendev-validation',)
+#: The outcomes that make a version the applied one.
+APPLYING_OUTCOMES = (APPLIED, ADOPTED)
 
 
 class Run:
@@ -51,9 +58,16 @@ def record(history, outcome, what, now=None):
     if history.dirty():
         what += ' (the directory had been edited since this version)'
     history.git.run('tag', '-a', '-F', '-', tag, sha, input=what + '\n')
-    if outcome != FAILED:
+    if outcome in APPLYING_OUTCOMES:
         history.git.run('update-ref', '-m', tag, versions.APPLIED_REF, sha)
     return tag
+
+
+def narrowed(limit=None, tags=None, skip_tags=None):
+    """Whether a run with these options configures only part of the
+    overcloud."""
+    skipped = {t.strip() for t in (skip_tags or '').split(',') if t.strip()}
+    return bool(limit or tags or skipped - set(CHECK_ONLY_TAGS))
 
 
 def describe(playbook, limit=None, tags=None, skip_tags=None):
@@ -71,13 +85,15 @@ def runs(history):
     if not history.head():
         return []
     out = history.git.text(
-        'for-each-ref', '--sort=-creatordate',
+        'for-each-ref',
         '--format=%(refname:short)%1f%(*objectname)%1f'
         '%(creatordate:iso-strict)%1f%(contents:subject)', 'refs/tags/')
     found = []
     for line in out.splitlines():
         tag, sha, date, message = line.split('\x1f', 3)
-        if tag.split('-', 1)[0] in (APPLIED, FAILED, ADOPTED):
+        if tag.split('-', 1)[0] in (APPLIED, FAILED, PARTIAL, ADOPTED):
             found.append(Run(tag, sha, datetime.datetime.fromisoformat(date),
                              message))
-    return found
+    # Newest first by the tag's own time (microseconds; the tag date has
+    # seconds only).
+    return sorted(found, key=lambda r: r.tag.split('-', 1)[1], reverse=True)

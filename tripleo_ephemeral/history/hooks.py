@@ -152,7 +152,7 @@ def status_values(workdir):
 
 def result_values(workdir, say=None):
     """The deploy result's ``config_version`` and ``undeployed_changes``;
-    says the latter as one line when there are undeployed changes."""
+    ``say`` (a render without Ansible) gets them as one line."""
     try:
         found = pending(workdir.config_download_dir)
     except exceptions.TripleoEphemeralError as exc:
@@ -161,8 +161,13 @@ def result_values(workdir, say=None):
     if found is None:
         return {}
     summary = found.summary() if found.undeployed else None
-    if summary and say:
+    if say and summary:
         say('The next Ansible run would change %s: see "openstack overcloud '
             'config diff"' % summary)
+    elif say:
+        say('The next Ansible run would change nothing: %s' % (
+            found.summary() if found.diff is None else
+            'only noise since the applied version (%s)' %
+            found.diff.noise_text()))
     return {'config_version': found.head.short,
             'undeployed_changes': summary}

@@ -174,3 +174,30 @@ def test_the_history_survives_a_swapped_in_render(tmp_path):
     second = history.commit('oc', command='deploy')
     assert [v.sha for v in history.versions()] == [second, first]
     assert os.path.isdir(cd / '.git')
+
+
+def test_a_render_without_ansible_says_what_the_next_run_changes(tmp_path):
+    class WorkDir:
+        config_download_dir = str(tmp_path / 'oc')
+
+    cd = tmp_path / 'oc'
+    render(cd)
+    history = versions.ConfigHistory(str(cd))
+    first = history.commit('oc', command='deploy')
+    with hooks.recording_run(str(cd), str(cd / 'deploy_steps_playbook.yaml')):
+        pass
+    said = []
+    render(cd, identifier='101')
+    history.commit('oc', command='deploy --stack-only')
+    assert hooks.result_values(WorkDir, said.append) == {
+        'config_version': history.head()[:12], 'undeployed_changes': None}
+    assert said == ['The next Ansible run would change nothing: only noise '
+                    'since the applied version (3 noise line(s) in 2 '
+                    'file(s), 0 parameter(s))']
+    render(cd, identifier='102', interval=7)
+    history.commit('oc', command='deploy --stack-only')
+    values = hooks.result_values(WorkDir, said.append)
+    assert values['undeployed_changes'].startswith(
+        '1 file(s) on 1 host(s) (ctrl-0)')
+    assert said[-1].startswith('The next Ansible run would change 1 file(s)')
+    assert history.resolve('applied') == first

@@ -76,8 +76,8 @@ def recording_run(config_dir, playbook, limit=None, tags=None,
     except BaseException:
         _record(history, runs.FAILED, what)
         raise
-    _record(history, runs.PARTIAL if runs.narrowed(limit, tags, skip_tags)
-            else runs.APPLIED, what)
+    partial = runs.narrowed(config_dir, limit, tags, skip_tags)
+    _record(history, runs.PARTIAL if partial else runs.APPLIED, what)
 
 
 def _record(history, outcome, what):

@@ -63,11 +63,15 @@ def record(history, outcome, what, now=None):
     return tag
 
 
-def narrowed(limit=None, tags=None, skip_tags=None):
+def narrowed(config_dir, limit=None, tags=None, skip_tags=None):
     """Whether a run with these options configures only part of the
-    overcloud."""
+    overcloud. A limit naming every host (``all``, ``allovercloud`` or the
+    stack's group, the config-download dir's name) does not narrow it."""
+    whole = ('all', 'allovercloud', os.path.basename(
+        os.path.abspath(config_dir)))
     skipped = {t.strip() for t in (skip_tags or '').split(',') if t.strip()}
-    return bool(limit or tags or skipped - set(CHECK_ONLY_TAGS))
+    return bool((limit and limit not in whole) or tags or
+                skipped - set(CHECK_ONLY_TAGS))
 
 
 def describe(playbook, limit=None, tags=None, skip_tags=None):

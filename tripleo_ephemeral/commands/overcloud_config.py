@@ -133,12 +133,12 @@ class DiffConfig(command.Lister):
         wd = _work_dir(parsed_args)
         unified = parsed_args.unified
         show_noise = parsed_args.show_noise
-        history = _history(wd)
-        new = _resolve(history, parsed_args.new, '--to')
-        old = None
-        if parsed_args.old != 'applied' or history.resolve('applied'):
-            old = _resolve(history, parsed_args.old, '--from')
         with errors.user_errors('--work-dir'):
+            history = _history(wd)
+            new = _resolve(history, parsed_args.new, '--to')
+            old = None
+            if parsed_args.old != 'applied' or history.resolve('applied'):
+                old = _resolve(history, parsed_args.old, '--from')
             diff = changes.compare(history, old, new,
                                    context=parsed_args.context,
                                    with_noise=show_noise)
@@ -173,8 +173,8 @@ class ListConfigVersions(command.Lister):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         wd = _work_dir(parsed_args)
-        history = _history(wd)
         with errors.user_errors('--work-dir'):
+            history = _history(wd)
             found = history.versions(limit=parsed_args.limit)
             recorded = runs.runs(history)
             applied = history.resolve('applied')

@@ -31,6 +31,8 @@ PARAMETERS_NOTES = 'refs/notes/tripleo-parameters'
 #: The version the last successful Ansible run applied.
 APPLIED_REF = 'refs/tripleo/applied'
 TRAILERS = ('Stack', 'Deploy-Identifier', 'Command')
+#: Loose objects that make git pack them (git's default is 6700).
+GC_AUTO = 256
 
 
 def command_line(argv=None):
@@ -112,7 +114,10 @@ class ConfigHistory:
                          '-F', '-', sha, input=json.dumps(
                              parameters, sort_keys=True, indent=0,
                              default=str))
-        self.git.run('gc', '--auto', '--quiet')
+        # Packed early: loose objects are ten times the size of a pack, and
+        # every render carries the history over file by file.
+        self.git.run('-c', 'gc.auto=%d' % GC_AUTO, 'gc', '--auto',
+                     '--quiet')
         return sha
 
     def head(self):

@@ -211,8 +211,13 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
                   ) == ['cmp-0', 'ctrl-0']
     assert params['EndpointMapOverride']['KeystonePublic']['host'] == vip
     status = steps.run('status', openstack, 'overcloud', 'status')
-    assert status == [{'Stack Name': 'overcloud',
-                       'Deployment Status': 'DEPLOY_SUCCESS'}]
+    [status] = status
+    assert (status['Stack Name'], status['Deployment Status']) == (
+        'overcloud', 'DEPLOY_SUCCESS')
+    # cmp-0 was left out of the last runs: what they applied is partial.
+    assert status['Config Version'] == git(cd, 'rev-parse', 'HEAD')[:12]
+    assert 'partly applied by deploy_steps_playbook.yaml --limit !cmp-0' \
+        in status['Undeployed Changes']
 
     # 10. A second stack from the export (--stack-only).
     second = tmp_path / 'second'

@@ -175,3 +175,8 @@ class AdoptionError(TripleoEphemeralError):
 class DeploymentExistsError(AdoptionError):
     """The work dir already holds a deployment; the command says how to
     replace it."""
+
+
+class HistoryError(TripleoEphemeralError):
+    """The config-download history (its git repository) cannot be read or
+    written, or a version named does not exist."""

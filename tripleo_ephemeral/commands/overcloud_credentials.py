@@ -14,6 +14,7 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral.overcloud import all_nodes
 from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import export
@@ -129,7 +130,8 @@ class ExportOvercloud(command.Command):
 
 
 class ShowStatus(command.Lister):
-    """Show how the last deploy of a stack ended (its status file)."""
+    """Show how the last deploy of a stack ended (its status file), and
+    whether config-download holds changes no Ansible run applied yet."""
 
     auth_required = False
 
@@ -151,4 +153,6 @@ class ShowStatus(command.Lister):
                 _('No deployment was found for %(stack)s: %(file)s is '
                   'missing; deploy it first') % {'stack': wd.stack,
                                                  'file': wd.status_file})
-        return ('Stack Name', 'Deployment Status'), [(wd.stack, status)]
+        columns, values = history.status_values(wd)
+        return (('Stack Name', 'Deployment Status') + columns,
+                [(wd.stack, status) + values])

@@ -26,6 +26,7 @@ from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import ansible_progress
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral import process
@@ -141,6 +142,16 @@ def run_config_download(config_dir, options, out):
 
 def run_playbook(config_dir, playbook, options, out, inventory=None,
                  tolerate_unreachable=False):
+    """Run ``playbook`` as :func:`_run_playbook`, recording in the
+    config-download history the version it applied (or failed to)."""
+    with history.recording_run(config_dir, playbook, options.limit,
+                               options.tags, options.skip_tags):
+        return _run_playbook(config_dir, playbook, options, out, inventory,
+                             tolerate_unreachable)
+
+
+def _run_playbook(config_dir, playbook, options, out, inventory=None,
+                  tolerate_unreachable=False):
     """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
     there (a default one is written if there is none); return a
     :class:`PlaybookRun`.

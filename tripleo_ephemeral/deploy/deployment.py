@@ -21,6 +21,7 @@ from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import rollback
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import credentials
@@ -38,7 +39,8 @@ class Result:
 
     COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
                'stack_seconds', 'ansible_seconds', 'work_dir',
-               'config_download', 'dump', 'archive')
+               'config_download', 'dump', 'archive', 'config_version',
+               'undeployed_changes')
 
     def __init__(self, stack, status, **values):
         unknown = set(values) - set(self.COLUMNS)
@@ -123,6 +125,8 @@ class Deployment:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
+                values.update(history.result_values(
+                    wd, self.say if ansible is None else None))
                 wd.save(wd.last_success_file, request.snapshot)
                 wd.save(wd.stack_size_file, {
                     'request': request.digest, 'resources': created.resources,
@@ -291,6 +295,8 @@ class Deployment:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
+                values.update(history.result_values(
+                    wd, self.say if ansible is None else None))
             finally:
                 wd.set_status(status)
                 values['archive'] = self._archive(

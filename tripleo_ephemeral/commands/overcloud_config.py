@@ -17,7 +17,6 @@ from tripleo_ephemeral.commands import overcloud_credentials
 from tripleo_ephemeral.history import changes
 from tripleo_ephemeral.history import runs
 from tripleo_ephemeral.history import versions
-from tripleo_ephemeral import workdir
 
 LOG = logging.getLogger(__name__)
 
@@ -25,12 +24,6 @@ DIFF_COLUMNS = ('Kind', 'Change', 'Name', 'Role', 'Hosts', 'Added',
                 'Removed', 'Detail')
 #: Parameter values not shown: their names end so.
 SECRET_SUFFIXES = ('Password', 'Secret', 'Key', 'Token')
-
-
-def _work_dir(parsed_args):
-    """The work dir of --work-dir and the stack (positional or --stack)."""
-    return workdir.WorkDir(parsed_args.work_dir,
-                           parsed_args.stack_name or parsed_args.stack)
 
 
 def _history(work_dir):
@@ -105,8 +98,7 @@ class DiffConfig(command.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        overcloud_credentials.add_stack_argument(parser)
-        options.add_work_dir_options(parser)
+        options.add_work_dir_options(parser, positional_stack=True)
         parser.add_argument(
             '--from', dest='old', metavar='<version>', default='applied',
             help=_('Version to compare from: a commit, a tag, HEAD~N or '
@@ -130,7 +122,7 @@ class DiffConfig(command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = _work_dir(parsed_args)
+        wd = overcloud_credentials.work_dir(parsed_args)
         unified = parsed_args.unified
         show_noise = parsed_args.show_noise
         with errors.user_errors('--work-dir'):
@@ -163,8 +155,7 @@ class ListConfigVersions(command.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        overcloud_credentials.add_stack_argument(parser)
-        options.add_work_dir_options(parser)
+        options.add_work_dir_options(parser, positional_stack=True)
         parser.add_argument(
             '--limit', metavar='<count>', type=int, default=None,
             help=_('Show only the newest <count> versions'))
@@ -172,7 +163,7 @@ class ListConfigVersions(command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = _work_dir(parsed_args)
+        wd = overcloud_credentials.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
             history = _history(wd)
             found = history.versions(limit=parsed_args.limit)

@@ -21,6 +21,7 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
@@ -178,7 +179,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
                      'command that is gone (pid %s): stopping it' % (
                          saved.get('heat_type'), self.heat_dir,
                          saved.get('owner_pid')))
-            self.stop(dump=True)
+            self.stop(dump=True, origin=generations.DEPLOY_INTERRUPTED)
         watchdog.report_abandoned(self.state, self.say)
         self.choose_port()
 
@@ -253,13 +254,15 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         """Start from an empty database, keeping the old one as a dump.
 
         A run that crashed never dumped its database: dump it now, so
-        starting afresh loses nothing.
+        starting afresh loses nothing (unless it holds no stack).
         """
         db = self.database
         if not db.has_data():
             return
-        if db.newer_than(self.dumps.all()[:1]):
+        if db.newer_than(self.dumps.all()[:1]) and db.stack_count() != 0:
             path = db.dump(self.dumps)
+            self.dumps.record_origin(path, generations.RECOVERED,
+                                     db.stack_count())
             self.say('Found the database of a Heat that did not stop '
                      'cleanly: kept it as the dump %s' % path)
         db.remove()

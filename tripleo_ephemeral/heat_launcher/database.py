@@ -45,6 +45,11 @@ class Database(abc.ABC):
         """True when the database may hold changes no dump has."""
         return True
 
+    def stack_count(self):
+        """How many stacks (deleted ones too) the database holds; None
+        when it cannot tell."""
+        return None
+
     def remove(self):
         """Drop the database so the next start begins empty."""
 
@@ -68,6 +73,18 @@ class SqliteDatabase(Database):
 
     def has_data(self):
         return os.path.exists(self.path) and os.path.getsize(self.path) > 0
+
+    def stack_count(self):
+        if not self.has_data():
+            return 0
+        try:
+            conn = sqlite3.connect('file:%s?mode=ro' % self.path, uri=True)
+            try:
+                return conn.execute('SELECT COUNT(*) FROM stack').fetchone()[0]
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return None
 
     def dump(self, store):
         if not self.has_data():
@@ -246,6 +263,15 @@ class MysqlDatabase(Database):
         except exceptions.CommandFailedError:
             return False
         return result.returncode == 0 and result.stdout.strip() == b'1'
+
+    def stack_count(self):
+        try:
+            result = self._sql('SELECT COUNT(*) FROM stack;',
+                               database=self.NAME, check=False)
+            return int(result.stdout.strip()) if result.returncode == 0 \
+                else None
+        except (exceptions.CommandFailedError, ValueError):
+            return None
 
     def dump(self, store):
         if not self.has_data():

@@ -20,6 +20,7 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import config
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
 
@@ -168,6 +169,7 @@ class PodHeatLauncher(base.HeatLauncher):
                  self.pod_name)
         if self.database.has_data():
             path = self.database.dump(self.dumps)
+            self.dumps.record_origin(path, generations.RECOVERED)
             self.say('Kept its database as the dump %s' % path)
         self.podman.pod_remove(self.pod_name)
 

@@ -27,7 +27,7 @@ class FakeLauncher(fakes.FakeLauncher):
     def session(self):
         return None
 
-    def stop(self, dump=True):
+    def stop(self, dump=True, origin=None):
         self.calls.append('stop')
         if self.interrupt_dump:
             self.alive = False
@@ -42,8 +42,12 @@ def run(tmp_path, monkeypatch):
                         lambda say: inputs.Request({}, None, {}))
     monkeypatch.setattr(deployment.heat_client, 'make_client',
                         lambda session, endpoint: object())
-    monkeypatch.setattr(deployment.stack_operation, 'run', lambda *a, **kw: (
-        deployment.stack_operation.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
+
+    def create(*a, accepted, **kw):
+        accepted()
+        return deployment.stack_operation.Created('x', 'CREATE_COMPLETE',
+                                                  1.0, 1)
+    monkeypatch.setattr(deployment.stack_operation, 'run', create)
     monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
     monkeypatch.setattr(deployment.stack_outputs,

@@ -1,8 +1,10 @@
-"""openstack tripleo saved {stack list, resource list, output show}
+"""openstack tripleo saved {stack list, resource list, output show,
+dump list}
 
 Inspect a deployment between deploys, without starting Heat: stacks and
-resources come from the newest database dump, outputs from what the last
-deploy saved in the work dir.
+resources come from the newest database dump (or the one ``--dump``
+names), outputs from what the last deploy saved in the work dir; the dumps
+kept, with what made each, from the heat dir.
 """
 
 from osc_lib.command import command
@@ -11,6 +13,7 @@ from osc_lib import exceptions as osc_exceptions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.saved import dump_reader
 from tripleo_ephemeral import workdir
@@ -113,3 +116,21 @@ class ShowSavedOutput(command.ShowOne):
                     (parsed_args.output, outputs[parsed_args.output]))
         names = tuple(sorted(outputs))
         return names, tuple(outputs[n] for n in names)
+
+
+class ListSavedDump(command.Lister):
+    """List the database dumps kept for a deployment, and what made each"""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        _add_source_options(parser, dump=False)
+        return parser
+
+    def take_action(self, parsed_args):
+        columns = ('id', 'origin', 'time', 'stacks', 'kept', 'path')
+        headings = ('ID', 'Origin', 'Time', 'Stacks', 'Kept', 'Path')
+        store = dumps.DumpStore(options.work_dir(parsed_args).heat_dir)
+        return headings, [tuple(g.get(c) for c in columns)
+                          for g in store.generations()]

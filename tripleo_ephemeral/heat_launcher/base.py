@@ -93,9 +93,16 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         return 'http://%s:%d' % (self.bind_host, self.api_port)
 
     @property
+    def owner_url(self):
+        """The API's root with this launch's secret: what only the owner
+        reaches (:mod:`tripleo_ephemeral.api_owner`)."""
+        secret = self.api_secret
+        return self.api_url + ('/' + secret if secret else '')
+
+    @property
     def endpoint(self):
         """The orchestration endpoint clients use."""
-        return self.api_url + '/v1/admin'
+        return self.owner_url + '/v1/admin'
 
     # -- what each type provides --------------------------------------------
 
@@ -201,13 +208,17 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     def start(self, restore_db=False, tied=False):
         """Launch Heat and wait until it answers; return self.
 
+        ``restore_db``: which dump to start from (True: the newest; see
+        :meth:`.dumps.DumpStore.resolve`), else an empty database.
+
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
         self.pre_start_check()
+        heat_files.new_api_secret(self)
         self.prepare()
         if restore_db:
-            self.database.restore(self.dumps)
+            self.database.restore(self.dumps, self.dumps.resolve(restore_db))
         else:
             self._start_empty()
         started = time.monotonic()
@@ -278,7 +289,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _answers(self, saved):
         """Whether this Heat's API answers (not just anything there)."""
-        return readiness.http_answers(self.api_url + '/')
+        return readiness.http_answers(self.owner_url + '/')
 
     def __enter__(self):
         return self.start()

@@ -19,6 +19,8 @@ LOG = logging.getLogger(__name__)
 
 #: The live SQLite database of a native or container Heat, in the heat dir.
 SQLITE_NAME = 'heat.sqlite'
+#: The stacks a user made (nested ones are their parts).
+ROOT_STACKS = 'SELECT COUNT(*) FROM stack WHERE owner_id IS NULL'
 
 
 class Database(abc.ABC):
@@ -46,7 +48,7 @@ class Database(abc.ABC):
         return True
 
     def stack_count(self):
-        """How many stacks (deleted ones too) the database holds; None
+        """How many root stacks (deleted ones too) the database holds; None
         when it cannot tell."""
         return None
 
@@ -80,7 +82,7 @@ class SqliteDatabase(Database):
         try:
             conn = sqlite3.connect('file:%s?mode=ro' % self.path, uri=True)
             try:
-                return conn.execute('SELECT COUNT(*) FROM stack').fetchone()[0]
+                return conn.execute(ROOT_STACKS).fetchone()[0]
             finally:
                 conn.close()
         except sqlite3.Error:
@@ -266,8 +268,8 @@ class MysqlDatabase(Database):
 
     def stack_count(self):
         try:
-            result = self._sql('SELECT COUNT(*) FROM stack;',
-                               database=self.NAME, check=False)
+            result = self._sql(ROOT_STACKS + ';', database=self.NAME,
+                               check=False)
             return int(result.stdout.strip()) if result.returncode == 0 \
                 else None
         except (exceptions.CommandFailedError, ValueError):

@@ -194,7 +194,7 @@ class PodHeatLauncher(base.HeatLauncher):
         db.load(schema_ready=False)
         self.podman.start(self.container_name('heat-api'))
         readiness.wait_until(
-            lambda: api_serving(self.api_url + '/'), deadline,
+            lambda: api_serving(self.owner_url + '/'), deadline,
             what='The Heat API at %s' % self.api_url, still_alive=alive,
             interval=0.2)
         db.load(schema_ready=True)

@@ -112,7 +112,7 @@ class Deployment:
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
-            self._accepted = False
+            self._stage = outcome.Stage()
             try:
                 created, outputs, deployments, values['dump'] = (
                     self._stack(launcher, request, keep_running))
@@ -137,14 +137,15 @@ class Deployment:
                     'request': request.digest, 'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
             finally:
-                if self._accepted or status == workdir_mod.DEPLOY_SUCCESS:
+                if self._stage.changed() or \
+                        status == workdir_mod.DEPLOY_SUCCESS:
                     wd.set_status(status)
                     outcome.record(launcher.dumps, values.get('dump'),
                                    status == workdir_mod.DEPLOY_SUCCESS)
                     values['archive'] = self._archive(
                         status == workdir_mod.DEPLOY_SUCCESS)
                 else:
-                    outcome.unchanged(wd, previous, self.say)
+                    outcome.unchanged(wd, previous, self.say, launcher)
         return Result(self.stack, status, **values)
 
     def _prepare(self, launcher, ansible):
@@ -216,6 +217,7 @@ class Deployment:
                 client = heat_client.make_client(
                     launcher.session(),
                     launcher.endpoint if launcher.ephemeral else None)
+                self._stage.sent = True
                 with interruption.activity('creating stack %s' % self.stack):
                     created = stack_operation.run(
                         client, self.stack, request.create_args, self.say,
@@ -223,7 +225,7 @@ class Deployment:
                         may_update=not launcher.ephemeral,
                         expected=self._expected_size(request.digest),
                         verbose=self.verbose_events,
-                        accepted=self._stack_accepted)
+                        accepted=self._stage.accept)
                 with interruption.activity('saving the stack outputs'):
                     outputs, deployments = stack_outputs.fetch_and_save(
                         client, created.ref, self.workdir.outputs_file,
@@ -236,12 +238,9 @@ class Deployment:
                 origin = generations.DEPLOY
             finally:
                 dump = self._stop_heat(
-                    launcher, keep_running and self._accepted,
-                    outcome.heat_origin(origin, self._accepted))
+                    launcher, keep_running and self._stage.changed(),
+                    self._stage.heat_origin(origin))
         return created, outputs, deployments, dump
-
-    def _stack_accepted(self):
-        self._accepted = True
 
     def _stop_heat(self, launcher, keep_running, origin):
         """Stop Heat with a dump (made by ``origin``; None: no dump); with

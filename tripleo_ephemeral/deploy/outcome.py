@@ -14,14 +14,30 @@ from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral import interruption
 
 
-def heat_origin(origin, accepted):
-    """What the dump made when Heat stops comes from; None: no dump (Heat
-    never took the stack, so its database holds nothing of this deploy)."""
-    if not accepted:
-        return None
-    if interruption.requested():
-        return generations.DEPLOY_INTERRUPTED
-    return origin or generations.DEPLOY_FAILED
+class Stage:
+    """How far a deploy got with Heat: the create ``sent``, then accepted."""
+
+    def __init__(self):
+        self.sent = False
+        self.accepted = False
+
+    def accept(self):
+        self.accepted = True
+
+    def changed(self):
+        """Whether Heat may hold the stack: it took the create, or an
+        interruption cut the request short (the stack may be stored)."""
+        return self.accepted or (self.sent and interruption.requested())
+
+    def heat_origin(self, origin):
+        """What the dump made when Heat stops comes from; None: no dump
+        (Heat never took the stack: its database holds nothing of this
+        deploy)."""
+        if not self.changed():
+            return None
+        if interruption.requested():
+            return generations.DEPLOY_INTERRUPTED
+        return origin or generations.DEPLOY_FAILED
 
 
 def record(store, dump, succeeded):
@@ -41,10 +57,12 @@ def record(store, dump, succeeded):
     store.record_origin(dump, origin)
 
 
-def unchanged(workdir, previous, say):
+def unchanged(workdir, previous, say, launcher):
     """Heat never took the stack: put the status back as it was; no dump,
-    no archive."""
+    no archive, and not the (empty) database of this launch either."""
     workdir.restore_status(previous)
+    if launcher.ephemeral and not launcher.is_running():
+        launcher.database.remove()
     say('Heat failed before it took stack %s: the deployment status (%s), '
         'the dumps and the install archives are as they were' % (
             workdir.stack, previous or 'none'))

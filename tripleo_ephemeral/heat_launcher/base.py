@@ -265,12 +265,14 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         """Start from an empty database, keeping the old one as a dump.
 
         A run that crashed never dumped its database: dump it now, so
-        starting afresh loses nothing (unless it holds no stack).
+        starting afresh loses nothing (an empty one only if there is no
+        dump yet).
         """
         db = self.database
         if not db.has_data():
             return
-        if db.newer_than(self.dumps.all()[:1]) and db.stack_count() != 0:
+        kept = self.dumps.all()
+        if db.newer_than(kept[:1]) and (db.stack_count() != 0 or not kept):
             path = db.dump(self.dumps)
             self.dumps.record_origin(path, generations.RECOVERED,
                                      db.stack_count())

@@ -154,6 +154,10 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     def _prepare_extra(self):
         """Types write their extra files (pod spec, credentials) here."""
 
+    def _renew_secrets(self):
+        """New secrets for each launch: the API's (types add theirs)."""
+        heat_files.new_api_secret(self)
+
     # -- lifecycle -----------------------------------------------------------
 
     def is_running(self):
@@ -215,7 +219,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
         self.pre_start_check()
-        heat_files.new_api_secret(self)
+        self._renew_secrets()
         self.prepare()
         if restore_db:
             self.database.restore(self.dumps, self.dumps.resolve(restore_db))

@@ -99,7 +99,10 @@ class PodHeatLauncher(base.HeatLauncher):
         self._database = None
 
     def credentials(self):
-        """Per heat dir, random, kept 0600 in the heat dir."""
+        """Random, new for each launch (:meth:`_renew_secrets`), kept 0600
+        in the heat dir. MariaDB's data and RabbitMQ's users live in the
+        pod, which each launch makes anew: nothing outlives a launch that
+        would need the old ones."""
         path = self.path(CREDENTIALS_FILE)
         try:
             with open(path) as f:
@@ -142,6 +145,10 @@ class PodHeatLauncher(base.HeatLauncher):
             rabbitmq_config=self.path('rabbitmq.conf'),
             images={part: self.images.image(part)
                     for part in ('api', 'engine', 'db', 'bus')})
+
+    def _renew_secrets(self):
+        super()._renew_secrets()
+        fileutil.remove(self.path(CREDENTIALS_FILE))
 
     def _prepare_extra(self):
         creds = self.credentials()

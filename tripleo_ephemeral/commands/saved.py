@@ -7,6 +7,8 @@ names), outputs from what the last deploy saved in the work dir; the dumps
 kept, with what made each, from the heat dir.
 """
 
+import os
+
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
@@ -27,14 +29,20 @@ def _add_source_options(parser, stack=True, dump=True):
     if not dump:
         return
     group.add_argument(
-        '--dump', metavar='<file>', type=options.abs_path,
+        '--dump', metavar='<file-or-id>',
         help=_('Read this dump instead of the newest one in '
-               '<work-dir>/%s') % workdir.HEAT_DIR)
+               '<work-dir>/%s: a file, or an id of "tripleo saved dump '
+               'list" ("last-success": the last successful deploy\'s)')
+        % workdir.HEAT_DIR)
 
 
 def _open(parsed_args):
-    path = parsed_args.dump or options.work_dir(parsed_args).heat_dump
+    heat_dir = options.work_dir(parsed_args).heat_dir
     with errors.user_errors('--work-dir'):
+        path = dumps.DumpStore(heat_dir).resolve(parsed_args.dump) \
+            if parsed_args.dump and not os.path.exists(parsed_args.dump) \
+            else os.path.abspath(parsed_args.dump or
+                                 os.path.join(heat_dir, dumps.DUMP_NAME))
         return dump_reader.SavedDatabase.from_dump(path)
 
 

@@ -91,10 +91,11 @@ def test_failed_deploys_never_push_out_the_good_one(cli, work_dir, port,
     assert listed[-1]['Path'].endswith('heat-db-dump.success.sql.gz')
 
     # The saved view reads it without Heat...
-    saved = cli.json('tripleo', 'saved', 'stack', 'list', '--work-dir',
-                     str(work_dir), '--dump', listed[-1]['Path'])
-    assert [(s['Stack Name'], s['Stack Status']) for s in saved] == [
-        ('overcloud', 'CREATE_COMPLETE')]
+    for dump in (listed[-1]['Path'], generations.LAST_SUCCESS, first['ID']):
+        saved = cli.json('tripleo', 'saved', 'stack', 'list', '--work-dir',
+                         str(work_dir), '--dump', dump)
+        assert [(s['Stack Name'], s['Stack Status']) for s in saved] == [
+            ('overcloud', 'CREATE_COMPLETE')], dump
     # ... and --restore-db brings it back by name.
     cli.json('tripleo', 'launch', 'heat', '--work-dir', str(work_dir),
              '--restore-db', generations.LAST_SUCCESS)

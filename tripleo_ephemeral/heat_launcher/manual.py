@@ -53,22 +53,59 @@ def _roots(roots):
 
 
 def running_heat_dirs(roots=()):
-    """The heat dirs of the work dirs under the default root (and
-    ``roots``) whose Heat runs; read from their launcher state."""
+    """The heat dirs whose Heat runs: those of the work dirs under the
+    default root (and ``roots``), and those the entries of the user's
+    clouds.yaml point at; read from their launcher state."""
     from tripleo_ephemeral import heat_launcher
 
     found = []
+    candidates = []
     for root in _roots(roots):
-        for heat_dir in sorted(glob.glob(os.path.join(
-                glob.escape(root), '*', workdir.HEAT_DIR))):
-            saved = launcher_state.LauncherState(heat_dir).load()
-            if not saved.get('running') or heat_dir in found:
-                continue
-            try:
-                launcher = heat_launcher.get_launcher(
-                    saved.get('heat_type') or 'native', heat_dir)
-                if launcher.is_running():
-                    found.append(heat_dir)
-            except (ValueError, exceptions.TripleoEphemeralError):
-                continue
+        candidates += sorted(glob.glob(os.path.join(
+            glob.escape(root), '*', workdir.HEAT_DIR)))
+    for heat_dir in candidates + _clouds_heat_dirs():
+        saved = launcher_state.LauncherState(heat_dir).load()
+        if not saved.get('running') or heat_dir in found:
+            continue
+        try:
+            launcher = heat_launcher.get_launcher(
+                saved.get('heat_type') or 'native', heat_dir)
+            if launcher.is_running():
+                found.append(heat_dir)
+        except (ValueError, exceptions.TripleoEphemeralError):
+            continue
     return found
+
+
+def _clouds_heat_dirs():
+    """The heat dirs of the Heats the user's clouds.yaml entries point at
+    (a launch with ``--heat-dir`` anywhere adds one): the process that
+    listens on an entry's local port names its heat.conf."""
+    import urllib.parse
+
+    import psutil
+    import yaml
+
+    from tripleo_ephemeral import clouds
+
+    try:
+        with open(clouds.user_clouds_file()) as f:
+            entries = (yaml.safe_load(f) or {}).get('clouds') or {}
+        ports = {urllib.parse.urlsplit(
+            (e.get('auth') or {}).get('endpoint') or '').port
+            for e in entries.values() if isinstance(e, dict)}
+        listening = psutil.net_connections('inet')
+    except (OSError, ValueError, AttributeError, psutil.Error):
+        return []
+    dirs = []
+    for conn in listening:
+        if conn.status != psutil.CONN_LISTEN or conn.laddr.port not in ports \
+                or not conn.pid:
+            continue
+        try:
+            argv = psutil.Process(conn.pid).cmdline()
+        except psutil.Error:
+            continue
+        if '--config-file' in argv[:-1]:
+            dirs.append(os.path.dirname(argv[argv.index('--config-file') + 1]))
+    return dirs

@@ -140,7 +140,7 @@ class Deployment:
                 if self._stage.changed() or \
                         status == workdir_mod.DEPLOY_SUCCESS:
                     wd.set_status(status)
-                    outcome.record(launcher.dumps, values.get('dump'),
+                    outcome.record(launcher, values.get('dump'),
                                    status == workdir_mod.DEPLOY_SUCCESS)
                     values['archive'] = self._archive(
                         status == workdir_mod.DEPLOY_SUCCESS)

@@ -40,21 +40,28 @@ class Stage:
         return origin or generations.DEPLOY_FAILED
 
 
-def record(store, dump, succeeded):
+def record(launcher, dump, succeeded):
     """Say how the deploy whose stack is in ``dump`` ended, once its stack
-    was made (``deploy``: the end decides)."""
+    was made (``deploy``: the end decides). A Heat left running
+    (``--keep-running``) keeps the outcome for the dump its ``--kill``
+    makes."""
+    store = launcher.dumps
     if not dump:
+        if launcher.ephemeral and launcher.is_running():
+            launcher.state.save(dump_origin=_ended(succeeded))
         return
     made_by = store.manifest.record(os.path.basename(dump)).get('origin')
     if made_by != generations.DEPLOY:
         return  # failed or interrupted in Heat: already recorded
+    store.record_origin(dump, _ended(succeeded))
+
+
+def _ended(succeeded):
     if succeeded:
-        origin = generations.DEPLOY_SUCCESS
-    elif interruption.requested():
-        origin = generations.DEPLOY_INTERRUPTED
-    else:
-        origin = generations.DEPLOY_FAILED
-    store.record_origin(dump, origin)
+        return generations.DEPLOY_SUCCESS
+    if interruption.requested():
+        return generations.DEPLOY_INTERRUPTED
+    return generations.DEPLOY_FAILED
 
 
 def unchanged(workdir, previous, say, launcher):

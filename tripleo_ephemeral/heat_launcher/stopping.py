@@ -57,6 +57,9 @@ class Stopping:
 
     def _stop(self, dump, origin):
         saved = self.state.load()
+        if origin == generations.LAUNCH and saved.get('dump_origin'):
+            # A deploy left it running (--keep-running): its outcome.
+            origin = saved['dump_origin']
         if saved.get('running') and self._is_alive(saved):
             self.say('Stopping %s' % self._what(saved))
             started = time.monotonic()

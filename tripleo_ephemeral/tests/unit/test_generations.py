@@ -138,3 +138,16 @@ def test_kill_of_a_missing_heat_dir_creates_nothing(tmp_path):
     with pytest.raises(exceptions.NotRunningError, match='No heat dir'):
         manual.check_kill(str(missing), [str(tmp_path)])
     assert not (tmp_path / 'typo').exists()
+
+
+def test_a_kept_running_deploys_outcome_goes_to_its_kill_dump(launcher):
+    from tripleo_ephemeral.deploy import outcome
+
+    launcher.start()
+    _heat_db(launcher.database.path, 1)
+    outcome.record(launcher, None, succeeded=True)
+    path = launcher.stop(dump=True)  # --kill's default origin: launch
+    [gen] = launcher.dumps.generations()
+    assert gen['origin'] == generations.DEPLOY_SUCCESS and gen['kept']
+    assert launcher.dumps.resolve(generations.LAST_SUCCESS) != path
+    assert launcher.state.load()['dump_origin'] is None

@@ -284,6 +284,13 @@ class WorkDir(workdir_archive.InstallArchives):
             {'deployment_status': status}, default_flow_style=False))
         LOG.debug('Deployment status of %s: %s', self.stack, status)
 
+    def restore_status(self, previous):
+        """Put back the status a deploy found (``None``: there was none)."""
+        if previous is None:
+            fileutil.remove(self.status_file)
+        else:
+            self.set_status(previous)
+
     def status(self):
         return (self.load(self.status_file) or {}).get('deployment_status')
 

@@ -1,11 +1,13 @@
 """openstack tripleo launch heat"""
 
 import logging
+import os
 
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import clouds
+from tripleo_ephemeral.heat_launcher import manual
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
@@ -47,8 +49,16 @@ class LaunchHeat(command.ShowOne):
                    'OS_CLOUD (default: heat)'))
         action = parser.add_mutually_exclusive_group()
         action.add_argument(
-            '--restore-db', action='store_true',
-            help=_('Start from the newest database dump in the heat dir'))
+            '--restore-db', metavar='<dump>', nargs='?', const='newest',
+            help=_('Start from a database dump of the heat dir: the newest '
+                   '(no value, or "newest"), the last successful deploy\'s '
+                   '("last-success"), or one by its id (listed by '
+                   '"openstack tripleo saved dump list")'))
+        action.add_argument(
+            '--empty', action='store_true',
+            help=_('Start an empty Heat on a heat dir that holds a '
+                   'deployment\'s dumps (they stay; an empty database is '
+                   'never dumped over them)'))
         action.add_argument(
             '--kill', action='store_true',
             help=_('Stop the Heat running for the heat dir and dump its '
@@ -58,6 +68,10 @@ class LaunchHeat(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         path = heat_dir(parsed_args)
+        if parsed_args.kill:
+            with errors.user_errors('--heat-dir'):
+                manual.check_kill(path, [os.path.dirname(os.path.dirname(
+                    path))])
         with errors.user_errors('--heat-dir', fixes=_FIXES), \
                 interrupts.stop_in_order(_('Heat'), self.app.stderr), \
                 locking.DirLock(path):
@@ -69,6 +83,8 @@ class LaunchHeat(command.ShowOne):
             return self._launch(launcher, parsed_args)
 
     def _launch(self, launcher, parsed_args):
+        manual.check_launch(launcher.heat_dir, parsed_args.restore_db,
+                            parsed_args.empty)
         with interruption.on_force('Heat', launcher.kill), \
                 interruption.activity('launching Heat'):
             launcher.start(restore_db=parsed_args.restore_db)

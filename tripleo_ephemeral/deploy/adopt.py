@@ -34,6 +34,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import dump_import
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
@@ -143,7 +144,7 @@ class Adoption:
                         self.stack, status, launcher.log_dir))
             recreated = stack_outputs.fetch_outputs(client, stack_id)
         finally:
-            dump = launcher.stop(dump=True)
+            dump = launcher.stop(dump=True, origin=generations.ADOPT)
         report = equivalence.compare_outputs(source.outputs, recreated)
         check = 'equal' if report.equivalent else '; '.join(
             report.differences)
@@ -176,7 +177,9 @@ class Adoption:
                 finally:
                     saved.close()
                 key = self._install_key(path, key_file, launcher.heat_dir)
-                database.SqliteDatabase(copy).dump(launcher.dumps)
+                launcher.dumps.record_origin(
+                    database.SqliteDatabase(copy).dump(launcher.dumps),
+                    generations.ADOPT)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
             outputs, deployments, dump = self._read_outputs(launcher)
@@ -227,7 +230,7 @@ class Adoption:
             deployments = stack_outputs.fetch_deployments(client, outputs,
                                                           stack_id)
         finally:
-            dump = launcher.stop(dump=True)
+            dump = launcher.stop(dump=True, origin=generations.ADOPT)
         return outputs, deployments, dump
 
 

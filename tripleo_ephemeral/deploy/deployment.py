@@ -17,10 +17,12 @@ from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import rollback
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
@@ -105,7 +107,9 @@ class Deployment:
                     interruption.activity('checking the inputs'):
                 request = self._prepare(launcher, ansible)
             status = workdir_mod.DEPLOY_FAILED
+            previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
+            self._stage = outcome.Stage()
             try:
                 created, outputs, deployments, values['dump'] = (
                     self._stack(launcher, request, keep_running))
@@ -132,9 +136,15 @@ class Deployment:
                     'request': request.digest, 'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
             finally:
-                wd.set_status(status)
-                values['archive'] = self._archive(
-                    status == workdir_mod.DEPLOY_SUCCESS)
+                if self._stage.changed() or \
+                        status == workdir_mod.DEPLOY_SUCCESS:
+                    wd.set_status(status)
+                    outcome.record(launcher, values.get('dump'),
+                                   status == workdir_mod.DEPLOY_SUCCESS)
+                    values['archive'] = self._archive(
+                        status == workdir_mod.DEPLOY_SUCCESS)
+                else:
+                    outcome.unchanged(wd, previous, self.say, launcher)
         return Result(self.stack, status, **values)
 
     def _prepare(self, launcher, ansible):
@@ -201,17 +211,20 @@ class Deployment:
                 launcher.start(tied=True)
             self.say('Heat ready in %.1fs at %s' % (
                 time.monotonic() - started, launcher.endpoint))
+            origin = None
             try:
                 client = heat_client.make_client(
                     launcher.session(),
                     launcher.endpoint if launcher.ephemeral else None)
+                self._stage.sent = True
                 with interruption.activity('creating stack %s' % self.stack):
                     created = stack_operation.run(
                         client, self.stack, request.create_args, self.say,
                         heat_dir=self.workdir.heat_dir,
                         may_update=not launcher.ephemeral,
                         expected=self._expected_size(request.digest),
-                        verbose=self.verbose_events)
+                        verbose=self.verbose_events,
+                        accepted=self._stage.accept)
                 with interruption.activity('saving the stack outputs'):
                     outputs, deployments = stack_outputs.fetch_and_save(
                         client, created.ref, self.workdir.outputs_file,
@@ -221,13 +234,17 @@ class Deployment:
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
                         files=request.create_args.get('files'))
+                origin = generations.DEPLOY
             finally:
-                dump = self._stop_heat(launcher, keep_running)
+                dump = self._stop_heat(
+                    launcher, keep_running and self._stage.changed(),
+                    self._stage.heat_origin(origin))
         return created, outputs, deployments, dump
 
-    def _stop_heat(self, launcher, keep_running):
-        """Stop Heat with a dump; with ``keep_running``, unless interrupted,
-        leave it running instead. Returns the dump's path or None."""
+    def _stop_heat(self, launcher, keep_running, origin):
+        """Stop Heat with a dump (made by ``origin``; None: no dump); with
+        ``keep_running``, unless interrupted, leave it running instead.
+        Returns the dump's path or None."""
         if not launcher.ephemeral:
             if interruption.requested():
                 self.say('The installed Heat goes on with stack %s: follow '
@@ -241,7 +258,7 @@ class Deployment:
                      'heat --heat-dir %s --kill"' % (launcher.heat_dir,
                                                      launcher.heat_dir))
             return None
-        return launcher.stop(dump=True)
+        return launcher.stop(dump=origin is not None, origin=origin)
 
     def _expected_size(self, digest):
         """The resources of the stack, if the last successful deploy of the

@@ -88,12 +88,13 @@ def heat_message(exc, heat_dir=None):
 
 
 def run(client, stack, create_args, say, *, heat_dir, may_update=False,
-        expected=None, verbose=False):
+        expected=None, verbose=False, accepted=None):
     """Create ``stack`` (or update it, if ``may_update`` and it exists),
     watch it to the end and return :class:`Created`.
 
     ``expected`` is the number of resources when known in advance;
-    ``heat_dir`` names where Heat's log is in the error.
+    ``heat_dir`` names where Heat's log is in the error; ``accepted()`` is
+    called once Heat has taken the create (or update).
     """
     stack_id = existing_stack(client, stack) if may_update else None
     action = UPDATE if stack_id else CREATE
@@ -114,6 +115,8 @@ def run(client, stack, create_args, say, *, heat_dir, may_update=False,
     except heat_exc.HTTPException as exc:
         raise exceptions.DeployError('Heat refused stack %s: %s' % (
             stack, heat_message(exc, heat_dir)))
+    if accepted is not None:
+        accepted()
     ref = '%s/%s' % (stack, stack_id)  # no redirect from Heat's API
     watcher = progress.StackWatcher(client, ref, action=action,
                                     out=say, verbose=verbose,

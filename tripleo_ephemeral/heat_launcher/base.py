@@ -22,6 +22,7 @@ from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.engine_tuning import report as tuning_report
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
@@ -88,9 +89,16 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         return 'http://%s:%d' % (self.bind_host, self.api_port)
 
     @property
+    def owner_url(self):
+        """The API's root with this launch's secret: what only the owner
+        reaches (:mod:`tripleo_ephemeral.api_owner`)."""
+        secret = self.api_secret
+        return self.api_url + ('/' + secret if secret else '')
+
+    @property
     def endpoint(self):
         """The orchestration endpoint clients use."""
-        return self.api_url + '/v1/admin'
+        return self.owner_url + '/v1/admin'
 
     # -- what each type provides --------------------------------------------
 
@@ -142,6 +150,10 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     def _prepare_extra(self):
         """Types write their extra files (pod spec, credentials) here."""
 
+    def _renew_secrets(self):
+        """New secrets for each launch: the API's (types add theirs)."""
+        heat_files.new_api_secret(self)
+
     # -- lifecycle -----------------------------------------------------------
 
     def is_running(self):
@@ -178,7 +190,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
                      'command that is gone (pid %s): stopping it' % (
                          saved.get('heat_type'), self.heat_dir,
                          saved.get('owner_pid')))
-            self.stop(dump=True)
+            self.stop(dump=True, origin=generations.DEPLOY_INTERRUPTED)
         watchdog.report_abandoned(self.state, self.say)
         self.choose_port()
 
@@ -200,13 +212,17 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     def start(self, restore_db=False, tied=False):
         """Launch Heat and wait until it answers; return self.
 
+        ``restore_db``: which dump to start from (True: the newest; see
+        :meth:`.dumps.DumpStore.resolve`), else an empty database.
+
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
         self.pre_start_check()
+        self._renew_secrets()
         self.prepare()
         if restore_db:
-            self.database.restore(self.dumps)
+            self.database.restore(self.dumps, self.dumps.resolve(restore_db))
         else:
             self._start_empty()
         started = time.monotonic()
@@ -254,13 +270,17 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         """Start from an empty database, keeping the old one as a dump.
 
         A run that crashed never dumped its database: dump it now, so
-        starting afresh loses nothing.
+        starting afresh loses nothing (an empty one only if there is no
+        dump yet).
         """
         db = self.database
         if not db.has_data():
             return
-        if db.newer_than(self.dumps.all()[:1]):
+        kept = self.dumps.all()
+        if db.newer_than(kept[:1]) and (db.stack_count() != 0 or not kept):
             path = db.dump(self.dumps)
+            self.dumps.record_origin(path, generations.RECOVERED,
+                                     db.stack_count())
             self.say('Found the database of a Heat that did not stop '
                      'cleanly: kept it as the dump %s' % path)
         db.remove()
@@ -276,7 +296,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _answers(self, saved):
         """Whether this Heat's API answers (not just anything there)."""
-        return readiness.http_answers(self.api_url + '/')
+        return readiness.http_answers(self.owner_url + '/')
 
     def __enter__(self):
         return self.start()

@@ -200,8 +200,8 @@ class DeployOvercloud(command.ShowOne):
                     say=interrupts.terminal_writer(self.app.stderr))
                 result = run.run(
                     launcher, keep_running=parsed_args.keep_running,
-                    ansible=None if parsed_args.stack_only else
-                    _ansible_options(parsed_args))
+                    ansible=_ansible_options(parsed_args),
+                    run_ansible=not parsed_args.stack_only)
         return result.row()
 
 

@@ -128,7 +128,7 @@ class DeployStandalone(command.ShowOne):
                                               inputs.workdir.heat_dir)
             result = run.run(
                 launcher, keep_running=parsed_args.keep_running,
-                ansible=None if parsed_args.stack_only else
-                ansible_run.AnsibleOptions(
-                    forks=parsed_args.ansible_forks))
+                ansible=ansible_run.AnsibleOptions(
+                    forks=parsed_args.ansible_forks),
+                run_ansible=not parsed_args.stack_only)
         return result.row()

@@ -26,9 +26,9 @@ class InstallTripleoAnsible(command.ShowOne):
         parser.add_argument(
             '--dest', metavar='<dir>', type=options.abs_path,
             help=_('The venv to install into (default: $%(var)s, else '
-                   '%(default)s, where deploys look)') % {
-                       'var': install.ENV_VAR,
-                       'default': install.default_path()})
+                   '<prefix>/share/tripleo-ephemeral/ansible beside this '
+                   'install, where deploys look)') % {
+                       'var': install.ENV_VAR})
         parser.add_argument(
             '--force', action='store_true',
             help=_('Install again even when the pinned versions are there'))

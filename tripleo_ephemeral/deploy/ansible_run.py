@@ -26,6 +26,7 @@ import psutil
 
 from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import ansible_progress
+from tripleo_ephemeral.deploy import ansible_project
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import interruption
@@ -36,7 +37,7 @@ from tripleo_ephemeral.tripleo_ansible import missing
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_PLAYBOOK = 'deploy_steps_playbook.yaml'
+DEFAULT_PLAYBOOK = ansible_project.DEFAULT_PLAYBOOK
 #: Runner artifact directories kept per config-download directory.
 ARTIFACTS_KEPT = 5
 #: What a run leaves in the config-download directory that rendering does
@@ -118,43 +119,6 @@ def check_options(options):
                 'the private key file (not the .pub)' % options.ssh_key)
 
 
-def environment(config_dir, options, require=True):
-    """The :class:`PlaybookEnvironment` of ``config_dir``'s runs: TripleO's
-    Ansible when its playbooks need it (without ``require``, also when it
-    is not installed yet), else the product's ansible-core."""
-    config_dir = os.path.abspath(config_dir)
-    if not require:
-        return env_mod.PlaybookEnvironment.for_config_download(
-            config_dir, options, plan=os.path.basename(config_dir),
-            require=False)
-    try:
-        return env_mod.PlaybookEnvironment.for_config_download(
-            config_dir, options, plan=os.path.basename(config_dir))
-    except exceptions.TripleoAnsibleError as exc:
-        raise exceptions.TripleoAnsibleError(
-            'Cannot run %s: %s' % (config_dir, exc))
-
-
-def write_project_files(config_dir, options, require=True):
-    """Write ``ansible.cfg`` and ``ansible-playbook-command.sh`` (for the
-    deploy playbook) into ``config_dir`` from ``options``; without an SSH
-    key, the last deploy's is kept. Returns the environment."""
-    config_dir = os.path.abspath(config_dir)
-    if not options.ssh_key:
-        saved = ansible_cfg.saved_ssh_key(config_dir)
-        if saved and os.path.exists(saved):
-            options.ssh_key = saved
-    env = environment(config_dir, options, require=require)
-    fileutil.write_atomic(os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG),
-                          ansible_cfg.text(config_dir, options,
-                                           tripleo=env.ansible is not None))
-    script = os.path.join(config_dir, env_mod.SCRIPT)
-    fileutil.write_atomic(script, env.script(os.path.join(
-        config_dir, options.playbook or DEFAULT_PLAYBOOK)))
-    os.chmod(script, 0o750)
-    return env
-
-
 def run_config_download(config_dir, options, out):
     """Run the deploy playbook of ``config_dir`` (writing its ansible.cfg
     and command script from ``options``); return seconds taken."""
@@ -162,7 +126,7 @@ def run_config_download(config_dir, options, out):
     playbook = os.path.join(config_dir,
                             options.playbook or DEFAULT_PLAYBOOK)
     _check(config_dir, playbook, options)
-    write_project_files(config_dir, options)
+    ansible_project.write_files(config_dir, options)
     return run_playbook(config_dir, playbook, options, out).seconds
 
 
@@ -180,7 +144,7 @@ def run_playbook(config_dir, playbook, options, out, inventory=None,
     inventory = inventory or os.path.join(config_dir,
                                           inventory_mod.INVENTORY_FILE)
     _check(config_dir, playbook, options, inventory)
-    env = environment(config_dir, options)
+    env = ansible_project.environment(config_dir, options)
     cfg = os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG)
     if not os.path.exists(cfg):
         fileutil.write_atomic(cfg, ansible_cfg.text(

@@ -13,6 +13,7 @@ import logging
 import os
 import time
 
+from tripleo_ephemeral.deploy import ansible_project
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import input_checks
@@ -129,7 +130,7 @@ class Deployment:
                             self.python_interpreter),
                         self.say)
                 if ansible is not None:
-                    ansible_run.write_project_files(
+                    ansible_project.write_files(
                         values['config_download'], ansible, require=False)
                 if ansible is not None and run_ansible:
                     values['ansible_seconds'] = self._ansible(

@@ -23,6 +23,7 @@ import time
 
 import pytest
 
+from tripleo_ephemeral.deploy import ansible_project
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import testhosts
@@ -85,7 +86,7 @@ def test_lifecycle_playbooks_load(cli, tool, tmp_path, work_dir, port,
     for playbook in LIFECYCLE:
         seconds = _syntax_check(cd, playbook)
         print('%s %s: --syntax-check %.1fs' % (scenario, playbook, seconds))
-    env = ansible_run.environment(str(cd), ansible_run.AnsibleOptions())
+    env = ansible_project.environment(str(cd), ansible_run.AnsibleOptions())
     report = missing.walk(env, [str(cd / p) for p in LIFECYCLE])
     assert report.errors == []
     uses = {}

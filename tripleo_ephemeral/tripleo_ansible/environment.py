@@ -29,6 +29,8 @@ from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.tripleo_ansible import install as install_mod
 
 SCRIPT = 'ansible-playbook-command.sh'
+#: Names another playbook for the script to run instead of the deploy's.
+PLAYBOOK_VAR = 'TRIPLEO_PLAYBOOK'
 CFG = 'ansible.cfg'
 #: tripleoclient's constants.ANSIBLE_CWL plus its stdout callback.
 CALLBACKS = 'tripleo_dense,tripleo_profile_tasks,tripleo_states'
@@ -187,15 +189,17 @@ class PlaybookEnvironment:
             '#!/usr/bin/env bash',
             '# Written by openstack overcloud deploy; rewritten on every '
             'deploy.',
-            '# Runs %s with the environment the product\'s own runs use;'
-            % os.path.basename(playbook),
-            '# arguments are passed on to ansible-playbook (--syntax-check, '
-            '--limit, --tags...).',
+            '# Runs %s (or $%s: another playbook of this directory)'
+            % (os.path.basename(playbook), PLAYBOOK_VAR),
+            '# with the environment the product\'s own runs use; arguments '
+            'are passed on',
+            '# to ansible-playbook (--syntax-check, --limit, --tags...).',
             'set -e',
         ]
         for name, value in self.variables().items():
             lines.append('export %s=%s' % (name, shlex.quote(value)))
-        lines.append('exec %s "$@"' % ' '.join(shlex.quote(a) for a in [
-            os.path.join(self.bin_dir, 'ansible-playbook')] +
-            self.playbook_args(playbook)))
+        args = [shlex.quote(a) for a in [os.path.join(
+            self.bin_dir, 'ansible-playbook')] + self.playbook_args(playbook)]
+        args[-1] = '"${%s:-%s}"' % (PLAYBOOK_VAR, args[-1])
+        lines.append('exec %s "$@"' % ' '.join(args))
         return '\n'.join(lines) + '\n'

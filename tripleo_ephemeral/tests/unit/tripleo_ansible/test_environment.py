@@ -69,3 +69,16 @@ def test_which_playbooks_need_tripleo_ansible(tmp_path):
     assert environment.templates_use_tripleo_ansible(str(tmp_path))
     assert not environment.config_download_uses_tripleo_ansible(
         str(tmp_path / 'common'))
+
+
+def test_script_runs_another_playbook_when_named(tmp_path):
+    env = environment.PlaybookEnvironment(str(tmp_path), _options())
+    script = tmp_path / 'run.sh'
+    script.write_text(env.script(str(tmp_path / 'p.yaml')).replace(
+        'exec ', 'exec echo '))
+    out = subprocess.run(
+        ['bash', str(script), '--syntax-check'], capture_output=True,
+        text=True, check=True, env=dict(
+            os.environ, TRIPLEO_PLAYBOOK='update_steps_playbook.yaml'))
+    assert out.stdout.split()[-2:] == ['update_steps_playbook.yaml',
+                                       '--syntax-check']

@@ -112,13 +112,16 @@ class Walk:
                                          'import_playbook' in t)
                 for t in data):
             return  # not a task list (a playbook, vars, an inventory)
-        if path not in self.files:
+        # A file included under other conditions is walked again (what it
+        # lacks may matter there) but counted once.
+        first = path not in self.files
+        if first:
             self.files.add(path)
             self.counts['files'] += 1
         self.tasks(data, path, [os.path.dirname(path)] + bases, collections,
-                   when)
+                   when, count=first)
 
-    def tasks(self, tasks, path, bases, collections, when):
+    def tasks(self, tasks, path, bases, collections, when, count=True):
         for task in tasks if isinstance(tasks, list) else ():
             if not isinstance(task, dict):
                 continue
@@ -126,9 +129,9 @@ class Walk:
             if any(k in task for k in _BLOCK_KEYS):
                 for key in _BLOCK_KEYS:
                     self.tasks(task.get(key), path, bases, collections,
-                               conditions)
+                               conditions, count)
                 continue
-            self.counts['tasks'] += 1
+            self.counts['tasks'] += count
             where = '%s: "%s"' % (os.path.relpath(path, self.playbook_dir)
                                   if path.startswith(self.playbook_dir)
                                   else path, task.get('name') or '(unnamed)')

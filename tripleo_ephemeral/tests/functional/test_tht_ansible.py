@@ -10,9 +10,10 @@ For each THT overcloud the tests deploy (``--stack-only``), every
 playbook the lifecycle commands run passes ``--syntax-check`` through the
 deploy's own ``ansible-playbook-command.sh``, and every task file and role
 task file they include loads with ansible-core's loader; the only thing
-missing is ``pacemaker_resource``, named for the Controller's update,
-upgrade and post-upgrade tasks. Then a real deploy of THT 1+1 onto two
-test hosts runs as far as a Debian host goes and stops there cleanly.
+missing is ``pacemaker_resource``, named for the Controller's (the
+Standalone's) update, upgrade and post-upgrade tasks. Then a real deploy
+of THT 1+1 onto two test hosts runs as far as a Debian host goes and stops
+there cleanly.
 """
 
 import importlib.util
@@ -114,13 +115,12 @@ def test_lifecycle_playbooks_load(cli, tool, tmp_path, work_dir, port,
             playbook, output[-3000:])
     files = sorted({use.split(':')[0] for use in uses})
     print('%s: pacemaker_resource used by %s' % (scenario, files))
-    if scenario == 'standalone':
-        assert needing <= PACEMAKER
-        return
-    # The Controller's update, upgrade and post-upgrade tasks, nothing else.
+    # The pacemaker role's update, upgrade and post-upgrade tasks, nothing
+    # else (deploy, scale and the external steps have all they need).
+    role = 'Standalone' if scenario == 'standalone' else 'Controller'
     assert needing == PACEMAKER
-    assert files and all(f.startswith('Controller/') and (
-        'update_tasks' in f or 'upgrade_tasks' in f) for f in files), files
+    assert files == ['%s/%s.yaml' % (role, name) for name in (
+        'post_upgrade_tasks', 'update_tasks_step1', 'upgrade_tasks_step1')]
 
 
 RHEL_FILES = ('mkdir -p /etc/default /etc/selinux && touch /etc/default/grub '

@@ -189,3 +189,16 @@ def test_real_deploy_stops_at_the_first_rhel_task(cli, tool, tmp_path,
     finally:
         problems = network.stop()
         assert not problems, problems
+
+
+def test_install_command_reports_the_installed_ansible(cli):
+    """Installed already (the module's condition): a no-op with versions."""
+    shown = cli.json('tripleo', 'ansible', 'install')
+    assert shown['installed'] is False
+    assert shown['path'] == install.AnsibleInstall().path
+    assert (shown['ansible_core'], shown['tripleo_ansible']) == (
+        '2.14.18', '6.0.0')
+    assert shown['versions']['ansible'] == '7.7.0'
+    proc = subprocess.run([shown['ansible_playbook'], '--version'],
+                          capture_output=True, text=True, check=True)
+    assert 'core 2.14.18' in proc.stdout

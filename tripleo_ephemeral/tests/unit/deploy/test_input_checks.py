@@ -51,3 +51,28 @@ def test_limits_that_match_nothing(limit):
 def test_no_limit_or_no_servers():
     input_checks.check_limit(None, 'overcloud', SERVERS)
     input_checks.check_limit('anything-9', 'overcloud', None)
+
+
+def _tht_like(tmp_path):
+    (tmp_path / 'common').mkdir()
+    (tmp_path / 'common' / 'deploy-steps.j2').write_text(
+        '- hosts: all\n  strategy: tripleo_free\n')
+    return str(tmp_path)
+
+
+def test_missing_tripleo_ansible_fails_a_run_before_heat(tmp_path,
+                                                         monkeypatch):
+    monkeypatch.setenv('TRIPLEO_EPHEMERAL_ANSIBLE', str(tmp_path / 'none'))
+    said = []
+    templates = _tht_like(tmp_path)
+    with pytest.raises(exceptions.TripleoAnsibleError,
+                       match='install it with "openstack tripleo ansible '
+                             'install"$'):
+        input_checks.check_tripleo_ansible(templates, True, said.append)
+    # --stack-only: a warning; the bundled sample needs nothing.
+    input_checks.check_tripleo_ansible(templates, False, said.append)
+    assert len(said) == 1 and said[0].startswith('WARNING: TripleO')
+    sample = tmp_path / 'sample'
+    sample.mkdir()
+    input_checks.check_tripleo_ansible(str(sample), True, said.append)
+    assert len(said) == 1

@@ -138,7 +138,7 @@ class Deployment:
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
                 values.update(history.result_values(
-                    wd, self.say if ansible is None else None))
+                    wd, None if run_ansible else self.say))
                 wd.save(wd.last_success_file, request.snapshot)
                 wd.save(wd.stack_size_file, {
                     'request': request.digest, 'resources': created.resources,

@@ -23,9 +23,9 @@ LOG = logging.getLogger(__name__)
 #: Kept when config-download is rendered again (fileutil.replace_dir).
 GIT_DIR = '.git'
 #: Not versioned: what Ansible and ansible-runner write while they run.
-RUN_STATE = ('/artifacts/', '/ansible.cfg', '/ansible.log',
-             '/ssh_known_hosts', '/.ansible/', '/env/', '/profiling_data/',
-             '*.retry')
+RUN_STATE = ('/artifacts/', '/ansible.cfg', '/ansible-playbook-command.sh',
+             '/ansible.log', '/ssh_known_hosts', '/.ansible/', '/env/',
+             '/profiling_data/', '*.retry')
 #: Where a version's parameters are noted.
 PARAMETERS_NOTES = 'refs/notes/tripleo-parameters'
 #: The version the last successful Ansible run applied.

@@ -34,11 +34,14 @@ DEV_EXTRAS = 'test,doc'
 
 
 def _say(msg):
-    print('[dev] %s' % msg, flush=True)
+    # stderr, as every child's output below: stdout is the command's
+    # (``dev.py deploy -f json | jq``).
+    print('[dev] %s' % msg, file=sys.stderr, flush=True)
 
 
 def _run(argv, **kwargs):
     _say(' '.join(argv))
+    kwargs.setdefault('stdout', sys.stderr)
     subprocess.run(argv, check=True, **kwargs)
 
 

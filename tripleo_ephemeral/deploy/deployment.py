@@ -147,6 +147,8 @@ class Deployment:
             input_checks.check_limit(ansible.limit, self.stack,
                                      request.servers)
         launcher.pre_start_check()
+        for warning in request.removed:  # only now: every input passed
+            self.say(warning)
         return request
 
     def _user_environments(self):

@@ -43,13 +43,17 @@ DEPLOYED_SERVER_ENVIRONMENTS = (
 class Request:
     """What the prepared inputs give the run: the stack create kwargs, the
     deployed servers (or None), the snapshot the checks compared and a
-    digest of the request (:func:`request_digest`)."""
+    digest of the request (:func:`request_digest`), and the warnings for
+    the servers the last deploy had and this one drops (said only once
+    every input passed: a run that stops on input removes nothing)."""
 
-    def __init__(self, create_args, servers, snapshot, digest=None):
+    def __init__(self, create_args, servers, snapshot, digest=None,
+                 removed=()):
         self.create_args = create_args
         self.servers = servers
         self.snapshot = snapshot
         self.digest = digest
+        self.removed = list(removed)
 
 
 def request_digest(create_args, volatile=()):
@@ -233,6 +237,7 @@ class Inputs:
             self.templates, wd.templates_dir, roles, checked.networks)
         env_files = checked.environment_files
         generated = []
+        removed = []
         if servers is not None:
             given = {os.path.basename(p) for p in env_files}
             generated.extend(
@@ -249,7 +254,7 @@ class Inputs:
             if checked.addresses.new:
                 say('Allocated %s (kept in %s)' % (
                     checked.addresses.describe_new(), wd.ip_allocations_file))
-            self._warn_removed_hosts(servers, say)
+            removed = self._removed_hosts(servers)
         generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
         generated.append(self._write_deploy_parameters())
         # <Role>Services and container images, as tripleoclient computed
@@ -267,7 +272,7 @@ class Inputs:
                                                     servers, say)
         self._save(roles, checked.networks, all_envs, servers)
         return Request(create_args, servers, snapshot, request_digest(
-            create_args, volatile=[wd.deploy_parameters_file]))
+            create_args, volatile=[wd.deploy_parameters_file]), removed)
 
     def _check_against_last_success(self, env_files, roles, servers, say):
         """Stop before Heat on a change that would break the overcloud."""
@@ -315,10 +320,10 @@ class Inputs:
                 datetime.timezone.utc).isoformat(),
         })
 
-    def _warn_removed_hosts(self, servers, say):
-        """Say which servers the last deploy had and this one drops."""
-        for role, host in deployed_servers.removed_hosts(
-                self.previous_servers(), servers):
-            say(deployed_servers.REMOVED_HOST_WARNING % {
-                'host': host['hostname'], 'role': role,
-                'ip': host['ctlplane_ip']})
+    def _removed_hosts(self, servers):
+        """The warnings for the servers the last deploy had and this one
+        drops."""
+        return [deployed_servers.REMOVED_HOST_WARNING % {
+            'host': host['hostname'], 'role': role,
+            'ip': host['ctlplane_ip']} for role, host in
+            deployed_servers.removed_hosts(self.previous_servers(), servers)]

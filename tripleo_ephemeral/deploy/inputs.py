@@ -103,7 +103,8 @@ class Inputs:
                  timeout=template_processing.DEFAULT_TIMEOUT_MINS,
                  disable_validations=False, skip_checks=(),
                  disable_container_prepare=False,
-                 skip_deploy_identifier=False):
+                 skip_deploy_identifier=False, parameters=None,
+                 generate_passwords=True):
         self.stack = stack
         self.workdir = workdir_mod.WorkDir(work_dir, stack)
         self.templates = (templates or
@@ -125,6 +126,10 @@ class Inputs:
         self.disable_container_prepare = disable_container_prepare
         self.skip_checks = set(skip_checks)
         self.skip_deploy_identifier = skip_deploy_identifier
+        #: parameter_defaults from options (--ntp-server...): generated,
+        #: so the user's environments win
+        self.parameters = dict(parameters or {})
+        self.generate_passwords = generate_passwords
         self.cloud_domain = 'localdomain'
         self._checked = None
 
@@ -255,7 +260,10 @@ class Inputs:
                 say('Allocated %s (kept in %s)' % (
                     checked.addresses.describe_new(), wd.ip_allocations_file))
             removed = self._removed_hosts(servers)
-        generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
+        if self.generate_passwords:
+            generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
+        elif os.path.exists(wd.passwords_file):
+            generated.append(wd.passwords_file)  # used as it is
         generated.append(self._write_deploy_parameters())
         # <Role>Services and container images, as tripleoclient computed
         # them; read from every environment, before the user's win.
@@ -291,12 +299,13 @@ class Inputs:
         return snapshot
 
     def _write_deploy_parameters(self):
-        params = {
+        params = dict(self.parameters)
+        params.update({
             'RootStackName': self.stack,
             'DeployIdentifier': int(time.time()),
             'StackAction': 'CREATE',
             'DeployIdentifierUUID': str(uuid.uuid4()),
-        }
+        })
         if self.skip_deploy_identifier:  # as tripleoclient's
             params['DeployIdentifier'] = ''
             del params['DeployIdentifierUUID']

@@ -9,6 +9,7 @@ from tripleo_ephemeral import clouds
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
@@ -45,9 +46,10 @@ class LaunchHeat(command.ShowOne):
             '--restore-db', action='store_true',
             help=_('Start from the newest database dump in the heat dir'))
         action.add_argument(
-            '--kill', action='store_true',
+            '--kill', '-k', action='store_true',
             help=_('Stop the Heat running for the heat dir and dump its '
                    'database'))
+        tripleoclient_standalone_options.add_launch_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -58,7 +60,9 @@ class LaunchHeat(command.ShowOne):
                 locking.DirLock(path):
             launcher = options.build_launcher(
                 parsed_args, path,
-                say=interrupts.terminal_writer(self.app.stderr))
+                say=interrupts.terminal_writer(self.app.stderr),
+                heat_type=tripleoclient_standalone_options.launch_heat_type(
+                    parsed_args))
             if parsed_args.kill:
                 return self._kill(launcher)
             return self._launch(launcher, parsed_args)

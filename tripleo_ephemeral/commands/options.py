@@ -162,11 +162,12 @@ def container_kwargs(parsed_args):
             'engine_workers': parsed_args.heat_engine_workers}
 
 
-def build_launcher(parsed_args, heat_dir, say=None):
+def build_launcher(parsed_args, heat_dir, say=None, heat_type=None):
     """The launcher the ``--heat-*`` options describe, for ``heat_dir``;
     ``say`` prints its progress (the command's stderr).
 
-    The type defaults to the last launch's in that heat dir; without
+    The type is ``--heat-type``, else ``heat_type`` (another option's
+    choice), else the last launch's in that heat dir; without
     ``--heat-api-port`` the launcher chooses the port.
     """
     saved = launcher_state.LauncherState(heat_dir).load()
@@ -176,7 +177,8 @@ def build_launcher(parsed_args, heat_dir, say=None):
         raise osc_exceptions.CommandError(
             _('--heat-config-override %s is not section.option=value') % exc)
     return heat_launcher.get_launcher(
-        parsed_args.heat_type or saved.get('heat_type') or 'native',
+        parsed_args.heat_type or heat_type or saved.get('heat_type') or
+        'native',
         heat_dir,
         api_port=parsed_args.heat_api_port, say=say,
         tuning=launcher_tuning.Tuning(overrides=overrides),

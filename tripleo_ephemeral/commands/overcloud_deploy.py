@@ -10,6 +10,7 @@ from tripleo_ephemeral.commands import deploy_compat
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
@@ -84,7 +85,7 @@ class DeployOvercloud(command.ShowOne):
                    'servers; addresses not given are allocated from the '
                    'allocation pools and kept in the work dir'))
         stack.add_argument(
-            '--timeout', metavar='<minutes>', type=options.positive_int,
+            '-t', '--timeout', metavar='<minutes>', type=options.positive_int,
             default=240,
             help=_('Stack create timeout in minutes (default: 240)'))
         stack.add_argument(
@@ -113,7 +114,8 @@ class DeployOvercloud(command.ShowOne):
         mode = parser.add_argument_group(_('What to run'))
         only = mode.add_mutually_exclusive_group()
         only.add_argument(
-            '--stack-only', action='store_true',
+            '--stack-only', '--no-config-download', dest='stack_only',
+            action='store_true',
             help=_('Create the stack and render config-download, but do not '
                    'run Ansible'))
         only.add_argument(
@@ -156,11 +158,14 @@ class DeployOvercloud(command.ShowOne):
             types=heat_launcher.heat_types() + ['auto'])
         options.add_container_options(parser)
         deploy_compat.add_options(parser)
+        tripleoclient_options.add_deploy_options(parser)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         deploy_compat.apply_answers(parsed_args, None)
+        compat = tripleoclient_options.read_deploy(
+            parsed_args, parsed_args.config_download_only)
         with errors.user_errors('--templates'):
             templates = (tht.find() if parsed_args.templates is INSTALLED
                          else parsed_args.templates)
@@ -175,14 +180,18 @@ class DeployOvercloud(command.ShowOne):
             vip_file=parsed_args.vip_file,
             deployed_servers=parsed_args.deployed_servers,
             timeout=parsed_args.timeout,
-            disable_validations=parsed_args.disable_validations,
+            disable_validations=(parsed_args.disable_validations or
+                                 not compat.checks_fatal),
             skip_checks=parsed_args.skip_checks,
             disable_container_prepare=parsed_args.disable_container_prepare,
-            skip_deploy_identifier=parsed_args.skip_deploy_identifier)
+            skip_deploy_identifier=parsed_args.skip_deploy_identifier,
+            parameters=dict(compat.parameters),
+            generate_passwords=compat.generate_passwords)
         run = deployment.Deployment(
             inputs, out=self.app.stderr,
             verbose_events=parsed_args.verbose_events,
-            strict=parsed_args.strict,
+            strict=parsed_args.strict or compat.warnings_fatal,
+            config_copies=compat.config_copies,
             no_proxy=parsed_args.no_proxy,
             python_interpreter=parsed_args.deployment_python_interpreter)
         with errors.user_errors('--work-dir'), \
@@ -198,6 +207,11 @@ class DeployOvercloud(command.ShowOne):
                 launcher = options.build_launcher(
                     parsed_args, inputs.workdir.heat_dir,
                     say=interrupts.terminal_writer(self.app.stderr))
+                if compat.stop:
+                    return run.prepare_only(
+                        launcher, keep=compat.stop == 'setup-only',
+                        ansible=None if parsed_args.stack_only else
+                        _ansible_options(parsed_args)).row()
                 result = run.run(
                     launcher, keep_running=parsed_args.keep_running,
                     ansible=None if parsed_args.stack_only else

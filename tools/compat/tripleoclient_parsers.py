@@ -73,7 +73,10 @@ def source(cache=CACHE):
                         'python-tripleoclient==%s' % VERSION],
                        check=True, stdout=sys.stderr)
     with tarfile.open(archive) as tar:
-        tar.extractall(cache, filter='data')
+        if hasattr(tarfile, 'data_filter'):  # Python 3.10.12+, 3.11.4+
+            tar.extractall(cache, filter='data')
+        else:
+            tar.extractall(cache)
     return dest
 
 

@@ -50,8 +50,10 @@ class _Prepare(overcloud_deploy.DeployOvercloud):
         parsed_args.environment_files.insert(0, environment)
         parsed_args.stack_only = True
         result = super().take_action(parsed_args)
-        self.app.stderr.write('%s init on stack %s complete.\n' % (
-            self.kind.capitalize(), parsed_args.stack))
+        if dict(zip(*result)).get('status') == 'DEPLOY_SUCCESS':  # not a
+            # --dry-run or --setup-only, which stop before the stack
+            self.app.stderr.write('%s init on stack %s complete.\n' % (
+                self.kind.capitalize(), parsed_args.stack))
         return result
 
 

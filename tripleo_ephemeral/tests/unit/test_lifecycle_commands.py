@@ -104,7 +104,8 @@ class TestPrepare(osc_base.TestCommand):
 
         def deploy(cmd, parsed_args):
             seen.append(parsed_args)
-            return (), ()
+            return ('status',), (status[0],)
+        status = ['DEPLOY_SUCCESS']
         self.useFixture(fixtures.MonkeyPatch(
             'tripleo_ephemeral.commands.overcloud_deploy.DeployOvercloud.'
             'take_action', deploy))
@@ -118,6 +119,11 @@ class TestPrepare(osc_base.TestCommand):
         self.assertEqual('/mine.yaml', args.environment_files[1])
         self.assertIn('Upgrade init on stack overcloud complete',
                       self.app.stderr.getvalue())
+        # A --dry-run stops before the stack: no "complete".
+        self.app.stderr = io.StringIO()
+        status[0] = 'CHECKED'
+        cmd.take_action(self.check_parser(cmd, ['-y', '--dry-run'], []))
+        self.assertNotIn('complete', self.app.stderr.getvalue())
 
     def test_prepare_refuses_config_download_only(self):
         cmd = overcloud_lifecycle.PrepareUpdate(self.app, None)

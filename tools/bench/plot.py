@@ -55,6 +55,7 @@ def plot(points, title, xlabel, ylabel, dest):
     from matplotlib import ticker
 
     matplotlib.rcParams['svg.hashsalt'] = 'tripleo-ephemeral'  # stable ids
+    matplotlib.rcParams['svg.fonttype'] = 'none'  # text, not glyph paths
     figure, axes = pyplot.subplots(figsize=(6.4, 4.0))
     for config, pts in sorted(points.items()):
         axes.plot([x for x, _ in pts], [y for _, y in pts], marker='o',

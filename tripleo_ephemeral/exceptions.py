@@ -26,6 +26,7 @@ bad input and the fix.
       BackupError               a backup could not be written or restored
       AgentPushError            a server did not get its agent configuration
       AdoptionError             a stack cannot be adopted as it is
+        DeploymentExistsError
 """
 
 
@@ -54,7 +55,12 @@ class LauncherError(TripleoEphemeralError):
 
 
 class AlreadyRunningError(LauncherError):
-    """Heat is already running for this heat dir."""
+    """Heat is already running for this heat dir (``heat_dir``); the
+    command says how to stop it."""
+
+    def __init__(self, message, heat_dir=None):
+        super().__init__(message)
+        self.heat_dir = heat_dir
 
 
 class NotRunningError(LauncherError):
@@ -164,3 +170,13 @@ class TemplatesNotFoundError(TripleoEphemeralError):
 
 class AdoptionError(TripleoEphemeralError):
     """A stack cannot be adopted into a work dir as it is."""
+
+
+class DeploymentExistsError(AdoptionError):
+    """The work dir already holds a deployment; the command says how to
+    replace it."""
+
+
+class HistoryError(TripleoEphemeralError):
+    """The config-download history (its git repository) cannot be read or
+    written, or a version named does not exist."""

@@ -38,6 +38,7 @@ from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 
 from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
+from tripleo_ephemeral.engine_tuning import report as tuning_report  # noqa: E402,E501
 from tripleo_ephemeral import runner_options  # noqa: E402
 from tripleo_ephemeral import runner_stop  # noqa: E402
 
@@ -167,12 +168,22 @@ def _db_sync(schema_cache=None):
         LOG.info('Saved the empty schema to %s', schema_cache)
 
 
+def _install_tunings(own, opts, stage):
+    """Install the shims of ``stage``; log and record (for ``launch heat
+    -f json``) every one installed so far and every one refused."""
+    guard.install(opts, stage=stage)
+    installed, refused = guard.installed(), guard.refused()
+    LOG.info('%s', tuning_report.line(stage, installed, refused))
+    if CONF.log_dir:
+        tuning_report.write(CONF.log_dir, own.mode, installed, refused)
+
+
 def _prepare_engine(own, opts):
     """Database settings, migrations if asked, then the tuning shims."""
-    guard.install(opts, stage='database')  # before the first query
+    _install_tunings(own, opts, 'database')  # before the first query
     if own.db_sync:
         _db_sync(own.schema_cache)
-    guard.install(opts, stage='engine')
+    _install_tunings(own, opts, 'engine')
 
 
 def _run_engines(own, opts):
@@ -186,7 +197,7 @@ def _run_engines(own, opts):
     messaging.setup()
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     LOG.info('Starting %d engine worker(s)', own.workers)
-    guard.install(opts, stage='started')  # before the fork: never scanned
+    _install_tunings(own, opts, 'started')  # before the fork: never scanned
     launcher = service.launch(CONF, srv, workers=max(1, own.workers),
                               restart_method='mutate')
     launcher.wait()
@@ -227,7 +238,7 @@ def main(argv=None):
         messaging.setup()
         srv = None
     httpd.set_app(heat_config.load_paste_app('heat-api'))
-    guard.install(opts, stage='started')
+    _install_tunings(own, opts, 'started')
     LOG.info('Heat API listening on http://%s:%s', *httpd.server_address[:2])
     try:
         if not stopping.is_set():

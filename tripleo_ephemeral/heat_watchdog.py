@@ -15,6 +15,7 @@ import logging
 import sys
 import time
 
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
 
@@ -71,7 +72,8 @@ def stop_abandoned(args):
         launcher = heat_launcher.get_launcher(
             saved['heat_type'], args.heat_dir, api_port=saved.get('api_port'))
         started = time.monotonic()
-        dump = launcher.stop(dump=True)
+        dump = launcher.stop(dump=True,
+                             origin=generations.DEPLOY_INTERRUPTED)
         st.save(abandoned={
             'owner_pid': args.owner, 'heat_type': saved.get('heat_type'),
             'stopped_at': time.time(), 'dump': dump,

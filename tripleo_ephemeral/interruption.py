@@ -16,23 +16,22 @@ Further signals are ignored.
 
 Library code asks :func:`forced` to skip slow clean-up and uses
 :func:`shielded` and :func:`on_force`; without an installed controller
-they do nothing.
+they do nothing. :func:`add_activity_hook` is the seam the functional
+tests use to hold a command at a chosen activity (tests/pause_hook.py).
 """
 
 import contextlib
 import logging
-import os
 import signal
 import threading
-import time
+
+from tripleo_ephemeral import progress
 
 LOG = logging.getLogger(__name__)
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-#: A seam for the functional tests, which signal a command at a chosen
-#: point: "<words>=<seconds>" pauses at the start of every activity whose
-#: name contains <words> (e.g. "saving the stack outputs=30").
-PAUSE_ENV = 'TRIPLEO_EPHEMERAL_TEST_PAUSE'
+#: Called with the name of every activity as it starts (none by default).
+_activity_hooks = []
 
 
 class Interrupted(KeyboardInterrupt):
@@ -58,7 +57,7 @@ class Controller:
     """The signal handling of one command run."""
 
     def __init__(self, say=None):
-        self._say = say or (lambda text: LOG.warning('%s', text))
+        self._say = progress.channel(say, level=logging.WARNING)
         self.signum = None
         self.forced = False
         self._raised = False
@@ -67,10 +66,8 @@ class Controller:
         self._force_actions = []
 
     def say(self, text):
-        try:
-            self._say(text)
-        except (OSError, ValueError):
-            pass  # a lost terminal must not stop the clean-up
+        # A lost terminal must not stop the clean-up: the log gets it.
+        progress.channel(self._say, level=logging.WARNING)(text)
 
     @property
     def requested(self):
@@ -156,17 +153,22 @@ def activity(what):
         return
     ctl._activities.append(what)
     try:
-        _test_pause(what)
+        for hook in list(_activity_hooks):
+            hook(what)
         yield
     finally:
         ctl._activities.pop()
 
 
-def _test_pause(what):
-    words, _, seconds = os.environ.get(PAUSE_ENV, '').rpartition('=')
-    if words and words in what:
-        say('Pausing %ss at: %s (%s)' % (seconds, what, PAUSE_ENV))
-        time.sleep(float(seconds))
+def add_activity_hook(hook):
+    """Call ``hook(what)`` as every activity starts (a test's seam)."""
+    if hook not in _activity_hooks:
+        _activity_hooks.append(hook)
+
+
+def remove_activity_hook(hook):
+    if hook in _activity_hooks:
+        _activity_hooks.remove(hook)
 
 
 @contextlib.contextmanager
@@ -200,4 +202,4 @@ def say(text):
     if _current is not None:
         _current.say(text)
     else:
-        LOG.info('%s', text)
+        progress.channel()(text)

@@ -54,9 +54,11 @@ is the only one that spells the layout (the install archives' names are in
 
 import logging
 import os
+import re
 
 import yaml
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral import workdir_archive
@@ -66,6 +68,11 @@ LOG = logging.getLogger(__name__)
 DEFAULT_STACK = 'overcloud'
 #: Where work dirs go by default, one per stack (as tripleoclient's).
 DEFAULT_PARENT = os.path.join('~', 'overcloud-deploy')
+
+#: Heat's own rule for a new stack's name (heat/engine/stack.py); it also
+#: keeps the name, which names the work dir and its files, free of path
+#: separators.
+STACK_NAME = re.compile(r'[a-zA-Z][a-zA-Z0-9_.-]{0,254}')
 
 HEAT_DIR = 'heat-launcher'
 TEMPLATES_DIR = 'tripleo-heat-templates'
@@ -97,6 +104,15 @@ def is_generated_environment(path):
     """True for the environments a deploy writes into its work dir."""
     base = os.path.basename(path)
     return any(base.endswith('-' + name) for name in GENERATED_ENVIRONMENTS)
+
+
+def check_stack_name(stack):
+    """Raise InputError unless ``stack`` is a name Heat takes for a stack."""
+    if not isinstance(stack, str) or not STACK_NAME.fullmatch(stack):
+        raise exceptions.InputError(
+            '--stack %r is not a valid stack name: Heat takes a letter, then '
+            'up to 254 letters, digits, "_", "-" or "." (no spaces, no path '
+            'separators): choose another --stack' % (stack,))
 
 
 class WorkDir(workdir_archive.InstallArchives):
@@ -267,6 +283,13 @@ class WorkDir(workdir_archive.InstallArchives):
         fileutil.write_atomic(self.status_file, yaml.safe_dump(
             {'deployment_status': status}, default_flow_style=False))
         LOG.debug('Deployment status of %s: %s', self.stack, status)
+
+    def restore_status(self, previous):
+        """Put back the status a deploy found (``None``: there was none)."""
+        if previous is None:
+            fileutil.remove(self.status_file)
+        else:
+            self.set_status(previous)
 
     def status(self):
         return (self.load(self.status_file) or {}).get('deployment_status')

@@ -25,12 +25,18 @@ FAILED_SUFFIX = '-failed'
 ARCHIVES_KEPT = 5
 
 
+#: Dot files that are kept: config-download's history (tripleo_ephemeral.
+#: history) and its ignore file.
+VERSIONED = ('.git', '.gitignore')
+
+
 def is_transient(name):
-    """Left out of archives and backups: locks and other dot files, the
+    """Left out of archives and backups: locks and other dot files (not
+    config-download's git history), the
     live database of a running Heat, and the install archives (each is
     itself a copy of the work dir)."""
     base = os.path.basename(name)
-    return (base.startswith('.') or
+    return ((base.startswith('.') and base not in VERSIONED) or
             base.startswith(database.SQLITE_NAME) or
             (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
 

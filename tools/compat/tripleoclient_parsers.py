@@ -10,7 +10,8 @@ builds their parsers; the two packages it needs that this project does not
 install (validations-libs, ironic-inspector-client) are stubbed, as only
 module-level names are taken from them. Compared with this project's
 parsers (the installed entry points), it prints every option of theirs
-ours does not take, or takes with another arity (a value against a flag).
+ours does not take, or takes with another arity (a value against a flag;
+an optional value takes either).
 """
 
 import argparse
@@ -54,9 +55,9 @@ COMMANDS = {
         'v1.container_image:TripleOImagePrepareDefault',
 }
 
-#: One option: its strings (empty for a positional), whether it takes a
-#: value, and its dest.
-Option = collections.namedtuple('Option', 'strings takes_value dest')
+#: One option: its strings (empty for a positional), what it takes
+#: (:func:`arity`) and its dest.
+Option = collections.namedtuple('Option', 'strings arity dest')
 
 
 def source(cache=CACHE):
@@ -110,9 +111,16 @@ class _App:
     options = None
 
 
+def arity(action):
+    """'flag', 'value' or 'optional' (a value or none: nargs='?')."""
+    if action.nargs == '?':
+        return 'optional'
+    return 'flag' if action.nargs == 0 else 'value'
+
+
 def options_of(parser):
     """[Option] of an argparse parser, help left out."""
-    return [Option(tuple(a.option_strings), a.nargs != 0, a.dest)
+    return [Option(tuple(a.option_strings), arity(a), a.dest)
             for a in parser._actions
             if not isinstance(a, argparse._HelpAction)]
 
@@ -166,9 +174,10 @@ def uncovered(theirs=None, ours=None):
                 action = known.get(string)
                 if action is None:
                     missing.append((command, string, 'not accepted'))
-                elif (action.nargs != 0) != option.takes_value:
-                    missing.append((command, string, 'takes %s here' % (
-                        'a value' if action.nargs != 0 else 'no value')))
+                elif arity(action) not in ('optional', option.arity):
+                    missing.append((command, string, 'a %s here, a %s in '
+                                    'tripleoclient' % (arity(action),
+                                                       option.arity)))
     return missing
 
 

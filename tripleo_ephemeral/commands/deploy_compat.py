@@ -54,13 +54,20 @@ def add_options(parser):
 
 
 def apply_answers(parsed_args, not_given=None):
-    """Merge ``--answers-file`` into ``parsed_args``, once.
+    """The inputs ``--answers-file`` gives, merged with the command line's
+    (which win): a dict of ``templates``, ``environment_files`` (the
+    answers' environments first), ``roles_file`` and ``networks_file``.
+    ``parsed_args`` is only read.
 
     ``not_given`` is the value ``--templates`` has when it was not given.
     """
+    merged = {'templates': parsed_args.templates,
+              'environment_files': list(parsed_args.environment_files),
+              'roles_file': parsed_args.roles_file,
+              'networks_file': parsed_args.networks_file}
     path = getattr(parsed_args, 'answers_file', None)
     if not path:
-        return
+        return merged
     try:
         answers = yamlfile.load(path, 'Answers file')
     except exceptions.InputFileError as exc:
@@ -75,17 +82,17 @@ def apply_answers(parsed_args, not_given=None):
         # Relative to the current directory, as tripleoclient's.
         return options.abs_path(str(value))
 
-    if answers.get('templates') and parsed_args.templates is not_given:
-        parsed_args.templates = _path(answers['templates'])
+    if answers.get('templates') and merged['templates'] is not_given:
+        merged['templates'] = _path(answers['templates'])
     environments = answers.get('environments') or []
     if not isinstance(environments, list):
         raise osc_exceptions.CommandError(
             _('"environments" of the answers file %s must be a list: fix '
               '--answers-file') % path)
-    parsed_args.environment_files = [_path(e) for e in environments] + list(
-        parsed_args.environment_files)
-    if answers.get('roles') and not parsed_args.roles_file:
-        parsed_args.roles_file = _path(answers['roles'])
-    if answers.get('networks') and not parsed_args.networks_file:
-        parsed_args.networks_file = _path(answers['networks'])
-    parsed_args.answers_file = None
+    merged['environment_files'] = [_path(e) for e in environments] + \
+        merged['environment_files']
+    if answers.get('roles') and not merged['roles_file']:
+        merged['roles_file'] = _path(answers['roles'])
+    if answers.get('networks') and not merged['networks_file']:
+        merged['networks_file'] = _path(answers['networks'])
+    return merged

@@ -7,6 +7,7 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import agent_push
@@ -75,14 +76,10 @@ class ConfigDeployedServerAgent(command.Lister):
             help=_('Addresses of the servers of a role, in index order '
                    '(repeatable); default: $OVERCLOUD_ROLES and '
                    '$<role>_hosts'))
-        ssh.add_argument(
-            '--overcloud-ssh-user', metavar='<user>',
-            help=_('User to log in as; needs password-less sudo (default: '
-                   'ssh\'s own)'))
-        ssh.add_argument(
-            '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.abs_path,
-            help=_('Private key for the servers (default: ssh\'s own)'))
+        ansible_options.add_options(
+            parser, ssh, ssh_user_default=_('ssh\'s own; it needs '
+                                            'password-less sudo'),
+            ssh_key_default=_('ssh\'s own'))
         ssh.add_argument(
             '--config-path', metavar='<path>',
             default=agent_push.REMOTE_CONFIG,

@@ -2,7 +2,8 @@
 
 The errors themselves live in :mod:`tripleo_ephemeral.exceptions`; this is
 only the conversion, the one place a command turns them into
-``CommandError``.
+``CommandError``. A library error names the input; where the fix is a
+command-line option, the command adds it here (``fixes``).
 """
 
 import contextlib
@@ -13,21 +14,40 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import exceptions
 
 
+def _stop_heat(exc):
+    return _('stop it with "openstack tripleo launch heat --heat-dir '
+             '%s --kill"') % exc.heat_dir
+
+
+#: The fix of a library error, for every command: its class -> the text,
+#: or a function of the error giving it.
+FIXES = {exceptions.AlreadyRunningError: _stop_heat}
+
+
+def _with_fix(exc, fixes):
+    for cls, fix in list((fixes or {}).items()) + list(FIXES.items()):
+        if isinstance(exc, cls):
+            return '%s; %s' % (exc, fix(exc) if callable(fix) else fix)
+    return str(exc)
+
+
 @contextlib.contextmanager
-def user_errors(dir_option, failed=None):
+def user_errors(dir_option, failed=None, fixes=None):
     """Convert library and file-system errors; ``dir_option`` is the fix.
 
     ``failed`` (e.g. "Building the Heat image") prefixes library errors as
-    "<failed> failed: <error>".
+    "<failed> failed: <error>". ``fixes`` (error class -> text) adds the
+    command's own fix to an error, before :data:`FIXES`.
     """
     try:
         yield
     except exceptions.TripleoEphemeralError as exc:
+        message = _with_fix(exc, fixes)
         if failed:
             raise osc_exceptions.CommandError(
                 _('%(failed)s failed: %(error)s') % {'failed': failed,
-                                                     'error': exc})
-        raise osc_exceptions.CommandError(str(exc))
+                                                     'error': message})
+        raise osc_exceptions.CommandError(message)
     except OSError as exc:
         raise osc_exceptions.CommandError(
             _('Cannot write %(path)s: %(error)s; choose a writable '

@@ -9,15 +9,14 @@ import contextlib
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import progress
 from tripleo_ephemeral import interruption
 
 
 def terminal_writer(stream):
-    """say() for ``stream`` (the command's stderr): a line at a time."""
-    def _say(text):
-        stream.write(text + '\n')
-        stream.flush()
-    return _say
+    """The progress channel of ``stream`` (the command's stderr); the same
+    as :func:`.progress.writer`."""
+    return progress.writer(stream)
 
 
 @contextlib.contextmanager

@@ -1,20 +1,27 @@
 """openstack tripleo launch heat"""
 
 import logging
+import os
 
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import clouds
+from tripleo_ephemeral.heat_launcher import manual
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 
 LOG = logging.getLogger(__name__)
+
+#: The flags that fix library errors (the library names the input).
+_FIXES = {exceptions.AlreadyRunningError:
+          _('use it, or stop it with --kill')}
 
 
 def heat_dir(parsed_args):
@@ -43,8 +50,16 @@ class LaunchHeat(command.ShowOne):
                    'OS_CLOUD (default: heat)'))
         action = parser.add_mutually_exclusive_group()
         action.add_argument(
-            '--restore-db', action='store_true',
-            help=_('Start from the newest database dump in the heat dir'))
+            '--restore-db', metavar='<dump>', nargs='?', const='newest',
+            help=_('Start from a database dump of the heat dir: the newest '
+                   '(no value, or "newest"), the last successful deploy\'s '
+                   '("last-success"), or one by its id (listed by '
+                   '"openstack tripleo saved dump list")'))
+        action.add_argument(
+            '--empty', action='store_true',
+            help=_('Start an empty Heat on a heat dir that holds a '
+                   'deployment\'s dumps (they stay; an empty database is '
+                   'never dumped over them)'))
         action.add_argument(
             '--kill', '-k', action='store_true',
             help=_('Stop the Heat running for the heat dir and dump its '
@@ -55,19 +70,26 @@ class LaunchHeat(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         path = heat_dir(parsed_args)
-        with errors.user_errors('--heat-dir'), \
+        if parsed_args.kill:
+            with errors.user_errors('--heat-dir'):
+                manual.check_kill(path, [os.path.dirname(os.path.dirname(
+                    path))])
+        with errors.user_errors('--heat-dir', fixes=_FIXES), \
                 interrupts.stop_in_order(_('Heat'), self.app.stderr), \
                 locking.DirLock(path):
             launcher = options.build_launcher(
-                parsed_args, path,
-                say=interrupts.terminal_writer(self.app.stderr),
-                heat_type=tripleoclient_standalone_options.launch_heat_type(
-                    parsed_args))
+                options.launcher_spec(parsed_args).replace(
+                    heat_type=parsed_args.heat_type or
+                    tripleoclient_standalone_options.launch_heat_type(
+                        parsed_args)), path,
+                say=interrupts.terminal_writer(self.app.stderr))
             if parsed_args.kill:
                 return self._kill(launcher)
             return self._launch(launcher, parsed_args)
 
     def _launch(self, launcher, parsed_args):
+        manual.check_launch(launcher.heat_dir, parsed_args.restore_db,
+                            parsed_args.empty)
         with interruption.on_force('Heat', launcher.kill), \
                 interruption.activity('launching Heat'):
             launcher.start(restore_db=parsed_args.restore_db)
@@ -102,7 +124,7 @@ class LaunchHeat(command.ShowOne):
     @staticmethod
     def _show(info):
         columns = ('status', 'heat_type', 'api_url', 'heat_dir', 'pid',
-                   'database', 'clouds_yaml', 'dump')
+                   'database', 'clouds_yaml', 'dump', 'engine_tunings')
         return columns, tuple(info.get(c) for c in columns)
 
 

@@ -1,22 +1,29 @@
 """Options the commands share, and what they turn into.
 
-``--stack``/``--work-dir`` (every command that works on a deployment), the
-``--heat-*`` launcher options and the container options are defined here
-once; :func:`work_dir` and :func:`build_launcher` turn them into a
-:class:`~tripleo_ephemeral.workdir.WorkDir` and a launcher.
+Each group is declared here once, next to the function that reads it into
+a value, once per command run: ``--stack``/``--work-dir`` (every command
+that works on a deployment) into a
+:class:`~tripleo_ephemeral.workdir.WorkDir` (:func:`work_dir`); the
+``--heat-*`` launcher and container options into a frozen
+:class:`LauncherSpec` (:func:`launcher_spec`), which
+:func:`build_launcher` turns into a launcher. The Ansible options are
+:mod:`.ansible_options`'. Nothing here writes into ``parsed_args``.
 """
 
 import argparse
+import dataclasses
 import os
 
 from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral.heat_launcher import config
+from tripleo_ephemeral.heat_launcher import config_options
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import workdir
@@ -54,13 +61,20 @@ def port_number(value):
 # -- the deployment: --stack and --work-dir ---------------------------------
 
 def add_work_dir_options(parser, stack=True, required=False, group=None,
-                         work_dir_help=None, default_stack=None):
+                         work_dir_help=None, default_stack=None,
+                         positional_stack=False):
     """``--stack`` and ``--work-dir`` (alias ``--working-dir``).
 
     Without ``stack`` the default work dir is the default stack's. Added
-    to ``group`` when given, else to a group of their own.
+    to ``group`` when given, else to a group of their own. With
+    ``positional_stack`` the stack may also be named as tripleoclient's
+    positional argument (it wins over ``--stack``).
     """
     default_stack = default_stack or workdir.DEFAULT_STACK
+    if positional_stack:
+        parser.add_argument(
+            'stack_name', metavar='<stack>', nargs='?',
+            help=_('Name of the stack (same as --stack)'))
     if group is None:
         group = parser.add_argument_group(_('Deployment'))
     if stack:
@@ -80,10 +94,16 @@ def add_work_dir_options(parser, stack=True, required=False, group=None,
 
 
 def work_dir(parsed_args):
-    """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name."""
-    return workdir.WorkDir(parsed_args.work_dir,
-                           getattr(parsed_args, 'stack', None) or
-                           workdir.DEFAULT_STACK)
+    """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
+    (the positional stack name wins over ``--stack``); a stack name Heat
+    would refuse is an error."""
+    stack = (getattr(parsed_args, 'stack_name', None) or
+             getattr(parsed_args, 'stack', None) or workdir.DEFAULT_STACK)
+    try:
+        workdir.check_stack_name(stack)
+    except exceptions.InputError as exc:
+        raise osc_exceptions.CommandError(str(exc))
+    return workdir.WorkDir(parsed_args.work_dir, stack)
 
 
 # -- Heat ---------------------------------------------------------------------
@@ -112,7 +132,9 @@ def add_heat_launcher_options(parser, default_type=None, types=None,
         action='append', default=[],
         help=_('Set an option in the rendered heat.conf, e.g. '
                'DEFAULT.executor_thread_pool_size=128 or '
-               'ephemeral_heat.leaf_trigger_delay=0.1 (repeatable)'))
+               'ephemeral_heat.leaf_trigger_delay=0.1 (repeatable; the '
+               'option must be one the runner or Heat registers, the value '
+               'of its type)'))
     group.add_argument(
         '--heat-startup-timeout', metavar='<seconds>', type=int,
         action=parseractions.NonNegativeAction,
@@ -150,38 +172,69 @@ def add_container_options(parser):
     return group
 
 
-def container_kwargs(parsed_args):
-    """Launcher keyword arguments from add_container_options' options."""
-    images = podman.ContainerImages(
-        default=parsed_args.heat_container_image,
-        api=parsed_args.heat_container_api_image,
-        engine=parsed_args.heat_container_engine_image,
-        db=parsed_args.heat_container_db_image,
-        bus=parsed_args.heat_container_bus_image)
-    return {'images': images, 'pull': not parsed_args.skip_heat_pull,
-            'engine_workers': parsed_args.heat_engine_workers}
+@dataclasses.dataclass(frozen=True)
+class LauncherSpec:
+    """The Heat a command asked for, read once from the ``--heat-*`` and
+    container options. ``heat_type`` None means the last launch's in the
+    heat dir, else native; ``overrides`` are the raw
+    ``section.option=value`` strings."""
+
+    heat_type: str = None
+    api_port: int = None
+    overrides: tuple = ()
+    startup_timeout: int = base.DEFAULT_STARTUP_TIMEOUT
+    debug: bool = False
+    images: podman.ContainerImages = None
+    pull: bool = True
+    engine_workers: int = None
+
+    def replace(self, **changes):
+        """A copy with ``changes`` (``heat_type`` chosen by auto, say)."""
+        return dataclasses.replace(self, **changes)
 
 
-def build_launcher(parsed_args, heat_dir, say=None, heat_type=None):
-    """The launcher the ``--heat-*`` options describe, for ``heat_dir``;
-    ``say`` prints its progress (the command's stderr).
+def launcher_spec(parsed_args):
+    """The :class:`LauncherSpec` of add_heat_launcher_options' and
+    add_container_options' options."""
+    return LauncherSpec(
+        heat_type=parsed_args.heat_type,
+        api_port=parsed_args.heat_api_port,
+        overrides=tuple(parsed_args.heat_config_override),
+        startup_timeout=parsed_args.heat_startup_timeout,
+        debug=parsed_args.heat_debug,
+        images=podman.ContainerImages(
+            default=parsed_args.heat_container_image,
+            api=parsed_args.heat_container_api_image,
+            engine=parsed_args.heat_container_engine_image,
+            db=parsed_args.heat_container_db_image,
+            bus=parsed_args.heat_container_bus_image),
+        pull=not parsed_args.skip_heat_pull,
+        engine_workers=parsed_args.heat_engine_workers)
 
-    The type is ``--heat-type``, else ``heat_type`` (another option's
-    choice), else the last launch's in that heat dir; without
-    ``--heat-api-port`` the launcher chooses the port.
+
+def build_launcher(spec, heat_dir, say=None):
+    """The launcher ``spec`` (a :class:`LauncherSpec`) describes, for
+    ``heat_dir``; ``say`` prints its progress (the command's stderr).
+
+    The type defaults to the last launch's in that heat dir; without an
+    API port the launcher chooses the port.
     """
     saved = launcher_state.LauncherState(heat_dir).load()
     try:
-        overrides = config.parse_overrides(parsed_args.heat_config_override)
+        overrides = config.parse_overrides(list(spec.overrides))
     except ValueError as exc:
         raise osc_exceptions.CommandError(
             _('--heat-config-override %s is not section.option=value') % exc)
+    try:
+        config_options.check(overrides)
+    except exceptions.InputError as exc:
+        raise osc_exceptions.CommandError(str(exc))
     return heat_launcher.get_launcher(
-        parsed_args.heat_type or heat_type or saved.get('heat_type') or
-        'native',
+        spec.heat_type or saved.get('heat_type') or 'native',
         heat_dir,
-        api_port=parsed_args.heat_api_port, say=say,
+        api_port=spec.api_port, say=say,
         tuning=launcher_tuning.Tuning(overrides=overrides),
-        startup_timeout=parsed_args.heat_startup_timeout,
-        debug=parsed_args.heat_debug,
-        **container_kwargs(parsed_args))
+        startup_timeout=spec.startup_timeout,
+        debug=spec.debug,
+        images=spec.images, pull=spec.pull,
+        engine_workers=spec.engine_workers)

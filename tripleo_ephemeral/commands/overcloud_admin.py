@@ -6,15 +6,18 @@ from osc_lib.cli import parseractions
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import progress
-from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import ssh_admin
 
 LOG = logging.getLogger(__name__)
+
+#: tripleoclient's dest of this command's --limit.
+LIMIT_DEST = 'limit_hosts'
 
 
 class AuthorizeAdmin(command.ShowOne):
@@ -31,18 +34,11 @@ class AuthorizeAdmin(command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         options.add_work_dir_options(parser)
-        parser.add_argument(
-            '--overcloud-ssh-user', metavar='<user>',
-            help=_('User to log in as to create tripleo-admin (default: '
-                   'the one the deploy used)'))
-        parser.add_argument(
-            '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.abs_path,
-            help=_('Its private key (default: the deploy\'s)'))
-        parser.add_argument(
-            '--limit', metavar='<hosts>', dest='limit_hosts',
-            help=_('Only these hosts or groups (default: all)'))
-        parser.add_argument(
+        group = ansible_options.add_options(
+            parser, ssh_user_default=_('the one the deploy used; it creates '
+                                       'tripleo-admin'),
+            limit=True, limit_dest=LIMIT_DEST)
+        group.add_argument(
             '--overcloud-ssh-port-timeout', metavar='<seconds>', type=int,
             default=60, action=parseractions.NonNegativeAction,
             help=_('Seconds to wait for each host to let the user in '
@@ -57,9 +53,8 @@ class AuthorizeAdmin(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         wd = options.work_dir(parsed_args)
-        ansible = ansible_run.AnsibleOptions(
-            ssh_key=parsed_args.overcloud_ssh_key,
-            limit=lifecycle.parse_limit(parsed_args.limit_hosts))
+        ansible = ansible_options.read(parsed_args, limit_dest=LIMIT_DEST,
+                                       ssh_user=False)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('admin authorize')):
             run, key = ssh_admin.authorize(

@@ -10,12 +10,17 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import adopt
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
+
+#: The flags that fix library errors (the library names the input).
+_FIXES = {exceptions.DeploymentExistsError:
+          _('pass --overwrite to replace it')}
 
 
 class AdoptOvercloud(command.ShowOne):
@@ -70,23 +75,24 @@ class AdoptOvercloud(command.ShowOne):
                 'Name exactly one source: --heat-type installed (the Heat '
                 'of OS_CLOUD) or --heat-db-dump <file>'))
         wd = options.work_dir(parsed_args)
+        spec = options.launcher_spec(parsed_args)
         adoption = adopt.Adoption(parsed_args.stack, wd.path,
                                   overwrite=parsed_args.overwrite,
                                   out=self.app.stderr)
-        with errors.user_errors('--work-dir'), \
+        with errors.user_errors('--work-dir', fixes=_FIXES), \
                 interrupts.stop_in_order(_('the adoption')):
             if installed:
-                parsed_args.heat_type = 'native'
+                # The stack is re-created once on native Heat, for the dump.
                 return adoption.from_installed(
                     heat_launcher.get_launcher('installed', wd.heat_dir),
-                    options.build_launcher(parsed_args, wd.heat_dir))
+                    options.build_launcher(spec.replace(heat_type='native'),
+                                           wd.heat_dir))
             runner = process.ProcessRunner()
-            kwargs = options.container_kwargs(parsed_args)
             reader = scratch_mariadb.ScratchMariadb(
-                podman_cli.Podman(runner), kwargs['images'], wd.path,
-                pull=kwargs['pull'])
+                podman_cli.Podman(runner), spec.images, wd.path,
+                pull=spec.pull)
             return adoption.from_dump(
                 parsed_args.heat_db_dump,
-                options.build_launcher(parsed_args, wd.heat_dir), runner,
+                options.build_launcher(spec, wd.heat_dir), runner,
                 mysql_reader=reader,
                 key_file=parsed_args.heat_db_auth_encryption_key)

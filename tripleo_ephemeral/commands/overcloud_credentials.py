@@ -14,6 +14,7 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral.overcloud import all_nodes
 from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import export
@@ -23,16 +24,8 @@ from tripleo_ephemeral.overcloud import yamlfile
 LOG = logging.getLogger(__name__)
 
 
-def add_stack_argument(parser):
-    """tripleoclient's positional stack name, next to our --stack."""
-    parser.add_argument(
-        'stack_name', metavar='<stack>', nargs='?',
-        help=_('Name of the stack (same as --stack)'))
-
-
 def work_dir(parsed_args):
-    if getattr(parsed_args, 'stack_name', None):
-        parsed_args.stack = parsed_args.stack_name
+    """The work dir the options name, which must hold a deployment."""
     wd = options.work_dir(parsed_args)
     if not os.path.isdir(wd.path):
         raise osc_exceptions.CommandError(
@@ -54,11 +47,12 @@ class ShowCredentials(command.ShowOne):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_stack_argument(parser)
-        options.add_work_dir_options(parser)
+        options.add_work_dir_options(parser, positional_stack=True)
         parser.add_argument(
             '--directory', metavar='<dir>', type=options.abs_path,
-            help=_('Also write <stack>rc into this directory'))
+            nargs='?', const='.',
+            help=_('Also write <stack>rc into this directory (without a '
+                   'value, as tripleoclient: the current one)'))
         parser.add_argument(
             '--no-proxy', metavar='<hosts>', default='',
             help=_('Comma-separated hosts to add to no_proxy'))
@@ -138,7 +132,8 @@ class ExportOvercloud(command.Command):
 
 
 class ShowStatus(command.Lister):
-    """Show how the last deploy of a stack ended (its status file)."""
+    """Show how the last deploy of a stack ended (its status file), and
+    whether config-download holds changes no Ansible run applied yet."""
 
     auth_required = False
 
@@ -160,4 +155,6 @@ class ShowStatus(command.Lister):
                 _('No deployment was found for %(stack)s: %(file)s is '
                   'missing; deploy it first') % {'stack': wd.stack,
                                                  'file': wd.status_file})
-        return ('Stack Name', 'Deployment Status'), [(wd.stack, status)]
+        columns, values = history.status_values(wd)
+        return (('Stack Name', 'Deployment Status') + columns,
+                [(wd.stack, status) + values])

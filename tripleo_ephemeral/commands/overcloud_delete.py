@@ -30,8 +30,7 @@ class DeleteOvercloud(command.ShowOne):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        overcloud_credentials.add_stack_argument(parser)
-        options.add_work_dir_options(parser)
+        options.add_work_dir_options(parser, positional_stack=True)
         confirm.add_yes_option(parser)
         parser.add_argument(
             '--heat-type', choices=heat_launcher.heat_types(),

@@ -2,19 +2,18 @@
 
 import logging
 
-from osc_lib.cli import parseractions
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import deploy_compat
+from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
-from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import auto
 from tripleo_ephemeral import tht
@@ -22,7 +21,7 @@ from tripleo_ephemeral import tht
 LOG = logging.getLogger(__name__)
 
 #: --templates without a value: the installed tripleo-heat-templates.
-INSTALLED = object()
+INSTALLED = deploy_request.INSTALLED
 
 
 class DeployOvercloud(command.ShowOne):
@@ -81,9 +80,11 @@ class DeployOvercloud(command.ShowOne):
             '--deployed-servers', metavar='<file>',
             type=options.abs_path,
             help=_('YAML of role -> hosts (hostname, ctlplane_ip, optional '
-                   'networks: {<name_lower>: <ip>}) of the already deployed '
-                   'servers; addresses not given are allocated from the '
-                   'allocation pools and kept in the work dir'))
+                   'ctlplane_cidr: the control plane as a prefix length or '
+                   'CIDR, default /24, /64 for IPv6; optional networks: '
+                   '{<name_lower>: <ip>}) of the already deployed servers; '
+                   'addresses not given are allocated from the allocation '
+                   'pools and kept in the work dir'))
         stack.add_argument(
             '-t', '--timeout', metavar='<minutes>', type=options.positive_int,
             default=240,
@@ -95,7 +96,8 @@ class DeployOvercloud(command.ShowOne):
         stack.add_argument(
             '--skip-check', metavar='<check-id>', action='append',
             dest='skip_checks', default=[],
-            help=_('Skip one pre-deploy check by its id (repeatable); see '
+            help=_('Skip one pre-deploy check by its id (repeatable; an '
+                   'unknown id is an error listing the known ones); see '
                    'tripleo_ephemeral/deploy/check_rules.yaml'))
         stack.add_argument(
             '--disable-container-prepare', action='store_true',
@@ -128,30 +130,12 @@ class DeployOvercloud(command.ShowOne):
                    'it with "openstack tripleo launch heat --work-dir '
                    '<work-dir> --kill"'))
 
-        ansible = parser.add_argument_group(_('Ansible (config-download)'))
-        ansible.add_argument(
-            '--overcloud-ssh-user', metavar='<user>', default=None,
-            help=_('User Ansible logs in as on the servers (default: the '
-                   'ssh_user of each host in --deployed-servers, else '
-                   'tripleo-admin)'))
-        ansible.add_argument(
-            '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.abs_path,
-            help=_('Private key for the servers (default: the last '
-                   'deploy\'s, else ssh\'s own)'))
-        ansible.add_argument(
-            '--limit', metavar='<hosts>',
-            help=_('Run Ansible only on these hosts or groups'))
-        ansible.add_argument(
-            '--tags', metavar='<tags>', help=_('Run only tasks with these '
-                                               'tags'))
-        ansible.add_argument(
-            '--skip-tags', metavar='<tags>',
-            help=_('Skip tasks with these tags'))
-        ansible.add_argument(
-            '--ansible-forks', metavar='<n>', type=int,
-            action=parseractions.NonNegativeAction,
-            help=_('Parallel Ansible processes'))
+        ansible_options.add_options(
+            parser, parser.add_argument_group(_('Ansible (config-download)')),
+            ssh_user_default=_('the ssh_user of each host in '
+                               '--deployed-servers, else tripleo-admin'),
+            ssh_key_default=_('the last deploy\'s, else ssh\'s own'),
+            limit=True, tags=True, forks=True)
 
         options.add_heat_launcher_options(
             parser, default_type='native',
@@ -163,78 +147,43 @@ class DeployOvercloud(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        deploy_compat.apply_answers(parsed_args, None)
-        compat = tripleoclient_options.read_deploy(
-            parsed_args, parsed_args.config_download_only)
-        with errors.user_errors('--templates'):
-            templates = (tht.find() if parsed_args.templates is INSTALLED
-                         else parsed_args.templates)
-        inputs = deploy_inputs.Inputs(
-            stack=parsed_args.stack,
-            work_dir=options.work_dir(parsed_args).path,
-            templates=templates,
-            environment_files=parsed_args.environment_files,
-            environment_directories=parsed_args.environment_directories,
-            roles_file=parsed_args.roles_file,
-            networks_file=parsed_args.networks_file,
-            vip_file=parsed_args.vip_file,
-            deployed_servers=parsed_args.deployed_servers,
-            timeout=parsed_args.timeout,
-            disable_validations=(parsed_args.disable_validations or
-                                 not compat.checks_fatal),
-            skip_checks=parsed_args.skip_checks,
-            disable_container_prepare=parsed_args.disable_container_prepare,
-            skip_deploy_identifier=parsed_args.skip_deploy_identifier,
-            parameters=dict(compat.parameters),
-            generate_passwords=compat.generate_passwords)
+        return self.deploy(deploy_request.read(parsed_args)).row()
+
+    def deploy(self, request):
+        """Run the deploy ``request`` (a
+        :class:`~.deploy_request.DeployRequest`); return its result."""
+        inputs = deploy_inputs.Inputs(**request.inputs_kwargs())
         run = deployment.Deployment(
             inputs, out=self.app.stderr,
-            verbose_events=parsed_args.verbose_events,
-            strict=parsed_args.strict or compat.warnings_fatal,
-            config_copies=compat.config_copies,
-            no_proxy=parsed_args.no_proxy,
-            python_interpreter=parsed_args.deployment_python_interpreter)
+            verbose_events=request.verbose_events,
+            strict=request.strict,
+            no_proxy=request.no_proxy,
+            python_interpreter=request.python_interpreter,
+            config_copies=request.tripleoclient.config_copies)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment'),
                                          self.app.stderr):
-            if parsed_args.config_download_only:
-                result = run.render_saved(_ansible_options(parsed_args))
-            else:
-                if parsed_args.heat_type == 'auto':
-                    parsed_args.heat_type = _choose_heat_type(
-                        inputs, self.app.stderr,
-                        parsed_args.heat_config_override)
-                launcher = options.build_launcher(
-                    parsed_args, inputs.workdir.heat_dir,
-                    say=interrupts.terminal_writer(self.app.stderr))
-                if compat.stop:
-                    return run.prepare_only(
-                        launcher, keep=compat.stop == 'setup-only',
-                        ansible=None if parsed_args.stack_only else
-                        _ansible_options(parsed_args)).row()
-                result = run.run(
-                    launcher, keep_running=parsed_args.keep_running,
-                    ansible=None if parsed_args.stack_only else
-                    _ansible_options(parsed_args))
-        return result.row()
-
-
-def _ansible_options(parsed_args):
-    return ansible_run.AnsibleOptions(
-        ssh_user=parsed_args.overcloud_ssh_user,
-        ssh_key=parsed_args.overcloud_ssh_key,
-        limit=lifecycle.parse_limit(parsed_args.limit),
-        tags=parsed_args.tags,
-        skip_tags=lifecycle.skip_tags(parsed_args.skip_tags,
-                                      parsed_args.inflight_validations),
-        forks=parsed_args.ansible_forks,
-        timeout=parsed_args.config_download_timeout,
-        override_cfg=parsed_args.override_ansible_cfg)
+            if request.config_download_only:
+                return run.render_saved(request.ansible)
+            spec = request.launcher
+            if spec.heat_type == 'auto':
+                spec = spec.replace(heat_type=_choose_heat_type(
+                    inputs, self.app.stderr, spec.overrides))
+            launcher = options.build_launcher(
+                spec, request.workdir.heat_dir,
+                say=interrupts.terminal_writer(self.app.stderr))
+            if request.tripleoclient.stop:  # --dry-run, --setup-only
+                return run.prepare_only(
+                    launcher, keep=request.tripleoclient.stop == 'setup-only',
+                    ansible=None if request.stack_only else request.ansible)
+            return run.run(
+                launcher, keep_running=request.keep_running,
+                ansible=None if request.stack_only else request.ansible)
 
 
 def _choose_heat_type(inputs, out, overrides):
     nodes, roles = inputs.size()
     heat_type, reason = auto.choose(nodes, roles, auto.pod_ready,
-                                    auto.fast_create_on(overrides))
+                                    auto.fast_create_on(list(overrides)))
     out.write('--heat-type auto chose %s: %s\n' % (heat_type, reason))
     return heat_type

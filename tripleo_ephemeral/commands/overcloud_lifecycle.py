@@ -7,22 +7,20 @@ run commands run what the prepare rendered, without Heat.
 
 import logging
 
-from osc_lib.cli import parseractions
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import confirm
-from tripleo_ephemeral.commands import deploy_compat
+from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import progress
-from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.overcloud import template_processing
-from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
 
@@ -39,22 +37,18 @@ class _Prepare(overcloud_deploy.DeployOvercloud):
             raise osc_exceptions.CommandError(
                 _('%s prepare creates a stack: drop --config-download-only')
                 % self.kind)
-        deploy_compat.apply_answers(parsed_args, None)
+        request = deploy_request.read(parsed_args)
         with errors.user_errors('--templates'):
-            templates = parsed_args.templates
-            if templates is overcloud_deploy.INSTALLED:
-                templates = parsed_args.templates = tht.find()
             environment = lifecycle.prepare_environment(
-                templates or template_processing.bundled_templates_dir(),
-                self.kind)
-        parsed_args.environment_files.insert(0, environment)
-        parsed_args.stack_only = True
-        result = super().take_action(parsed_args)
-        if dict(zip(*result)).get('status') == 'DEPLOY_SUCCESS':  # not a
-            # --dry-run or --setup-only, which stop before the stack
+                request.templates or
+                template_processing.bundled_templates_dir(), self.kind)
+        result = self.deploy(request.replace(
+            environment_files=(environment,) + request.environment_files,
+            stack_only=True))
+        if result.status == 'DEPLOY_SUCCESS':  # not --dry-run/--setup-only
             self.app.stderr.write('%s init on stack %s complete.\n' % (
-                self.kind.capitalize(), parsed_args.stack))
-        return result
+                self.kind.capitalize(), request.stack))
+        return result.row()
 
 
 class PrepareUpdate(_Prepare):
@@ -93,13 +87,9 @@ class _Run(command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         options.add_work_dir_options(parser)
-        group = parser.add_argument_group(_('Ansible'))
-        group.add_argument(
-            '--limit', metavar='<hosts>', required=self.limit_required,
-            help=_('Hosts or groups to run on, separated by commas, spaces '
-                   'or colons, e.g. Compute or "ctrl-0,cmp-0"%s') % (
-                       '' if self.limit_required else
-                       _(' (default: all)')))
+        group = ansible_options.add_options(
+            parser, limit=True, limit_required=self.limit_required,
+            tags=True, forks=True)
         if not self.external:
             group.add_argument(
                 '--playbook', metavar='<playbook>', nargs='*',
@@ -113,22 +103,6 @@ class _Run(command.ShowOne):
                 action='append', default=[],
                 help=_('Extra variables, key=value or a YAML/JSON mapping '
                        '(repeatable)'))
-        group.add_argument('--tags', metavar='<tags>',
-                           help=_('Run only tasks with these tags'))
-        group.add_argument('--skip-tags', metavar='<tags>',
-                           help=_('Skip tasks with these tags'))
-        group.add_argument(
-            '--ansible-forks', metavar='<n>', type=int,
-            action=parseractions.NonNegativeAction,
-            help=_('Parallel Ansible processes'))
-        group.add_argument(
-            '--overcloud-ssh-user', metavar='<user>',
-            help=_('User to log in as (default: the inventory\'s, i.e. '
-                   'what the last deploy used)'))
-        group.add_argument(
-            '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.abs_path,
-            help=_('Private key (default: the last deploy\'s)'))
         confirm.add_yes_option(parser)
         deprecated = parser.add_argument_group(
             _('Deprecated (accepted and ignored, as in tripleoclient)'))
@@ -156,11 +130,8 @@ class _Run(command.ShowOne):
                 parsed_args.overcloud_ssh_key)
             extravars.update(lifecycle.parse_extra_vars(
                 getattr(parsed_args, 'extra_vars', None)))
-            ansible = ansible_run.AnsibleOptions(
-                ssh_key=parsed_args.overcloud_ssh_key,
-                limit=lifecycle.parse_limit(parsed_args.limit),
-                tags=parsed_args.tags, skip_tags=parsed_args.skip_tags,
-                forks=parsed_args.ansible_forks, extravars=extravars)
+            ansible = ansible_options.read(parsed_args, ssh_user=False,
+                                           extravars=extravars)
             result = lifecycle.run(
                 options.work_dir(parsed_args), self.kind, ansible,
                 progress.writer(self.app.stderr),

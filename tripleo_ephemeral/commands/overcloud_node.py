@@ -7,13 +7,13 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import progress
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import node_delete
 
@@ -39,14 +39,7 @@ class DeleteNode(command.ShowOne):
                    '(one or more)'))
         options.add_work_dir_options(parser)
         confirm.add_yes_option(parser)
-        group = parser.add_argument_group(_('Ansible'))
-        group.add_argument(
-            '--overcloud-ssh-user', metavar='<user>',
-            help=_('User to log in as (default: the inventory\'s)'))
-        group.add_argument(
-            '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.abs_path,
-            help=_('Private key (default: the last deploy\'s)'))
+        group = ansible_options.add_options(parser)
         group.add_argument(
             '--timeout', metavar='<minutes>', type=int, default=60,
             action=parseractions.NonNegativeAction,
@@ -72,8 +65,8 @@ class DeleteNode(command.ShowOne):
             say('%s (%s, %s)' % (host, role, ip))
         confirm.confirm(parsed_args, confirm.NODE_DELETE_PROMPT,
                         _('Node delete'))
-        ansible = ansible_run.AnsibleOptions(
-            ssh_key=parsed_args.overcloud_ssh_key,
+        ansible = ansible_options.read(
+            parsed_args, ssh_user=False,
             timeout=parsed_args.timeout or None,
             extravars=lifecycle.ssh_extravars(parsed_args.overcloud_ssh_user,
                                               parsed_args.overcloud_ssh_key))

@@ -1,9 +1,9 @@
 """Progress lines of a command: to stderr, its result to stdout."""
 
+from tripleo_ephemeral import progress
+
 
 def writer(stream):
-    """A ``say(line)`` for the library, writing lines to ``stream``."""
-    def say(line):
-        stream.write(line + '\n')
-        stream.flush()
-    return say
+    """The progress channel (a ``say(line)``) of ``stream``, the command's
+    stderr: :func:`tripleo_ephemeral.progress.channel`."""
+    return progress.channel(stream)

@@ -1,9 +1,13 @@
-"""openstack tripleo saved {stack list, resource list, output show}
+"""openstack tripleo saved {stack list, resource list, output show,
+dump list}
 
 Inspect a deployment between deploys, without starting Heat: stacks and
-resources come from the newest database dump, outputs from what the last
-deploy saved in the work dir.
+resources come from the newest database dump (or the one ``--dump``
+names), outputs from what the last deploy saved in the work dir; the dumps
+kept, with what made each, from the heat dir.
 """
+
+import os
 
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
@@ -11,6 +15,7 @@ from osc_lib import exceptions as osc_exceptions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.saved import dump_reader
 from tripleo_ephemeral import workdir
@@ -24,14 +29,20 @@ def _add_source_options(parser, stack=True, dump=True):
     if not dump:
         return
     group.add_argument(
-        '--dump', metavar='<file>', type=options.abs_path,
+        '--dump', metavar='<file-or-id>',
         help=_('Read this dump instead of the newest one in '
-               '<work-dir>/%s') % workdir.HEAT_DIR)
+               '<work-dir>/%s: a file, or an id of "tripleo saved dump '
+               'list" ("last-success": the last successful deploy\'s)')
+        % workdir.HEAT_DIR)
 
 
 def _open(parsed_args):
-    path = parsed_args.dump or options.work_dir(parsed_args).heat_dump
+    heat_dir = options.work_dir(parsed_args).heat_dir
     with errors.user_errors('--work-dir'):
+        path = dumps.DumpStore(heat_dir).resolve(parsed_args.dump) \
+            if parsed_args.dump and not os.path.exists(parsed_args.dump) \
+            else os.path.abspath(parsed_args.dump or
+                                 os.path.join(heat_dir, dumps.DUMP_NAME))
         return dump_reader.SavedDatabase.from_dump(path)
 
 
@@ -113,3 +124,21 @@ class ShowSavedOutput(command.ShowOne):
                     (parsed_args.output, outputs[parsed_args.output]))
         names = tuple(sorted(outputs))
         return names, tuple(outputs[n] for n in names)
+
+
+class ListSavedDump(command.Lister):
+    """List the database dumps kept for a deployment, and what made each"""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        _add_source_options(parser, dump=False)
+        return parser
+
+    def take_action(self, parsed_args):
+        columns = ('id', 'origin', 'time', 'stacks', 'kept', 'path')
+        headings = ('ID', 'Origin', 'Time', 'Stacks', 'Kept', 'Path')
+        store = dumps.DumpStore(options.work_dir(parsed_args).heat_dir)
+        return headings, [tuple(g.get(c) for c in columns)
+                          for g in store.generations()]

@@ -7,11 +7,11 @@ from osc_lib.cli import parseractions
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
-from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import standalone
@@ -95,10 +95,7 @@ class DeployStandalone(command.ShowOne):
         group.add_argument(
             '-y', '--yes', action='store_true',
             help=_('Accepted for compatibility: nothing is asked'))
-        group.add_argument(
-            '--ansible-forks', metavar='<n>', type=int,
-            action=parseractions.NonNegativeAction,
-            help=_('Parallel Ansible processes'))
+        ansible_options.add_options(parser, group, ssh=False, forks=True)
         group.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging'))
@@ -113,10 +110,16 @@ class DeployStandalone(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         compat = tripleoclient_standalone_options.read_standalone(parsed_args)
+        spec = options.launcher_spec(parsed_args)
+        spec = spec.replace(heat_type=spec.heat_type or compat.heat_type or
+                            'native')
+        ansible = ansible_options.read(
+            parsed_args, skip_tags=lifecycle.skip_tags(
+                None, compat.inflight_validations))
         with errors.user_errors('--work-dir'):
             inputs = standalone.StandaloneInputs(
                 stack=parsed_args.stack,
-                work_dir=options.work_dir(parsed_args).path,
+                work_dir=options.work_dir(parsed_args),
                 templates=parsed_args.templates or tht.find(),
                 local_ip=parsed_args.local_ip,
                 control_virtual_ip=parsed_args.control_virtual_ip,
@@ -135,14 +138,8 @@ class DeployStandalone(command.ShowOne):
             python_interpreter=compat.python_interpreter)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment')):
-            launcher = options.build_launcher(
-                parsed_args, inputs.workdir.heat_dir,
-                heat_type=compat.heat_type or 'native')
+            launcher = options.build_launcher(spec, inputs.workdir.heat_dir)
             result = run.run(
                 launcher, keep_running=parsed_args.keep_running,
-                ansible=None if parsed_args.stack_only else
-                ansible_run.AnsibleOptions(
-                    forks=parsed_args.ansible_forks,
-                    skip_tags=lifecycle.skip_tags(
-                        None, compat.inflight_validations)))
+                ansible=None if parsed_args.stack_only else ansible)
         return result.row()

@@ -29,13 +29,16 @@ from tripleo_ephemeral.deploy import adopt_files
 from tripleo_ephemeral.deploy import equivalence
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import dump_import
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
+from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral.saved import dump_reader
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -58,18 +61,13 @@ class Adoption:
         self._out = out
 
     def say(self, text):
-        if self._out is not None:
-            self._out.write(text + '\n')
-            self._out.flush()
-        else:
-            LOG.info('%s', text)
+        progress_channel.channel(self._out)(text)
 
     def _refuse_existing(self):
         found = adopt_files.existing(self.workdir)
         if found and not self.overwrite:
-            raise exceptions.AdoptionError(
-                'Work dir %s already holds a deployment of %s (%s); pass '
-                '--overwrite to replace it' % (
+            raise exceptions.DeploymentExistsError(
+                'Work dir %s already holds a deployment of %s (%s)' % (
                     self.workdir.path, self.stack,
                     os.path.basename(found[0])))
 
@@ -133,7 +131,9 @@ class Adoption:
             except heat_exc.HTTPException as exc:
                 raise exceptions.AdoptionError(
                     'The ephemeral Heat refused to re-create stack %s from '
-                    'its stored template: %s' % (self.stack, exc))
+                    'its stored template: %s' % (
+                        self.stack, stack_operation.heat_message(
+                            exc, launcher.heat_dir)))
             status = progress.StackWatcher(client, stack_id,
                                            out=self.say).wait()
             if status != 'CREATE_COMPLETE':
@@ -144,7 +144,7 @@ class Adoption:
                         self.stack, status, launcher.log_dir))
             recreated = stack_outputs.fetch_outputs(client, stack_id)
         finally:
-            dump = launcher.stop(dump=True)
+            dump = launcher.stop(dump=True, origin=generations.ADOPT)
         report = equivalence.compare_outputs(source.outputs, recreated)
         check = 'equal' if report.equivalent else '; '.join(
             report.differences)
@@ -177,7 +177,9 @@ class Adoption:
                 finally:
                     saved.close()
                 key = self._install_key(path, key_file, launcher.heat_dir)
-                database.SqliteDatabase(copy).dump(launcher.dumps)
+                launcher.dumps.record_origin(
+                    database.SqliteDatabase(copy).dump(launcher.dumps),
+                    generations.ADOPT)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
             outputs, deployments, dump = self._read_outputs(launcher)
@@ -228,7 +230,7 @@ class Adoption:
             deployments = stack_outputs.fetch_deployments(client, outputs,
                                                           stack_id)
         finally:
-            dump = launcher.stop(dump=True)
+            dump = launcher.stop(dump=True, origin=generations.ADOPT)
         return outputs, deployments, dump
 
 
@@ -247,7 +249,8 @@ def read_installed(client, stack):
             % stack)
     except heat_exc.HTTPException as exc:
         raise exceptions.AdoptionError(
-            'The installed Heat did not give stack %s: %s' % (stack, exc))
+            'The installed Heat did not give stack %s: %s' % (
+                stack, stack_operation.heat_message(exc)))
     environment, recovered = adoption.unmask(environment, files, stack)
     outputs = stack_outputs.fetch_outputs(client, stack_id)
     deployments = stack_outputs.fetch_deployments(client, outputs, stack_id)

@@ -18,6 +18,7 @@ import yaml
 
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral.overcloud import adopted_servers
 from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import config_download
@@ -122,12 +123,13 @@ def write(wd, source, record):
                          inventory.STACK_ENVIRONMENT_PARAMETERS
                          if name in defaults}
     yamlfile.write(wd.stack_environment_file, stack_environment)
-    if os.path.isdir(wd.config_download_dir):
-        shutil.rmtree(wd.config_download_dir)
-    config_download.render(source.outputs, wd.config_download_dir,
-                           source.stack, deployments=source.deployments,
-                           host_ssh_users={},
-                           stack_environment=stack_environment)
+    fileutil.replace_dir(wd.config_download_dir, lambda path:
+                         config_download.render(
+                             source.outputs, path, source.stack,
+                             deployments=source.deployments,
+                             host_ssh_users={},
+                             stack_environment=stack_environment),
+                         keep=history.KEEP)
 
     complete = str(source.status).endswith('_COMPLETE')
     wd.set_status(workdir_mod.DEPLOY_SUCCESS if complete
@@ -144,6 +146,7 @@ def write(wd, source, record):
         'environment_files': env_files, 'roles': role_list,
         'networks': networks or [], 'saved_at': now.isoformat(),
         'adopted': True})
+    history.commit_render(wd, adopted=complete)
     if complete:
         wd.save(wd.last_success_file, checks.snapshot(
             [wd.passwords_file] + env_files, role_list, servers))

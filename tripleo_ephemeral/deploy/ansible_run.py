@@ -8,6 +8,7 @@ known hosts and ``artifacts/<ident>/`` all stay there.
 """
 
 import contextlib
+import dataclasses
 import datetime
 import logging
 import os
@@ -25,6 +26,7 @@ from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import ansible_progress
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral import process
@@ -49,24 +51,31 @@ MASTER_EXIT_WAIT = 5.0
 MASTER_QUIET = 0.5
 
 
+@dataclasses.dataclass(frozen=True)
 class AnsibleOptions:
     """What ``overcloud deploy`` and the lifecycle commands pass through to
-    Ansible. ``timeout`` is in minutes (the whole run); ``override_cfg`` an
-    ansible.cfg merged over the generated one; ``extravars`` a dict."""
+    Ansible, read once from the command line and never changed (derive a
+    new value with :meth:`replace`). ``timeout`` is in minutes (the whole
+    run); ``override_cfg`` an ansible.cfg merged over the generated one;
+    ``extravars`` a dict (copied)."""
 
-    def __init__(self, ssh_user=None, ssh_key=None, limit=None, tags=None,
-                 skip_tags=None, forks=None, playbook=None, timeout=None,
-                 override_cfg=None, extravars=None):
-        self.ssh_user = ssh_user
-        self.ssh_key = ssh_key
-        self.limit = limit
-        self.tags = tags
-        self.skip_tags = skip_tags
-        self.forks = forks
-        self.playbook = playbook
-        self.timeout = timeout
-        self.override_cfg = override_cfg
-        self.extravars = dict(extravars or {})
+    ssh_user: str = None
+    ssh_key: str = None
+    limit: str = None
+    tags: str = None
+    skip_tags: str = None
+    forks: int = None
+    playbook: str = None
+    timeout: int = None
+    override_cfg: str = None
+    extravars: dict = None
+
+    def __post_init__(self):
+        object.__setattr__(self, 'extravars', dict(self.extravars or {}))
+
+    def replace(self, **changes):
+        """A copy with ``changes``."""
+        return dataclasses.replace(self, **changes)
 
 
 class PlaybookRun:
@@ -122,7 +131,7 @@ def run_config_download(config_dir, options, out):
     if not options.ssh_key:
         saved = ansible_cfg.saved_ssh_key(config_dir)
         if saved and os.path.exists(saved):
-            options.ssh_key = saved
+            options = options.replace(ssh_key=saved)
     playbook = os.path.join(config_dir,
                             options.playbook or DEFAULT_PLAYBOOK)
     _check(config_dir, playbook, options)
@@ -133,6 +142,16 @@ def run_config_download(config_dir, options, out):
 
 def run_playbook(config_dir, playbook, options, out, inventory=None,
                  tolerate_unreachable=False):
+    """Run ``playbook`` as :func:`_run_playbook`, recording in the
+    config-download history the version it applied (or failed to)."""
+    with history.recording_run(config_dir, playbook, options.limit,
+                               options.tags, options.skip_tags):
+        return _run_playbook(config_dir, playbook, options, out, inventory,
+                             tolerate_unreachable)
+
+
+def _run_playbook(config_dir, playbook, options, out, inventory=None,
+                  tolerate_unreachable=False):
     """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
     there (a default one is written if there is none); return a
     :class:`PlaybookRun`.

@@ -8,6 +8,7 @@ leave it, checks every file against the manifest, and only then moves the
 result into place, so a bad archive changes nothing.
 """
 
+import contextlib
 import datetime
 import json
 import os
@@ -18,6 +19,7 @@ import tempfile
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 from tripleo_ephemeral import workdir_archive
 
@@ -39,12 +41,27 @@ def _walk(root):
 
 
 def create(work_dir, output=None, now=None):
-    """Write the backup of ``work_dir``; return (path, manifest)."""
+    """Write the backup of ``work_dir``; return (path, manifest).
+
+    It holds the work dir's lock (and its heat dir's) while it reads, so it
+    never archives a deploy, a launch or a kill half-way: a second command
+    on the work dir fails at once, naming the one running.
+    """
     work_dir = os.path.abspath(work_dir)
     if not os.path.isdir(work_dir):
         raise exceptions.BackupError(
             'Work dir %s not found; check --work-dir' %
             work_dir)
+    heat_dir = os.path.join(work_dir, workdir.HEAT_DIR)
+    with contextlib.ExitStack() as held:
+        for directory in (work_dir, heat_dir):
+            if os.path.isdir(directory):
+                held.enter_context(locking.DirLock(
+                    directory, purpose='tripleo backup create'))
+        return _create(work_dir, output, now)
+
+
+def _create(work_dir, output, now):
     now = now or datetime.datetime.now(datetime.timezone.utc)
     output = output or os.path.abspath('%s-backup-%s.tar.gz' % (
         os.path.basename(work_dir), now.strftime('%Y%m%d-%H%M%S')))

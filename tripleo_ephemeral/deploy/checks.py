@@ -11,6 +11,7 @@ lifecycle ones ``update prepare``/``upgrade prepare`` put first are
 transient: dropping them is no violation.
 """
 
+import difflib
 import logging
 import os
 
@@ -53,6 +54,20 @@ def snapshot(environment_files, roles, servers=None):
 def load_rules(path=RULES_FILE):
     with open(path) as f:
         return (yaml.safe_load(f) or {}).get('rules') or []
+
+
+def check_skip_ids(skip, rules=None):
+    """Raise InputError when a ``--skip-check`` id names no rule."""
+    known = [rule['id'] for rule in
+             (load_rules() if rules is None else rules)]
+    for rule_id in skip:
+        if rule_id not in known:
+            near = difflib.get_close_matches(rule_id, known, n=1)
+            raise exceptions.InputError(
+                '--skip-check %s names no check (%s): %s' % (
+                    rule_id, ', '.join(known),
+                    'did you mean %s?' % near[0] if near else
+                    'use one of these ids'))
 
 
 def _env_key(path):

@@ -17,10 +17,13 @@ from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import rollback
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import credentials
@@ -28,6 +31,7 @@ from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
@@ -38,7 +42,8 @@ class Result:
 
     COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
                'stack_seconds', 'ansible_seconds', 'work_dir',
-               'config_download', 'dump', 'archive')
+               'config_download', 'dump', 'archive', 'config_version',
+               'undeployed_changes')
 
     def __init__(self, stack, status, **values):
         unknown = set(values) - set(self.COLUMNS)
@@ -77,16 +82,9 @@ class Deployment:
         self._out = out
 
     def say(self, text):
-        """One line of progress (the command's stderr), never the result.
-        A lost terminal (SIGHUP) must not stop the clean-up."""
-        if self._out is not None:
-            try:
-                self._out.write(text + '\n')
-                self._out.flush()
-                return
-            except (OSError, ValueError):
-                pass
-        LOG.info('%s', text)
+        """One line of progress (the command's stderr), never the result;
+        through :func:`~tripleo_ephemeral.progress.channel`."""
+        progress_channel.channel(self._out)(text)
 
     def run(self, launcher, keep_running=False, ansible=None):
         """Deploy; ``ansible`` (AnsibleOptions) runs the playbooks too.
@@ -96,6 +94,7 @@ class Deployment:
         """
         # Bad input fails before anything is written to the work dir.
         self.inputs.check(self.say)
+        launcher.check_prerequisites()
         wd = self.workdir
         if ansible is not None:
             ansible_run.check_options(ansible)
@@ -112,7 +111,9 @@ class Deployment:
                     interruption.activity('checking the inputs'):
                 request = self._prepare(launcher, ansible)
             status = workdir_mod.DEPLOY_FAILED
+            previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
+            self._stage = outcome.Stage()
             try:
                 created, outputs, deployments, values['dump'] = (
                     self._stack(launcher, request, keep_running))
@@ -135,14 +136,22 @@ class Deployment:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
+                values.update(history.result_values(
+                    wd, self.say if ansible is None else None))
                 wd.save(wd.last_success_file, request.snapshot)
                 wd.save(wd.stack_size_file, {
                     'request': request.digest, 'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
             finally:
-                wd.set_status(status)
-                values['archive'] = self._archive(
-                    status == workdir_mod.DEPLOY_SUCCESS)
+                if self._stage.changed() or \
+                        status == workdir_mod.DEPLOY_SUCCESS:
+                    wd.set_status(status)
+                    outcome.record(launcher, values.get('dump'),
+                                   status == workdir_mod.DEPLOY_SUCCESS)
+                    values['archive'] = self._archive(
+                        status == workdir_mod.DEPLOY_SUCCESS)
+                else:
+                    outcome.unchanged(wd, previous, self.say, launcher)
         return Result(self.stack, status, **values)
 
     def prepare_only(self, launcher, keep=False, ansible=None):
@@ -241,17 +250,20 @@ class Deployment:
                 launcher.start(tied=True)
             self.say('Heat ready in %.1fs at %s' % (
                 time.monotonic() - started, launcher.endpoint))
+            origin = None
             try:
                 client = heat_client.make_client(
                     launcher.session(),
                     launcher.endpoint if launcher.ephemeral else None)
+                self._stage.sent = True
                 with interruption.activity('creating stack %s' % self.stack):
                     created = stack_operation.run(
                         client, self.stack, request.create_args, self.say,
                         heat_dir=self.workdir.heat_dir,
                         may_update=not launcher.ephemeral,
                         expected=self._expected_size(request.digest),
-                        verbose=self.verbose_events)
+                        verbose=self.verbose_events,
+                        accepted=self._stage.accept)
                 with interruption.activity('saving the stack outputs'):
                     outputs, deployments = stack_outputs.fetch_and_save(
                         client, created.ref, self.workdir.outputs_file,
@@ -261,13 +273,17 @@ class Deployment:
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
                         files=request.create_args.get('files'))
+                origin = generations.DEPLOY
             finally:
-                dump = self._stop_heat(launcher, keep_running)
+                dump = self._stop_heat(
+                    launcher, keep_running and self._stage.changed(),
+                    self._stage.heat_origin(origin))
         return created, outputs, deployments, dump
 
-    def _stop_heat(self, launcher, keep_running):
-        """Stop Heat with a dump; with ``keep_running``, unless interrupted,
-        leave it running instead. Returns the dump's path or None."""
+    def _stop_heat(self, launcher, keep_running, origin):
+        """Stop Heat with a dump (made by ``origin``; None: no dump); with
+        ``keep_running``, unless interrupted, leave it running instead.
+        Returns the dump's path or None."""
         if not launcher.ephemeral:
             if interruption.requested():
                 self.say('The installed Heat goes on with stack %s: follow '
@@ -281,7 +297,7 @@ class Deployment:
                      'heat --heat-dir %s --kill"' % (launcher.heat_dir,
                                                      launcher.heat_dir))
             return None
-        return launcher.stop(dump=True)
+        return launcher.stop(dump=origin is not None, origin=origin)
 
     def _expected_size(self, digest):
         """The resources of the stack, if the last successful deploy of the
@@ -308,7 +324,7 @@ class Deployment:
     def _ansible(self, config_dir, ansible, outputs):
         blacklist = lifecycle.blacklist_limit(outputs)
         if not ansible.limit and blacklist:
-            ansible.limit = blacklist
+            ansible = ansible.replace(limit=blacklist)
             self.say('Leaving out the BlacklistedHostnames: --limit %s'
                      % ansible.limit)
         elif blacklist:
@@ -338,6 +354,8 @@ class Deployment:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
+                values.update(history.result_values(
+                    wd, self.say if ansible is None else None))
             finally:
                 wd.set_status(status)
                 values['archive'] = self._archive(

@@ -19,6 +19,7 @@ from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
+from tripleo_ephemeral.overcloud import environment_file
 from tripleo_ephemeral.overcloud import input_paths
 from tripleo_ephemeral.overcloud import ip_allocation
 from tripleo_ephemeral.overcloud import network_data
@@ -106,7 +107,9 @@ class Inputs:
                  skip_deploy_identifier=False, parameters=None,
                  generate_passwords=True):
         self.stack = stack
-        self.workdir = workdir_mod.WorkDir(work_dir, stack)
+        # The command's WorkDir, else one for the path (built once).
+        self.workdir = (work_dir if isinstance(work_dir, workdir_mod.WorkDir)
+                        else workdir_mod.WorkDir(work_dir, stack))
         self.templates = (templates or
                           template_processing.bundled_templates_dir())
         self.environment_files = list(environment_files)
@@ -157,6 +160,8 @@ class Inputs:
         return self._checked
 
     def _check(self, say):
+        workdir_mod.check_stack_name(self.stack)
+        checks.check_skip_ids(sorted(self.skip_checks))
         if not os.path.isdir(self.templates):
             raise exceptions.DeployError(
                 'Templates directory %s not found; check --templates' %
@@ -179,6 +184,9 @@ class Inputs:
             env_files.extend(
                 template_processing.environment_directory_files(directory))
         env_files.extend(self.environment_files)
+        for path in env_files:
+            if os.path.isfile(path):
+                environment_file.check(path)
         env_files = [input_paths.environment_path(
             path, self.templates, self.workdir.templates_dir)
             for path in env_files]

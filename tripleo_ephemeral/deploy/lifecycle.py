@@ -87,7 +87,11 @@ def parse_extra_vars(items):
     merged = {}
     for item in items or ():
         try:
-            data = yaml.safe_load(item)
+            data = yamlfile.loads(item, strict=True)
+        except yamlfile.DuplicateKeyError as exc:
+            raise exceptions.InputFileError(
+                'Extra vars %r give the key %s twice: keep one in '
+                '--extra-vars' % (item, exc.key))
         except yaml.YAMLError:
             data = None
         if not isinstance(data, dict):
@@ -187,5 +191,5 @@ def load_inventory(workdir):
         raise exceptions.DeployError(
             'No inventory %s: deploy stack %s first, or check '
             '--stack/--work-dir' % (path, workdir.stack))
-    return yamlfile.load(path, 'Inventory', exceptions.StackOutputsError) \
-        or {}
+    return yamlfile.load(path, 'Inventory', exceptions.StackOutputsError,
+                         strict=False) or {}

@@ -82,7 +82,7 @@ def delete(workdir, found, options, say):
             'No %s in %s: the templates render no scale-down playbook; '
             'deploy with templates that do' % (SCALE_PLAYBOOK, config_dir))
     names = [f[0] for f in found]
-    options.limit = ':'.join(names)
+    options = options.replace(limit=':'.join(names))
     with locking.DirLock(workdir.path):
         run = ansible_run.run_playbook(config_dir, playbook, options, say,
                                        tolerate_unreachable=True)

@@ -15,6 +15,7 @@ import time
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
@@ -45,7 +46,7 @@ def render(workdir, outputs, deployments, render_settings, say):
 
     The project is rendered into a new directory beside the old one, then
     swapped in: a failure keeps the last good project (and its run state)
-    whole.
+    whole. Its git history is carried over and the render committed.
     """
     dest = workdir.config_download_dir
     started = time.monotonic()
@@ -55,10 +56,11 @@ def render(workdir, outputs, deployments, render_settings, say):
     fileutil.replace_dir(dest, lambda path: config_download.render(
         outputs, path, workdir.stack, deployments=deployments,
         stack_environment=stack_environment, excluded_hosts=excluded,
-        **render_settings), keep=ansible_run.RUN_STATE)
+        **render_settings), keep=ansible_run.RUN_STATE + history.KEEP)
     workdir.save(workdir.render_settings_file, render_settings)
     say('config-download rendered into %s in %.1fs' % (
         dest, time.monotonic() - started))
+    history.commit_render(workdir, say)
     return dest
 
 

@@ -7,15 +7,22 @@ same progress, the watcher following the UPDATE.
 """
 
 import os
+import re
 import time
 
 from heatclient import exc as heat_exc
 
 from tripleo_ephemeral.deploy import progress
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.heat_launcher import logtail
 
 CREATE = 'CREATE'
 UPDATE = 'UPDATE'
+#: The engine's log in the heat dir's log directory (heat.conf's log_file).
+HEAT_LOG = 'heat.log'
+#: oslo.log's prefix of a line: time, pid, level, logger.
+_LOG_PREFIX = re.compile(r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \d+ [A-Z]+ '
+                         r'\S+ ')
 
 
 class Created:
@@ -55,21 +62,39 @@ def _update_args(create_args):
     return args
 
 
-def heat_message(exc):
-    text = getattr(exc, 'error', None)
-    if isinstance(text, dict):
-        text = (text.get('error') or {}).get('message') or str(exc)
-    text = str(text or exc)
-    return ' '.join(text.split())
+def heat_message(exc, heat_dir=None):
+    """Heat's own reason for refusing a request.
+
+    Heat's API gives the message of its own errors only; for any other
+    (a ValueError deep in the engine) the body says "Internal Error" and
+    the exception's type, and the reason is in the engine's log: then the
+    log's last error line (in ``heat_dir``) is the reason.
+    """
+    body = getattr(exc, 'error', None)
+    error = (body.get('error') or {}) if isinstance(body, dict) else {}
+    text = error.get('message') or (body if isinstance(body, str) else None)
+    if not text and isinstance(body, dict):
+        kind = error.get('type') or ''
+        log = os.path.join(heat_dir or '', 'log', HEAT_LOG)
+        reason = _LOG_PREFIX.sub('', logtail.last_error(log)) if (
+            heat_dir and os.path.isfile(log)) else None
+        if reason is None:
+            reason = '%s; the reason is in Heat\'s log' % (kind or 'no type')
+        elif kind and kind not in reason:
+            reason = '%s: %s' % (kind, reason)
+        text = '%s (%s%s)' % (body.get('title') or 'Internal Error', reason,
+                              '; from %s' % log if heat_dir else '')
+    return ' '.join(str(text or exc).split())
 
 
 def run(client, stack, create_args, say, *, heat_dir, may_update=False,
-        expected=None, verbose=False):
+        expected=None, verbose=False, accepted=None):
     """Create ``stack`` (or update it, if ``may_update`` and it exists),
     watch it to the end and return :class:`Created`.
 
     ``expected`` is the number of resources when known in advance;
-    ``heat_dir`` names where Heat's log is in the error.
+    ``heat_dir`` names where Heat's log is in the error; ``accepted()`` is
+    called once Heat has taken the create (or update).
     """
     stack_id = existing_stack(client, stack) if may_update else None
     action = UPDATE if stack_id else CREATE
@@ -89,7 +114,9 @@ def run(client, stack, create_args, say, *, heat_dir, may_update=False,
             stack_id = client.stacks.create(**create_args)['stack']['id']
     except heat_exc.HTTPException as exc:
         raise exceptions.DeployError('Heat refused stack %s: %s' % (
-            stack, heat_message(exc)))
+            stack, heat_message(exc, heat_dir)))
+    if accepted is not None:
+        accepted()
     ref = '%s/%s' % (stack, stack_id)  # no redirect from Heat's API
     watcher = progress.StackWatcher(client, ref, action=action,
                                     out=say, verbose=verbose,

@@ -22,6 +22,7 @@ import time
 from heatclient import exc as heat_exc
 
 from tripleo_ephemeral.deploy import heat_client
+from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state
@@ -74,7 +75,7 @@ def delete_installed_stack(workdir, launcher, timeout=600, sleep=time.sleep):
     except heat_exc.HTTPException as exc:
         raise exceptions.DeployError(
             'The installed Heat refused to delete stack %s: %s' % (
-                workdir.stack, exc))
+                workdir.stack, stack_operation.heat_message(exc)))
     deadline = time.monotonic() + timeout
     while True:
         try:

@@ -26,11 +26,14 @@ LOG = logging.getLogger(__name__)
 
 #: Installed shims: name -> their Patches, in the order installed.
 _installed = {}
+#: Shims the options enabled but the guard left off: name -> why.
+_refused = {}
 
 
 def install(opts, stage='engine'):
     """Install the shims of ``stage`` that ``opts`` (the
-    ``[ephemeral_heat]`` group) enables; return the names installed."""
+    ``[ephemeral_heat]`` group) enables; return the names installed
+    (:func:`refused` says which were left off, and why)."""
     done = []
     conditions = {}
     for shim in registry.SHIMS:
@@ -63,6 +66,7 @@ def install_shim(name, check=True, **values):
             LOG.warning('Engine tuning %s is off: %s; Heat runs its own '
                         'code there (tools/check_tuning.py re-checks)',
                         name, problem)
+            _refused[name] = problem
             return None
     kwargs = {opt.name: values.get(opt.name, opt.value(opt.tuned))
               for opt in shim.options if opt.type != 'bool'}
@@ -75,7 +79,10 @@ def install_shim(name, check=True, **values):
         LOG.warning('Engine tuning %s is off: it failed to install (%s: '
                     '%s); Heat runs its own code there', name,
                     type(exc).__name__, exc)
+        _refused[name] = 'failed to install (%s: %s)' % (
+            type(exc).__name__, exc)
         return None
+    _refused.pop(name, None)
     _installed[name] = patches
     return patches
 
@@ -86,11 +93,20 @@ def uninstall(names=None):
     for name in reversed(list(_installed)):
         if names is None or name in names:
             _installed.pop(name).undo()
+    for name in list(_refused):
+        if names is None or name in names:
+            del _refused[name]
 
 
 def installed():
     """The names of the installed shims, in order."""
     return list(_installed)
+
+
+def refused():
+    """The shims the options enabled but the guard left off: name ->
+    why (a target that differs or is missing, or a failed install)."""
+    return dict(_refused)
 
 
 def mismatch(shim):

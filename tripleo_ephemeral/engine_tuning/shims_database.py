@@ -43,6 +43,9 @@ SHIMS = (
     Shim(
         # SQLAlchemy's public events only: nothing to fingerprint.
         'sqlite_pragmas', 'sqlite', always_on=True,
+        untargeted='listens to SQLAlchemy\'s documented "connect" event '
+                   'and runs SQLite\'s documented PRAGMAs: no code of Heat '
+                   'or a library is replaced',
         options=(
             Option('sqlite_busy_timeout_ms', 'int', 600000, 600000, min=0,
                    help='How long a SQLite writer waits for the lock. '
@@ -68,6 +71,9 @@ SHIMS = (
     Shim(
         # oslo.db's public thread_checkin setting: nothing to fingerprint.
         'checkin_yield', 'sqlite', stage='database',
+        untargeted='sets oslo.db\'s documented thread_checkin option of '
+                   'Heat\'s context manager through configure(): no code '
+                   'is replaced, and a renamed manager fails the install',
         options=(Option(
             'checkin_yield', 'bool', True, False,
             help='Sleep 0 s each time a database connection goes back to '

@@ -62,6 +62,8 @@ SHIMS = (
     Shim(
         # Python's public gc module: nothing to fingerprint.
         'gc_freeze', 'collector', stage='started',
+        untargeted='calls Python\'s documented gc.freeze() (undone by '
+                   'gc.unfreeze()): no code is replaced',
         options=(Option(
             'gc_freeze', 'bool', False, True,
             help='Move every object that exists once Heat has started out '
@@ -69,6 +71,8 @@ SHIMS = (
                  'collections then scan only what came after.'),)),
     Shim(
         'gc_thresholds', 'collector', stage='started',
+        untargeted='calls Python\'s documented gc.set_threshold() (undone '
+                   'with the stock thresholds): no code is replaced',
         options=(Option(
             'gc_thresholds', 'list', '', '10000,20,20',
             help='Thresholds of Python\'s cyclic garbage collector, '

@@ -88,6 +88,10 @@ class Shim:
     stage: str = 'engine'
     #: 'in_process' (every engine in this process), 'message_bus' or None.
     when: str = None
+    #: Why a shim with no ``targets`` needs none: it replaces no code, it
+    #: only calls a documented interface (a failure to install still
+    #: leaves it off).
+    untargeted: str = None
 
     def enabled(self, values):
         """Whether the options' ``values`` (name -> value) switch it on."""

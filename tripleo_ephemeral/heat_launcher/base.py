@@ -19,14 +19,17 @@ import uuid
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import report as tuning_report
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import stopping
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 from tripleo_ephemeral.heat_launcher import watchdog
+from tripleo_ephemeral import progress
 
 LOG = logging.getLogger(__name__)
 
@@ -77,13 +80,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def say(self, text):
         """One line of progress for the user (a lost terminal is fine)."""
-        if self._say is None:
-            LOG.info('%s', text)
-            return
-        try:
-            self._say(text)
-        except (OSError, ValueError):
-            LOG.info('%s', text)
+        progress.channel(self._say)(text)
 
     # -- address -----------------------------------------------------------
 
@@ -92,9 +89,16 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         return 'http://%s:%d' % (self.bind_host, self.api_port)
 
     @property
+    def owner_url(self):
+        """The API's root with this launch's secret: what only the owner
+        reaches (:mod:`tripleo_ephemeral.api_owner`)."""
+        secret = self.api_secret
+        return self.api_url + ('/' + secret if secret else '')
+
+    @property
     def endpoint(self):
         """The orchestration endpoint clients use."""
-        return self.api_url + '/v1/admin'
+        return self.owner_url + '/v1/admin'
 
     # -- what each type provides --------------------------------------------
 
@@ -146,6 +150,10 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     def _prepare_extra(self):
         """Types write their extra files (pod spec, credentials) here."""
 
+    def _renew_secrets(self):
+        """New secrets for each launch: the API's (types add theirs)."""
+        heat_files.new_api_secret(self)
+
     # -- lifecycle -----------------------------------------------------------
 
     def is_running(self):
@@ -160,6 +168,11 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         self._prepare_extra()
         return self
 
+    def check_prerequisites(self):
+        """Fail if what this kind of Heat needs is missing here (a
+        container image); reads nothing of the heat dir, writes nothing,
+        so a deploy asks it before writing anything."""
+
     def pre_start_check(self):
         """Fail before touching anything if Heat cannot start here.
 
@@ -170,15 +183,14 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         if saved.get('running') and self._is_alive(saved):
             if not watchdog.owner_gone(saved):
                 raise exceptions.AlreadyRunningError(
-                    'Heat (%s) is already running for %s at %s; use it, or '
-                    'stop it with --kill' % (saved.get('heat_type'),
-                                             self.heat_dir,
-                                             saved.get('api_url')))
+                    'Heat (%s) is already running for %s at %s' % (
+                        saved.get('heat_type'), self.heat_dir,
+                        saved.get('api_url')), heat_dir=self.heat_dir)
             self.say('Found Heat (%s) still running for %s, launched by a '
                      'command that is gone (pid %s): stopping it' % (
                          saved.get('heat_type'), self.heat_dir,
                          saved.get('owner_pid')))
-            self.stop(dump=True)
+            self.stop(dump=True, origin=generations.DEPLOY_INTERRUPTED)
         watchdog.report_abandoned(self.state, self.say)
         self.choose_port()
 
@@ -200,13 +212,17 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     def start(self, restore_db=False, tied=False):
         """Launch Heat and wait until it answers; return self.
 
+        ``restore_db``: which dump to start from (True: the newest; see
+        :meth:`.dumps.DumpStore.resolve`), else an empty database.
+
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
         self.pre_start_check()
+        self._renew_secrets()
         self.prepare()
         if restore_db:
-            self.database.restore(self.dumps)
+            self.database.restore(self.dumps, self.dumps.resolve(restore_db))
         else:
             self._start_empty()
         started = time.monotonic()
@@ -233,6 +249,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _launch_once(self, tied):
         owner = watchdog.owner_fields() if tied else {'owner_pid': None}
+        tuning_report.clear(self.log_dir)
         saved = self.state.save(
             heat_type=self.heat_type, api_port=self.api_port,
             bind_host=self.bind_host, api_url=self.api_url,
@@ -253,13 +270,17 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         """Start from an empty database, keeping the old one as a dump.
 
         A run that crashed never dumped its database: dump it now, so
-        starting afresh loses nothing.
+        starting afresh loses nothing (an empty one only if there is no
+        dump yet).
         """
         db = self.database
         if not db.has_data():
             return
-        if db.newer_than(self.dumps.all()[:1]):
+        kept = self.dumps.all()
+        if db.newer_than(kept[:1]) and (db.stack_count() != 0 or not kept):
             path = db.dump(self.dumps)
+            self.dumps.record_origin(path, generations.RECOVERED,
+                                     db.stack_count())
             self.say('Found the database of a Heat that did not stop '
                      'cleanly: kept it as the dump %s' % path)
         db.remove()
@@ -275,7 +296,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _answers(self, saved):
         """Whether this Heat's API answers (not just anything there)."""
-        return readiness.http_answers(self.api_url + '/')
+        return readiness.http_answers(self.owner_url + '/')
 
     def __enter__(self):
         return self.start()
@@ -300,4 +321,6 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
             'pid': saved.get('pid'),
             'database': self.database.url,
             'clouds_yaml': self.clouds_file,
+            # What the runner installed and refused (None: not recorded).
+            'engine_tunings': tuning_report.read(self.log_dir),
         }

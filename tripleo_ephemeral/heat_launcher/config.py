@@ -45,10 +45,10 @@ def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,
                   graceful_shutdown_timeout=max(1, math.ceil(stop_grace)))
 
 
-def token_file(api_url, now=None):
+def token_file(endpoint, now=None):
     now = now or datetime.datetime.now(datetime.timezone.utc)
     fmt = '%Y-%m-%dT%H:%M:%S.000000Z'
-    return render('token_file.json', api_url=api_url,
+    return render('token_file.json', endpoint=endpoint,
                   issued_at=now.strftime(fmt),
                   expires_at=(now + TOKEN_LIFETIME).strftime(fmt),
                   role_id=uuid.uuid4().hex, user_id=uuid.uuid4().hex,
@@ -56,20 +56,20 @@ def token_file(api_url, now=None):
                   service_id=uuid.uuid4().hex, endpoint_id=uuid.uuid4().hex)
 
 
-def api_paste_ini():
-    return render('api-paste.ini')
+def api_paste_ini(secret_file):
+    return render('api-paste.ini', secret_file=secret_file)
 
 
 def policy_yaml():
     return render('policy.yaml')
 
 
-def clouds_yaml(api_url, cloud_name='heat'):
-    return render('clouds.yaml', api_url=api_url, cloud_name=cloud_name)
+def clouds_yaml(endpoint, cloud_name='heat'):
+    return render('clouds.yaml', endpoint=endpoint, cloud_name=cloud_name)
 
 
-def heatrc(api_url, heat_dir):
-    return render('heatrc', api_url=api_url, heat_dir=heat_dir)
+def heatrc(endpoint, heat_dir):
+    return render('heatrc', endpoint=endpoint, heat_dir=heat_dir)
 
 
 def parse_overrides(items):

@@ -51,7 +51,11 @@ class ContainerHeatLauncher(base.HeatLauncher):
             self.say('Removing the container %s a previous run left '
                      'behind' % self.container_name)
             self.podman.remove(self.container_name)  # it may hold the port
+        self.check_prerequisites()
         super().pre_start_check()
+
+    def check_prerequisites(self):
+        self.podman.check_image(self.images.image('api'), pull=self.pull)
 
     def _launch(self):
         image = self.images.image('api')

@@ -19,6 +19,8 @@ LOG = logging.getLogger(__name__)
 
 #: The live SQLite database of a native or container Heat, in the heat dir.
 SQLITE_NAME = 'heat.sqlite'
+#: The stacks a user made (nested ones are their parts).
+ROOT_STACKS = 'SELECT COUNT(*) FROM stack WHERE owner_id IS NULL'
 
 
 class Database(abc.ABC):
@@ -45,6 +47,11 @@ class Database(abc.ABC):
         """True when the database may hold changes no dump has."""
         return True
 
+    def stack_count(self):
+        """How many root stacks (deleted ones too) the database holds; None
+        when it cannot tell."""
+        return None
+
     def remove(self):
         """Drop the database so the next start begins empty."""
 
@@ -68,6 +75,18 @@ class SqliteDatabase(Database):
 
     def has_data(self):
         return os.path.exists(self.path) and os.path.getsize(self.path) > 0
+
+    def stack_count(self):
+        if not self.has_data():
+            return 0
+        try:
+            conn = sqlite3.connect('file:%s?mode=ro' % self.path, uri=True)
+            try:
+                return conn.execute(ROOT_STACKS).fetchone()[0]
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return None
 
     def dump(self, store):
         if not self.has_data():
@@ -246,6 +265,15 @@ class MysqlDatabase(Database):
         except exceptions.CommandFailedError:
             return False
         return result.returncode == 0 and result.stdout.strip() == b'1'
+
+    def stack_count(self):
+        try:
+            result = self._sql(ROOT_STACKS + ';', database=self.NAME,
+                               check=False)
+            return int(result.stdout.strip()) if result.returncode == 0 \
+                else None
+        except (exceptions.CommandFailedError, ValueError):
+            return None
 
     def dump(self, store):
         if not self.has_data():

@@ -3,6 +3,8 @@
 A dump is SQL text, gzip-compressed while it streams, written beside the
 newest good dump and renamed over it only once complete. Older dumps are
 rotated (``heat-db-dump.1.sql.gz`` ...), never overwritten by a partial one.
+What made each one is recorded (:mod:`.generations`), and the dumps of the
+last successful deploys are kept out of the rotation.
 
 A SQLite database's newest dump also gets its binary image beside it, which
 a restore of that dump copies instead of loading the SQL. The SQL stays the
@@ -11,23 +13,31 @@ exactly the database that dump was made from.
 """
 
 import contextlib
+import datetime
 import gzip
 import hashlib
 import json
 import logging
 import os
-import queue
-import threading
+import shutil
 import zlib
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_launcher import gzip_pipe
 
 LOG = logging.getLogger(__name__)
 
 DUMP_NAME = 'heat-db-dump.sql.gz'
-#: How many dumps to keep, the newest included.
+#: How many dumps to keep, the newest included, besides the dumps of the
+#: last successful deploys (:data:`generations.SUCCESS_KEEP`).
 DUMP_KEEP = 5
+SUCCESS_NAME = 'heat-db-dump.success.sql.gz'
+#: How to choose a dump, for an error's hint.
+RESTORE_HINT = ('"--restore-db <id>" (the ids: "openstack tripleo saved dump '
+                'list"; "--restore-db %s" takes the last successful '
+                'deploy\'s)' % generations.LAST_SUCCESS)
 #: The binary image of the database the newest dump was made from, and
 #: the index tying the two together. Dot files: left out of install
 #: archives and backups, which carry the dump.
@@ -40,38 +50,122 @@ _MARKER_TABLE = 'stack'
 class DumpStore:
     """The dumps of one heat dir: naming, rotation and verification."""
 
-    def __init__(self, heat_dir, keep=DUMP_KEEP):
+    def __init__(self, heat_dir, keep=DUMP_KEEP,
+                 success_keep=generations.SUCCESS_KEEP):
         self.heat_dir = heat_dir
         self.keep = keep
+        self.success_keep = success_keep
+        self.manifest = generations.Manifest(heat_dir)
 
     @property
     def latest(self):
         return os.path.join(self.heat_dir, DUMP_NAME)
 
-    def rotated(self, n):
-        base = DUMP_NAME[:-len('.sql.gz')]
+    def rotated(self, n, latest=DUMP_NAME):
+        if n == 0:
+            return os.path.join(self.heat_dir, latest)
+        base = latest[:-len('.sql.gz')]
         return os.path.join(self.heat_dir, '%s.%d.sql.gz' % (base, n))
 
     def all(self):
-        """Existing dumps, newest first."""
-        paths = [self.latest] + [self.rotated(n) for n in range(1, self.keep)]
+        """Existing dumps of the rotation, newest first."""
+        paths = [self.rotated(n) for n in range(self.keep)]
+        return [p for p in paths if os.path.exists(p)]
+
+    def successes(self):
+        """The kept dumps of successful deploys, newest first."""
+        paths = [self.rotated(n, SUCCESS_NAME)
+                 for n in range(self.success_keep)]
         return [p for p in paths if os.path.exists(p)]
 
     @contextlib.contextmanager
     def writer(self):
         """Yield a text stream; on success it becomes the newest dump."""
         with fileutil.atomic_open(self.latest + '.new', binary=True) as raw:
-            with _GzipPipe(raw) as out:
+            with gzip_pipe.GzipPipe(raw) as out:
                 yield out
-        self._rotate()
+        moves = self._rotate(DUMP_NAME, self.keep)
         self.drop_image()
         os.replace(self.latest + '.new', self.latest)
+        self.manifest.move(moves, {DUMP_NAME: self.manifest.new_record(
+            generations.UNKNOWN, None)})
 
-    def _rotate(self):
-        for n in range(self.keep - 1, 0, -1):
-            older = self.latest if n == 1 else self.rotated(n - 1)
+    def _rotate(self, latest, keep):
+        """Shift the dumps named after ``latest`` one place older; return
+        the renames, for the records."""
+        moves = [(os.path.basename(self.rotated(keep - 1, latest)), None)]
+        for n in range(keep - 1, 0, -1):
+            older = self.rotated(n - 1, latest)
             if os.path.exists(older):
-                os.replace(older, self.rotated(n))
+                os.replace(older, self.rotated(n, latest))
+                moves.append((os.path.basename(older),
+                              os.path.basename(self.rotated(n, latest))))
+        return moves
+
+    # -- generations ------------------------------------------------------
+
+    def record_origin(self, path, origin, stacks=None):
+        """Say what made the dump at ``path``; a successful deploy's (or an
+        adoption's) is also kept apart from the rotation."""
+        name = os.path.basename(path)
+        values = {'origin': origin}
+        if stacks is not None:
+            values['stacks'] = stacks
+        record = self.manifest.update(name, **values)
+        if record is not None and origin in generations.GOOD:
+            self._keep_success(path, record)
+        return record
+
+    def _keep_success(self, path, record):
+        moves = self._rotate(SUCCESS_NAME, self.success_keep)
+        kept = self.rotated(0, SUCCESS_NAME)
+        fileutil.remove(kept)
+        try:
+            os.link(path, kept)
+        except OSError:
+            _copy(path, kept)  # a file system without hard links
+        self.manifest.move(moves, {SUCCESS_NAME: dict(record)})
+
+    def generations(self):
+        """Every kept dump once (by id), newest first: dicts of id, origin,
+        time, stacks, path and ``kept`` (a successful deploy's)."""
+        records = self.manifest.load()
+        found = {}
+        for path in self.all() + self.successes():
+            name = os.path.basename(path)
+            record = records.get(name) or {
+                'id': name, 'origin': generations.UNKNOWN}
+            ident = record.get('id') or name
+            if ident in found:
+                found[ident]['kept'] = True
+                continue
+            found[ident] = dict(
+                record, id=ident, path=path, kept=name.startswith(
+                    SUCCESS_NAME[:-len('.sql.gz')]),
+                time=record.get('time') or _mtime(path))
+        return sorted(found.values(), key=lambda g: g['time'], reverse=True)
+
+    def resolve(self, which=None):
+        """The dump ``--restore-db`` names: None, True or ``newest``; the
+        last successful deploy's (``last-success``); an id or file name
+        from :meth:`generations`."""
+        if which in (None, True, generations.NEWEST):
+            return self.newest()
+        if which == generations.LAST_SUCCESS:
+            kept = self.successes()
+            if not kept:
+                raise exceptions.DumpNotFoundError(
+                    'No dump of a successful deploy is kept in %s; choose '
+                    'another with %s' % (self.heat_dir, RESTORE_HINT))
+            return kept[0]
+        for gen in self.generations():
+            if which in (gen['id'], os.path.basename(gen['path']),
+                         gen['path']):
+                return gen['path']
+        raise exceptions.DumpNotFoundError(
+            'No dump %s in %s; the kept ones are: %s' % (
+                which, self.heat_dir, ', '.join(
+                    g['id'] for g in self.generations()) or 'none'))
 
     def save_image(self, image):
         """Keep ``image``: the database the newest dump was made from.
@@ -140,8 +234,8 @@ class DumpStore:
         except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
             raise exceptions.CorruptDumpError(
                 'Database dump %s is corrupt (%s); restore an older one '
-                '(%s) or launch without --restore-db' %
-                (path, exc, ', '.join(self.all()[1:]) or 'none kept'))
+                'with %s, or launch without --restore-db' %
+                (path, exc, RESTORE_HINT))
         stripped = sql[-64:].rstrip()  # no copy of a dump of megabytes
         if ('CREATE TABLE %s ' % _MARKER_TABLE not in sql and
                 'CREATE TABLE "%s"' % _MARKER_TABLE not in sql and
@@ -152,75 +246,17 @@ class DumpStore:
         if not stripped.endswith('COMMIT;'):
             raise exceptions.CorruptDumpError(
                 'Database dump %s is incomplete (it does not end in '
-                'COMMIT); restore an older dump' % path)
+                'COMMIT); restore an older one with %s' % (
+                    path, RESTORE_HINT))
         return sql
 
 
-class _GzipPipe:
-    """Text in, gzip out: compressed on a second thread while it is read.
+def _mtime(path):
+    return datetime.datetime.fromtimestamp(
+        os.path.getmtime(path), datetime.timezone.utc).isoformat(
+            timespec='seconds')
 
-    zlib lets go of the GIL while it compresses, so the reading (in SQLite,
-    also GIL-free) and the compressing overlap: with the multi-row SQL, the
-    200-member benchmark dump takes 22 ms instead of 28. Text goes over in
-    256 KiB pieces through a short queue, so memory stays bounded whatever
-    the database.
-    An error of the writing thread (a full disk) is raised to the caller
-    at its next write or at the end.
-    """
 
-    SIZE = 256 * 1024
-    DEPTH = 4
-
-    def __init__(self, raw):
-        self._gz = gzip.GzipFile(fileobj=raw, mode='wb', compresslevel=1,
-                                 mtime=0)
-        self._parts, self._size = [], 0
-        self._queue = queue.Queue(self.DEPTH)
-        self._error = None
-        self._thread = threading.Thread(target=self._compress,
-                                        name='dump-gzip', daemon=True)
-        self._thread.start()
-
-    def _compress(self):
-        while True:
-            data = self._queue.get()
-            if data is None:
-                return
-            if self._error is None:
-                try:
-                    self._gz.write(data)
-                except BaseException as exc:  # raised again by the caller
-                    self._error = exc
-
-    def write(self, text):
-        self._parts.append(text)
-        self._size += len(text)
-        if self._size >= self.SIZE:
-            self._send()
-
-    def write_bytes(self, data):
-        """Already encoded text, passed on as it is."""
-        self._send()
-        self._queue.put(data)
-
-    def _send(self):
-        if self._error is not None:
-            raise self._error
-        if self._parts:
-            self._queue.put(''.join(self._parts).encode('utf-8'))
-            self._parts, self._size = [], 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        try:
-            if exc_type is None:
-                self._send()
-        finally:
-            self._queue.put(None)
-            self._thread.join()
-        if exc_type is None:
-            if self._error is not None:
-                raise self._error
-            self._gz.close()
+def _copy(src, dst):
+    with open(src, 'rb') as f, fileutil.atomic_open(dst, binary=True) as out:
+        shutil.copyfileobj(f, out)

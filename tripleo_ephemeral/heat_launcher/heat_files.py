@@ -7,6 +7,8 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
 
 KEY_FILE = 'auth_encryption_key'
+#: The secret every request to the API carries (:mod:`..api_owner`).
+API_SECRET_FILE = 'api_secret'
 
 
 class HeatFiles:
@@ -27,6 +29,20 @@ class HeatFiles:
     @property
     def clouds_file(self):
         return self.path('clouds.yaml')
+
+    @property
+    def secret_file(self):
+        return self.path(API_SECRET_FILE)
+
+    @property
+    def api_secret(self):
+        """The secret the API of this heat dir's Heat requires, or None
+        before the first launch (:mod:`tripleo_ephemeral.api_owner`)."""
+        try:
+            with open(self.secret_file) as f:
+                return f.read().strip() or None
+        except FileNotFoundError:
+            return None
 
 
 def write(launcher):
@@ -50,12 +66,23 @@ def write(launcher):
         executor_thread_pool_size=tuning.executor_thread_pool_size,
         runner_options=tuning.runner_options(), debug=launcher.debug,
         overrides=tuning.overrides, stop_grace=launcher.stop_grace))
-    write_atomic(token_file, config.token_file(launcher.api_url))
-    write_atomic(paste_file, config.api_paste_ini(), mode=0o644)
+    if launcher.api_secret is None:
+        new_api_secret(launcher)
+    endpoint = launcher.endpoint
+    write_atomic(token_file, config.token_file(endpoint))
+    write_atomic(paste_file, config.api_paste_ini(launcher.secret_file),
+                 mode=0o644)
     write_atomic(policy_file, config.policy_yaml(), mode=0o644)
-    write_atomic(launcher.clouds_file, config.clouds_yaml(launcher.api_url))
-    write_atomic(path('heatrc'), config.heatrc(launcher.api_url,
-                                               launcher.heat_dir))
+    write_atomic(launcher.clouds_file, config.clouds_yaml(endpoint))
+    write_atomic(path('heatrc'), config.heatrc(endpoint, launcher.heat_dir))
+
+
+def new_api_secret(launcher):
+    """Make the secret the next launch's API requires (0600): a new one
+    every launch, so an endpoint seen once opens no later Heat."""
+    fileutil.ensure_private_dir(launcher.heat_dir)
+    fileutil.write_atomic(launcher.secret_file,
+                          secrets.token_urlsafe(24) + '\n')
 
 
 def auth_encryption_key(key_file):

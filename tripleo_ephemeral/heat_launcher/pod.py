@@ -20,6 +20,7 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import config
 from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
 
@@ -98,7 +99,10 @@ class PodHeatLauncher(base.HeatLauncher):
         self._database = None
 
     def credentials(self):
-        """Per heat dir, random, kept 0600 in the heat dir."""
+        """Random, new for each launch (:meth:`_renew_secrets`), kept 0600
+        in the heat dir. MariaDB's data and RabbitMQ's users live in the
+        pod, which each launch makes anew: nothing outlives a launch that
+        would need the old ones."""
         path = self.path(CREDENTIALS_FILE)
         try:
             with open(path) as f:
@@ -142,6 +146,10 @@ class PodHeatLauncher(base.HeatLauncher):
             images={part: self.images.image(part)
                     for part in ('api', 'engine', 'db', 'bus')})
 
+    def _renew_secrets(self):
+        super()._renew_secrets()
+        fileutil.remove(self.path(CREDENTIALS_FILE))
+
     def _prepare_extra(self):
         creds = self.credentials()
         ports = self.ports()
@@ -159,8 +167,13 @@ class PodHeatLauncher(base.HeatLauncher):
         running = saved.get('running') and self._is_alive(saved)
         if not running and self.podman.pod_exists(self.pod_name):
             self._replace_stale_pod()  # it may hold the API port
+        self.check_prerequisites()
         super().pre_start_check()
         self._renew_busy_ports()
+
+    def check_prerequisites(self):
+        for image in self.images.all():
+            self.podman.check_image(image, pull=self.pull)
 
     def _replace_stale_pod(self):
         """A crashed run left its pod: keep its data as a dump, remove it."""
@@ -168,6 +181,7 @@ class PodHeatLauncher(base.HeatLauncher):
                  self.pod_name)
         if self.database.has_data():
             path = self.database.dump(self.dumps)
+            self.dumps.record_origin(path, generations.RECOVERED)
             self.say('Kept its database as the dump %s' % path)
         self.podman.pod_remove(self.pod_name)
 
@@ -192,7 +206,7 @@ class PodHeatLauncher(base.HeatLauncher):
         db.load(schema_ready=False)
         self.podman.start(self.container_name('heat-api'))
         readiness.wait_until(
-            lambda: api_serving(self.api_url + '/'), deadline,
+            lambda: api_serving(self.owner_url + '/'), deadline,
             what='The Heat API at %s' % self.api_url, still_alive=alive,
             interval=0.2)
         db.load(schema_ready=True)

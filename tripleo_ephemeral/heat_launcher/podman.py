@@ -80,16 +80,23 @@ class Podman:
     def pull(self, image):
         self.run('pull', image)
 
-    def ensure_image(self, image, pull=True):
-        """Make ``image`` available; pull remote ones unless told not to."""
+    def check_image(self, image, pull=True):
+        """Raise LauncherError unless ``image`` is local or may be pulled;
+        return whether it is local (nothing is pulled)."""
         if self.image_exists(image):
-            return
+            return True
         if image.startswith(LOCAL_PREFIX) or not pull:
             raise exceptions.LauncherError(
                 'Container image %s is not available locally; build it with '
                 '"openstack tripleo heat image build"%s' % (
                     image, '' if image.startswith(LOCAL_PREFIX) else
                     ' or drop --skip-heat-pull'))
+        return False
+
+    def ensure_image(self, image, pull=True):
+        """Make ``image`` available; pull remote ones unless told not to."""
+        if self.check_image(image, pull=pull):
+            return
         LOG.info('Pulling %s', image)
         self.pull(image)
 

@@ -43,7 +43,8 @@ class LauncherState:
         keep the type and port."""
         return self.save(pid=None, pid_create_time=None, running=False,
                          owner_pid=None, owner_create_time=None,
-                         watchdog_pid=None, watchdog_create_time=None)
+                         watchdog_pid=None, watchdog_create_time=None,
+                         dump_origin=None)
 
 
 def process_identity(pid):

@@ -11,6 +11,7 @@ import os
 import time
 
 from tripleo_ephemeral import interruption
+from tripleo_ephemeral.heat_launcher import generations
 from tripleo_ephemeral.heat_launcher import watchdog
 
 
@@ -29,20 +30,36 @@ class Stopping:
                  saved.get('pod') or saved.get('container') or self.heat_dir)
         return 'Heat (%s, %s)' % (self.heat_type, where)
 
-    def stop(self, dump=True):
+    def stop(self, dump=True, origin=generations.LAUNCH):
         """Stop Heat gracefully and dump its database; safe to repeat.
 
+        ``origin`` says what the dump comes from (:mod:`.generations`).
         Returns the dump's path, or None when nothing was dumped. After a
-        forced stop (a second signal) it only kills: no dump.
+        forced stop (a second signal) it only kills: no dump. A database
+        with no stack is not dumped over a dump that has one.
         """
         if interruption.forced():
             self.kill()
             return None
         with interruption.shielded('stopping Heat'):
-            return self._stop(dump)
+            return self._stop(dump, origin)
 
-    def _stop(self, dump):
+    def _worth_dumping(self):
+        """(whether to dump, the number of stacks)."""
+        if not self.database.has_data():
+            return False, 0
+        stacks = self.database.stack_count()
+        if stacks == 0 and self.dumps.all():
+            self.say('The Heat database holds no stack: not dumped, the '
+                     'newest dump %s stays the newest' % self.dumps.latest)
+            return False, stacks
+        return True, stacks
+
+    def _stop(self, dump, origin):
         saved = self.state.load()
+        if origin == generations.LAUNCH and saved.get('dump_origin'):
+            # A deploy left it running (--keep-running): its outcome.
+            origin = saved['dump_origin']
         if saved.get('running') and self._is_alive(saved):
             self.say('Stopping %s' % self._what(saved))
             started = time.monotonic()
@@ -50,15 +67,19 @@ class Stopping:
             self.say('Heat stopped in %.1fs' % (time.monotonic() - started))
         watchdog.stop(saved)
         self.state.clear_process()
-        if dump and self.database.has_data():
+        worth, stacks = self._worth_dumping() if dump else (False, None)
+        if worth:
             started = time.monotonic()
             with interruption.activity('dumping the Heat database'):
                 path = self.database.dump(self.dumps)
+                self.dumps.record_origin(path, origin, stacks)
             self.say('Dumped the Heat database to %s (%d bytes, %.1fs)' % (
                 path, os.path.getsize(path), time.monotonic() - started))
             # The dump is the artifact; the live database goes with Heat.
             self.database.remove()
             return path
+        if dump:
+            self.database.remove()
         return None
 
     def kill(self):

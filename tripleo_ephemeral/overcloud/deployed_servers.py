@@ -9,7 +9,11 @@
     Compute:
       - hostname: overcloud-novacompute-0
         ctlplane_ip: 192.168.24.20
-        ctlplane_cidr: 24             # optional prefix length, default 24
+        ctlplane_cidr: 22             # optional: prefix length or CIDR of
+                                      # the control plane, default /24
+                                      # (/64 for an IPv6 ctlplane_ip); a
+                                      # larger one applies to every host
+                                      # in it that gives none
         networks:                     # optional: addresses on the role's
           internal_api: 172.16.2.20   # isolated networks (by name_lower);
                                       # the others are allocated
@@ -28,7 +32,9 @@ from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_PREFIX = 24
+#: The control plane's prefix length when a host gives no ctlplane_cidr,
+#: by IP version: a /24 of IPv4, the /64 of an IPv6 link.
+DEFAULT_PREFIX = {4: 24, 6: 64}
 DEFAULT_SSH_USER = 'tripleo-admin'
 CTLPLANE = 'ctlplane'
 CTLPLANE_SUBNET = 'ctlplane-subnet'
@@ -76,7 +82,7 @@ def _host(path, role, index, host):
     except ValueError:
         _fail(path, 'host %s needs ctlplane_ip set to an IP address, got %r'
               % (hostname, host.get('ctlplane_ip')))
-    prefix = host.get('ctlplane_cidr', DEFAULT_PREFIX)
+    prefix = host.get('ctlplane_cidr', DEFAULT_PREFIX[ip.version])
     try:
         if isinstance(prefix, int) or str(prefix).isdigit():
             subnet = ipaddress.ip_network('%s/%s' % (ip, prefix),
@@ -124,6 +130,7 @@ def validate_servers(data, path='<deployed servers>'):
     servers = {}
     seen_names = {}
     seen_ips = {}
+    given, defaulted = [], []
     for role, hosts in data.items():
         if not isinstance(role, str):
             _fail(path, 'role name %r must be a string' % (role,))
@@ -145,7 +152,25 @@ def validate_servers(data, path='<deployed servers>'):
             seen_names[name] = role
             seen_ips[host['ctlplane_ip']] = host['hostname']
             servers[role].append(host)
+            if isinstance(raw, dict) and 'ctlplane_cidr' in raw:
+                given.append(ipaddress.ip_network(host['ctlplane_cidr']))
+            else:
+                defaulted.append(host)
+    _widen_defaults(defaulted, given)
     return servers
+
+
+def _widen_defaults(hosts, given):
+    """A control plane one host gives (``ctlplane_cidr: 22``) is that of
+    every host inside it that gives none: one line makes a /22 of
+    hundreds of hosts, instead of one on every host."""
+    for host in hosts:
+        ip = ipaddress.ip_address(host['ctlplane_ip'])
+        inside = [net for net in given if ip in net and
+                  net.prefixlen < DEFAULT_PREFIX[ip.version]]
+        if inside:
+            host['ctlplane_cidr'] = str(min(inside,
+                                            key=lambda net: net.prefixlen))
 
 
 def check_roles(servers, roles, servers_path='<deployed servers>',

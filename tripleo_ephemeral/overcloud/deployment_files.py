@@ -61,8 +61,8 @@ def document(deployment, server_id, jinja_template=None):
     The file is what tripleo-common's config download wrote: its
     ``deployment.j2`` rendered with the deployment's software config (its
     ``id`` and ``creation_time`` are the config's), ``deploy_server_id``
-    set to the server and a JSON config body pretty-printed (a ``hiera``
-    config stays a mapping, any other a text).
+    set to the server and a JSON config body pretty-printed with sorted
+    keys (a ``hiera`` config stays a mapping, any other a text).
     """
     config = copy.deepcopy(deployment.get('config') or {})
     file_name = name(deployment)
@@ -84,7 +84,9 @@ def document(deployment, server_id, jinja_template=None):
     except (TypeError, ValueError):
         pass
     if not isinstance(body, str):
-        body = json.dumps(body, indent=2)
+        # Sorted: the same whether the deployment came from Heat or from
+        # the saved outputs (a re-render changes no byte).
+        body = json.dumps(body, indent=2, sort_keys=True)
     config['config'] = body
     # heat-config's hiera hook took a mapping, every other hook a text.
     config['scalar'] = config.get('group') != 'hiera'

@@ -78,7 +78,7 @@ def load_environment(path):
     if not os.path.exists(path):
         return {}
     values = yamlfile.load(path, 'Saved environment file',
-                           exceptions.StackOutputsError)
+                           exceptions.StackOutputsError, strict=False)
     return values if isinstance(values, dict) else {}
 
 
@@ -103,7 +103,7 @@ def load(outputs_path, deployments_path):
             'No saved outputs %s: deploy once without '
             '--config-download-only' % outputs_path)
     outputs = yamlfile.load(outputs_path, 'Saved outputs file',
-                            exceptions.StackOutputsError)
+                            exceptions.StackOutputsError, strict=False)
     if not isinstance(outputs, dict):
         raise exceptions.StackOutputsError(
             'Saved outputs file %s must be a mapping: deploy again to '
@@ -112,7 +112,8 @@ def load(outputs_path, deployments_path):
     if os.path.exists(deployments_path):
         deployments = yamlfile.load(deployments_path,
                                     'Saved deployments file',
-                                    exceptions.StackOutputsError) or []
+                                    exceptions.StackOutputsError,
+                                    strict=False) or []
     return outputs, deployments
 
 

@@ -26,6 +26,7 @@ from heatclient import exc as heat_exc
 import jinja2
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import environment_file
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -174,19 +175,10 @@ def environment_directory_files(directory):
 
 
 def _check_environment(path):
-    env = yamlfile.load(path, 'Environment file',
-                        exceptions.EnvironmentFileError)
+    env = environment_file.check(path)
     if env is None:
         return
-    if not isinstance(env, dict):
-        raise exceptions.EnvironmentFileError(
-            'Environment file %s must be a mapping with sections such as '
-            'parameter_defaults or resource_registry' % path)
     registry = env.get('resource_registry') or {}
-    if not isinstance(registry, dict):
-        raise exceptions.EnvironmentFileError(
-            'Environment file %s: resource_registry must be a mapping'
-            % path)
     base = os.path.dirname(os.path.abspath(path))
     for name, target in registry.items():
         if name in ('base_url', 'resources') or not isinstance(target, str):

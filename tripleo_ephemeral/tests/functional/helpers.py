@@ -323,3 +323,36 @@ def assert_equivalent(report, outputs=10, files=90, deployments=6):
     assert report.compared['registry entries'] >= 10
     assert report.compared['parameters'] >= 10
     assert report.normalised['<DeployIdentifier>'] > 0
+
+
+_AS_OTHER = """
+import sys, urllib.error, urllib.request
+method, url, read = sys.argv[1:4]
+if read:
+    try:
+        open(read).read()
+        print('readable')
+    except OSError:
+        print('unreadable')
+    sys.exit()
+try:
+    urllib.request.urlopen(urllib.request.Request(url, method=method),
+                           timeout=10)
+    print(200)
+except urllib.error.HTTPError as exc:
+    print(exc.code)
+"""
+
+
+def as_other_user(method, url, read=None, user='nobody'):
+    """What another local user gets: the HTTP status of ``method url``,
+    or whether it can read the file ``read``. Runs the system python as
+    ``user`` (setpriv drops every privilege)."""
+    proc = subprocess.run(
+        ['setpriv', '--reuid', user, '--regid', 'nogroup', '--clear-groups',
+         '/usr/bin/python3', '-c', _AS_OTHER, method, url,
+         str(read or '')], capture_output=True, text=True, timeout=30,
+        cwd='/', env={'PATH': '/usr/bin:/bin'})
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.strip()
+    return int(out) if out.isdigit() else out

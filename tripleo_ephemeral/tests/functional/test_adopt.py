@@ -193,6 +193,12 @@ def test_adopt_a_wallaby_era_dump(cli, tmp_path, work_dir, port, adopted_dir,
                             .read_text())
     assert record['original_projects'] == [PROJECT]
     assert record['source']['schema']['upgraded_to'] == '97b2a986f922'
+    # The adopted render is the first version, applied by the tooling the
+    # stack was adopted from.
+    status = cli.json('overcloud', 'status', '--work-dir',
+                      str(adopted_dir))[0]
+    assert status['Applied Version'] == status['Config Version']
+    assert status['Undeployed Changes'] == 'none'
     if database == 'sqlite':
         again = cli.json('overcloud', 'adopt', '--heat-db-dump', dump,
                          '--work-dir', str(adopted_dir), '--heat-api-port',

@@ -2,6 +2,7 @@
 
 import gzip
 import os
+import shutil
 
 import pytest
 import yaml
@@ -205,6 +206,7 @@ def test_bad_input_changes_nothing(cli, work_dir, tmp_path):
     assert ('%s sets HeartbeatIntervall, which no template of this '
             'deployment declares' % typo) in good.progress
     before = _snapshot(work_dir)
+    outside = sorted(os.listdir(str(tmp_path.parent)))
     wd = helpers.Layout(work_dir)
 
     def bad(name, content):
@@ -234,7 +236,7 @@ def test_bad_input_changes_nothing(cli, work_dir, tmp_path):
         (['--overcloud-ssh-key', key_pub], 'is not a private key'),
         (['--limit', 'overcloud-controller-9'],
          '--limit overcloud-controller-9 names no host of the inventory'),
-    ]
+    ] + _issue_29_cases(bad, tmp_path)
     for args, message in cases:
         stack_only = not any(a.startswith(('--overcloud-ssh', '--limit'))
                              for a in args)
@@ -244,9 +246,58 @@ def test_bad_input_changes_nothing(cli, work_dir, tmp_path):
         assert message in err, (args, done.proc.stderr)
         assert 'Launching Heat' not in done.progress, args
         assert _snapshot(work_dir) == before, args
+        assert sorted(os.listdir(str(tmp_path.parent))) == outside, args
     assert wd.status() == 'DEPLOY_SUCCESS'
     assert len(wd.archives()) == 1
     _nothing_running(wd.heat_dir)
+
+
+def _issue_29_cases(bad, tmp_path):
+    """Issue 29's inputs that reached Heat (and overwrote the good state):
+    each now (args, what the one line says), before Heat. One per numbered
+    case; their variants are unit tests (test_strict_inputs.py,
+    test_config_options.py, test_workdir.py)."""
+    servers = {'Controller': [{'hostname': 'overcloud-controller-0',
+                               'ctlplane_ip': '192.0.2.10'}]}
+    twice = bad('twice.yaml', 'Controller:\n- hostname: c0\n  ctlplane_ip: '
+                '192.0.2.10\nController:\n- hostname: c1\n  ctlplane_ip: '
+                '192.0.2.11\n')
+    latin1 = tmp_path / 'latin1.yaml'
+    latin1.write_bytes(yaml.safe_dump(servers).replace(
+        'overcloud-controller-0', 'ctrl-\xe9').encode('latin-1'))
+    cases = [
+        # 1: Heat's engine refused it with "Internal Error".
+        (['-e', bad('ntp.yaml', 'parameter_defaults:\n  # NtpServer: x\n')],
+         'section parameter_defaults is empty (only comments under it?), '
+         'which Heat refuses'),
+        # 1, 5: Heat's stack-name rule; no path out of the work dir.
+        (['--stack', '1site'], "--stack '1site' is not a valid stack name"),
+        (['--stack', '../../evil'], "--stack '../../evil' is not a valid"),
+        # 1, 10: overrides typed by the option they set, typos refused.
+        (['--heat-config-override', 'ephemeral_heat.fast_create=maybe'],
+         'ephemeral_heat.fast_create=maybe: the option takes true or false'),
+        (['--heat-config-override', 'ephemeral_heat.fast_creat=true'],
+         '[ephemeral_heat] has no option fast_creat (did you mean '
+         'fast_create?)'),
+        # 7: a key given twice.
+        (['--deployed-servers', twice],
+         'gives the key Controller twice (lines 1 and 4): keep one'),
+        # 8: types and encodings, each naming the file.
+        (['-e', bad('env-list.yaml', 'parameter_defaults: [a]\n')],
+         'section parameter_defaults is a list; it must be a mapping'),
+        (['--deployed-servers', str(latin1)],
+         '%s is not UTF-8 (byte 0xe9 on line 3): save it as UTF-8' % latin1),
+        # 10: --skip-check ids.
+        (['--skip-check', 'role-kept'],
+         '--skip-check role-kept names no check'),
+    ]
+    if shutil.which('podman'):
+        # 1: the image of --heat-type container, before anything is written.
+        cases.append((['--heat-type', 'container', '--heat-container-image',
+                       'localhost/no-such-image:1'],
+                      'localhost/no-such-image:1 is not available locally; '
+                      'build it with "openstack tripleo heat image build"'))
+    return cases
 
 
 def test_bad_input_in_a_new_work_dir_creates_nothing(cli, tmp_path):
@@ -255,3 +306,10 @@ def test_bad_input_in_a_new_work_dir_creates_nothing(cli, tmp_path):
                       check=False)
     assert 'missing.yaml' in _error(done.proc)
     assert not work_dir.exists()
+    if shutil.which('podman'):
+        # Issue 29: the image is checked before the work dir is made.
+        done = cli.deploy(work_dir, '--heat-type', 'container',
+                          '--heat-container-image',
+                          'localhost/no-such-image:1', check=False)
+        assert 'openstack tripleo heat image build' in _error(done.proc)
+        assert not work_dir.exists()

@@ -2,8 +2,10 @@
 
 import os
 
+from heatclient import exc as heat_exc
 import yaml
 
+from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
@@ -55,6 +57,7 @@ def test_bundled_overcloud(heat, tmp_path):
     created = heat.stacks.create(**args)
     stack = helpers.wait_for_stack(heat, created['stack']['id'])
     assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    _internal_error_names_heats_reason(heat, str(tmp_path / 'heat'))
 
     stack_outputs, deployments = outputs.fetch_and_save(
         heat, stack.id, work.outputs_file, work.deployments_file)
@@ -96,3 +99,23 @@ def test_bundled_overcloud(heat, tmp_path):
             ['service_configs']['tripleo::role_name'] == 'Compute')
     assert read('group_vars', 'Controller')['tripleo_role_name'] == (
         'Controller')
+
+
+def _internal_error_names_heats_reason(heat, heat_dir):
+    """Issue 29: what the deploy's checks now refuse, sent to Heat anyway
+    (an empty environment section): Heat's API says "Internal Error" only;
+    the deploy's error names the engine log's reason."""
+    url = 'file:///empty-section.yaml'
+    try:
+        heat.stacks.create(
+            stack_name='bad', template={'heat_template_version': '2016-10-14',
+                                        'resources': {}},
+            files={url: 'parameter_defaults:\n  # NtpServer: x\n'},
+            environment_files=[url])
+    except heat_exc.HTTPException as exc:
+        assert 'Internal Error' in str(exc)
+        message = stack_operation.heat_message(exc, heat_dir)
+    else:
+        raise AssertionError('Heat took an empty environment section')
+    assert 'environment has empty section "parameter_defaults"' in message
+    assert os.path.join(heat_dir, 'log', 'heat.log') in message

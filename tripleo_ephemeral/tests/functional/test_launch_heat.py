@@ -6,14 +6,24 @@ import stat
 
 import psutil
 
+from tripleo_ephemeral.tests.functional import helpers
+
 
 def test_launch_create_kill_restore(cli, heat_dir, port, demo_templates):
     info = cli.json('tripleo', 'launch', 'heat', '--heat-type', 'native',
                     '--heat-dir', str(heat_dir), '--heat-api-port', str(port))
     assert info['status'] == 'running'
-    assert info['api_url'] == 'http://127.0.0.1:%d/v1/admin' % port
+    secret = (heat_dir / 'api_secret').read_text().strip()
+    assert len(secret) >= 32
+    assert info['api_url'] == 'http://127.0.0.1:%d/%s/v1/admin' % (
+        port, secret)
     pid = info['pid']
     assert psutil.pid_exists(pid)
+    # The runner recorded the engine tunings it installed and refused.
+    tunings = info['engine_tunings']
+    assert 'fast_create' in tunings['installed'], tunings
+    assert 'gc_freeze' in tunings['installed'], tunings  # stage started
+    assert tunings['refused'] == {}
 
     # The API listens on loopback only.
     listening = [c.laddr for c in psutil.Process(pid).net_connections('inet')
@@ -22,8 +32,8 @@ def test_launch_create_kill_restore(cli, heat_dir, port, demo_templates):
 
     # Secrets are private.
     assert stat.S_IMODE(os.stat(heat_dir).st_mode) == 0o700
-    for name in ('heat.conf', 'token_file.json', 'clouds.yaml',
-                 'auth_encryption_key'):
+    for name in ('heat.conf', 'token_file.json', 'clouds.yaml', 'heatrc',
+                 'auth_encryption_key', 'api_secret'):
         assert stat.S_IMODE(os.stat(heat_dir / name).st_mode) == 0o600, name
 
     heat = {'OS_CLOUD': 'heat'}
@@ -32,6 +42,23 @@ def test_launch_create_kill_restore(cli, heat_dir, port, demo_templates):
     created = cli.json('stack', 'show', 'demo', env=heat)
     assert created['stack_status'] == 'CREATE_COMPLETE'
     before = cli.json('stack', 'output', 'show', 'demo', 'values', env=heat)
+    # The seed's way in works for the owner: heatrc's OS_AUTH_TYPE=none
+    # with OS_ENDPOINT.
+    rc = dict(line[len('export '):].split('=', 1) for line in (
+        heat_dir / 'heatrc').read_text().splitlines()
+        if line.startswith('export '))
+    assert rc['OS_ENDPOINT'] == info['api_url']
+    assert [s['Stack Name'] for s in cli.json('stack', 'list', env=rc)] == [
+        'demo']
+    # Anyone else (another uid, without the secret) gets 401.
+    assert helpers.as_other_user(
+        'GET', 'http://127.0.0.1:%d/v1/admin/stacks/demo' % port) == 401
+    assert helpers.as_other_user(
+        'DELETE', 'http://127.0.0.1:%d/v1/admin/stacks/demo' % port) == 401
+    assert helpers.as_other_user('GET', 'http://127.0.0.1:%d/' % port) == 401
+    assert helpers.as_other_user(
+        'GET', info['api_url'] + '/stacks', read=heat_dir / 'api_secret'
+    ) == 'unreadable'
 
     killed = cli.json('tripleo', 'launch', 'heat', '--heat-dir',
                       str(heat_dir), '--kill')
@@ -54,7 +81,9 @@ def test_launch_create_kill_restore(cli, heat_dir, port, demo_templates):
     log_before = len((heat_dir / 'log' / 'heat.log').read_text())
     restored = cli.json('tripleo', 'launch', 'heat', '--heat-dir',
                         str(heat_dir), '--restore-db')
-    assert restored['api_url'] == info['api_url']
+    # Same port; a new secret for every launch.
+    assert restored['api_url'].startswith('http://127.0.0.1:%d/' % port)
+    assert restored['api_url'] != info['api_url']
     stacks = cli.json('stack', 'list', env=heat)
     assert [(s['Stack Name'], s['Stack Status']) for s in stacks] == [
         ('demo', 'CREATE_COMPLETE')]

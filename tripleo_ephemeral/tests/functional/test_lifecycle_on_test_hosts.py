@@ -48,6 +48,12 @@ def marker(host, name):
     return dict(line.split('=', 1) for line in text.splitlines() if line)
 
 
+def git(cd, *args):
+    """git in config-download (a repository of every render)."""
+    return subprocess.run(['git', '-C', str(cd)] + list(args), check=True,
+                          capture_output=True, text=True).stdout
+
+
 def identifier(cd):
     return str(yaml.safe_load((cd / 'global_vars.yaml').read_text())[
         'deploy_identifier'])
@@ -106,6 +112,11 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
         assert marker(host, 'step5')['deploy_identifier'] == update_id
     assert marker(ctrl, 'updated') is None
     assert wd.status() == 'DEPLOY_SUCCESS'  # the runs leave it alone
+    # A run of one role is partial: the applied version stays the deploy's.
+    assert 'update_steps_playbook.yaml --limit Compute' in git(
+        cd, 'tag', '-l', '-n1', 'partial-*')
+    assert git(cd, 'rev-parse', 'refs/tripleo/applied') != git(
+        cd, 'rev-parse', 'HEAD')
 
     # 4-5. Upgrade prepare, then upgrade run on every host.
     steps.run('upgrade prepare', cli.json, 'overcloud', 'upgrade',
@@ -123,6 +134,9 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
         for name in ('upgraded', 'post-upgraded', 'step5'):
             assert marker(host, name)['deploy_identifier'] == upgrade_id, (
                 host.name, name)
+    # --limit overcloud is every host: the upgrade is applied.
+    assert git(cd, 'rev-parse', 'refs/tripleo/applied') == git(
+        cd, 'rev-parse', 'HEAD')
 
     # 6. The external runs, on this machine.
     for kind in ('update', 'upgrade'):
@@ -144,6 +158,8 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
         (cd / 'tripleo-ansible-inventory.yaml').read_text())
     assert sorted(inventory['Compute']['hosts']) == ['cmp-0']
     assert not (cd / 'host_vars' / 'cmp-1').exists()
+    assert 'Command: openstack overcloud node delete' in git(cd, 'log',
+                                                             '-1')
 
     # 8. The next deploy (same servers file) leaves cmp-1 out and says so;
     # the dropped upgrade-prepare.yaml is no check violation. cmp-0 is
@@ -195,8 +211,13 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
                   ) == ['cmp-0', 'ctrl-0']
     assert params['EndpointMapOverride']['KeystonePublic']['host'] == vip
     status = steps.run('status', openstack, 'overcloud', 'status')
-    assert status == [{'Stack Name': 'overcloud',
-                       'Deployment Status': 'DEPLOY_SUCCESS'}]
+    [status] = status
+    assert (status['Stack Name'], status['Deployment Status']) == (
+        'overcloud', 'DEPLOY_SUCCESS')
+    # cmp-0 was left out of the last runs: what they applied is partial.
+    assert status['Config Version'] == git(cd, 'rev-parse', 'HEAD')[:12]
+    assert 'partly applied by deploy_steps_playbook.yaml --limit !cmp-0' \
+        in status['Undeployed Changes']
 
     # 10. A second stack from the export (--stack-only).
     second = tmp_path / 'second'

@@ -189,3 +189,27 @@ def test_role_network_missing_from_the_networks_data(cli, work_dir, port,
     err = helpers.one_line_error(done.proc)
     assert 'role Compute uses network Tenant' in err and 'roles.yaml' in err
     helpers.assert_no_heat_left(helpers.Layout(work_dir).heat_dir, port)
+
+
+def test_ipv6_control_plane(cli, work_dir, port, tmp_path):
+    """Issue 29 case 6: an IPv6 control plane is the hosts' /64 (it was a
+    /24, 2001:d00::/24, with the VIP outside the hosts' network); the VIP
+    and the rc file follow."""
+    servers = tmp_path / 'v6.yaml'
+    servers.write_text(yaml.safe_dump({
+        'Controller': [{'hostname': 'ctrl-0', 'ctlplane_ip': '2001:db8::10'}],
+        'Compute': [{'hostname': 'cmp-0', 'ctlplane_ip': '2001:db8::20'}]}))
+    done = cli.deploy(work_dir, '--deployed-servers', str(servers),
+                      port=port)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    wd = helpers.Layout(work_dir)
+    assert yaml.safe_load(wd.ip_allocations_file.read_text())['vips'] == {
+        'ctlplane': '2001:db8::2'}
+    generated = wd.deployed_servers_file.read_text()
+    assert '2001:db8::/64' in generated and '/24' not in generated
+    assert "OS_AUTH_URL='http://[2001:db8::2]:5000'" in \
+        wd.rc_file.read_text()
+    inventory = yaml.safe_load((wd.config_download_dir /
+                                'tripleo-ansible-inventory.yaml').read_text())
+    assert inventory['Controller']['hosts']['ctrl-0']['ansible_host'] == \
+        '2001:db8::10'

@@ -13,6 +13,7 @@ import pytest
 
 from tripleo_ephemeral.heat_launcher import pod
 from tripleo_ephemeral.heat_launcher import podman
+from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import podman_env
 
 HEAT = {'OS_CLOUD': 'heat'}
@@ -114,8 +115,15 @@ def test_pod_create_kill_restore(cli, launch, heat_dir, port,
     assert killed['dump'].endswith('heat-db-dump.sql.gz')
     assert podman_env.leftovers_of(heat_dir) == []
 
+    creds = (heat_dir / pod.CREDENTIALS_FILE).read_text()
     restored = launch('--restore-db')
-    assert restored['api_url'] == info['api_url']
+    # Same port; new secrets (API, MariaDB, RabbitMQ) for every launch.
+    assert restored['api_url'].rsplit('/', 3)[0] == \
+        info['api_url'].rsplit('/', 3)[0]
+    assert restored['api_url'] != info['api_url']
+    assert (heat_dir / pod.CREDENTIALS_FILE).read_text() != creds
+    assert helpers.as_other_user(
+        'GET', 'http://127.0.0.1:%d/v1/admin/stacks' % port) == 401
     assert _stacks(cli) == [('demo', 'CREATE_COMPLETE')]
     assert _outputs(cli) == before
     launch('--kill')
@@ -149,6 +157,8 @@ def test_container_create_kill_restore(cli, launch, heat_dir, port,
     name = podman.podman_name('tripleo-heat', str(heat_dir))
     assert podman_env.leftovers_of(heat_dir) == [name]
     _create_demo(cli, demo_templates, count=2)
+    assert helpers.as_other_user(
+        'DELETE', 'http://127.0.0.1:%d/v1/admin/stacks/demo' % port) == 401
     assert launch('--kill')['status'] == 'stopped'
     assert podman_env.leftovers_of(heat_dir) == []
     launch('--restore-db')

@@ -5,7 +5,7 @@ waits for the point, sends real signals and asserts the command ended
 within :data:`helpers.STOP_BOUND` seconds of the first one, said what it
 stopped, and left nothing running. Moments too short to hit (saving the
 outputs, rendering, the dump) are held open with the test pause
-(``TRIPLEO_EPHEMERAL_TEST_PAUSE``) and signalled there. The measured times
+(tests/pause_hook.py) and signalled there. The measured times
 are printed (``pytest -s``) and appended to ``$TRIPLEO_EPHEMERAL_STOP_TIMES``.
 """
 
@@ -16,8 +16,8 @@ import time
 import pytest
 
 from tripleo_ephemeral.heat_launcher import state as launcher_state
-from tripleo_ephemeral import interruption
 from tripleo_ephemeral.tests.functional import helpers
+from tripleo_ephemeral.tests import pause_hook
 
 WIDE_ENV = os.path.join(helpers.TEMPLATES, 'wide-env.yaml')
 
@@ -25,7 +25,7 @@ WIDE_ENV = os.path.join(helpers.TEMPLATES, 'wide-env.yaml')
 def _deploy(cli, work_dir, *args, pause=None, env=None):
     env = dict(env or {})
     if pause:
-        env[interruption.PAUSE_ENV] = pause + '=60'
+        env.update(pause_hook.env(pause + '=60', cli.env))
     return cli.running('overcloud', 'deploy', '--stack-only', '--work-dir',
                        str(work_dir), *args, env=env or None)
 

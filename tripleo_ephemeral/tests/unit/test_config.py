@@ -59,16 +59,23 @@ def test_heat_conf_tuning_and_overrides():
 
 def test_token_file_expires_later_and_points_at_the_api():
     now = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
-    token = json.loads(config.token_file('http://127.0.0.1:9', now=now))
+    token = json.loads(config.token_file('http://127.0.0.1:9/s/v1/admin',
+                                         now=now))
     assert token['token']['expires_at'].startswith('2030-01-03')
     urls = {e['url'] for e in token['token']['catalog'][0]['endpoints']}
-    assert urls == {'http://127.0.0.1:9/v1/admin'}
+    assert urls == {'http://127.0.0.1:9/s/v1/admin'}
 
 
-def test_clouds_yaml_and_heatrc():
-    assert 'endpoint: http://x:1/v1/admin' in config.clouds_yaml('http://x:1')
-    assert 'OS_ENDPOINT=http://x:1/v1/admin' in config.heatrc('http://x:1',
-                                                              '/d')
+def test_clouds_yaml_and_heatrc_carry_the_endpoint_with_its_secret():
+    endpoint = 'http://x:1/s3cret/v1/admin'
+    assert 'endpoint: %s\n' % endpoint in config.clouds_yaml(endpoint)
+    assert 'OS_ENDPOINT=%s\n' % endpoint in config.heatrc(endpoint, '/d')
+
+
+def test_api_paste_puts_the_owner_check_first():
+    text = config.api_paste_ini('/d/api_secret')
+    assert 'pipeline = owner faultwrap' in text
+    assert 'secret_file = /d/api_secret' in text
 
 
 @pytest.mark.parametrize('item', ['novalue', 'nosection=1', '.x=1', 'a.=1'])

@@ -8,6 +8,7 @@ import pytest
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import database
 from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_launcher import gzip_pipe
 from tripleo_ephemeral.tests import heat_sqlite
 
 _names = heat_sqlite.stack_names
@@ -90,7 +91,7 @@ def test_pipe_raises_the_compressing_threads_error_at_the_next_write():
                 raise OSError(28, 'No space left on device')
             self.written += len(data)
 
-    pipe = dumps._GzipPipe(Full())
+    pipe = gzip_pipe.GzipPipe(Full())
     with pytest.raises(OSError, match='No space'):
         with pipe:
             for _ in range(64):

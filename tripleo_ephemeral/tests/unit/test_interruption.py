@@ -5,6 +5,7 @@ import signal
 import pytest
 
 from tripleo_ephemeral import interruption
+from tripleo_ephemeral.tests import pause_hook
 
 
 @pytest.fixture
@@ -80,8 +81,10 @@ def test_a_lost_terminal_does_not_break_the_handler(ctl):
 
 def test_test_pause(monkeypatch, ctl):
     slept = []
-    monkeypatch.setattr(interruption.time, 'sleep', slept.append)
-    monkeypatch.setenv(interruption.PAUSE_ENV, 'the outputs=2.5')
+    monkeypatch.setattr(pause_hook.time, 'sleep', slept.append)
+    monkeypatch.setenv(pause_hook.PAUSE_ENV, 'the outputs=2.5')
+    monkeypatch.setattr(interruption, '_activity_hooks', [])
+    pause_hook.install()  # the hook is the tests', not the library's
     with interruption.activity('saving the outputs'):
         pass
     with interruption.activity('rendering'):

@@ -102,17 +102,27 @@ class TestPrepare(osc_base.TestCommand):
         self.app.stderr = io.StringIO()
         seen = []
 
-        def deploy(cmd, parsed_args):
-            seen.append(parsed_args)
-            return ('status',), (status[0],)
         status = ['DEPLOY_SUCCESS']
+
+        class Result:
+            @property
+            def status(self):
+                return status[0]
+
+            def row(self):
+                return (), ()
+
+        def deploy(cmd, request):
+            seen.append(request)
+            return Result()
         self.useFixture(fixtures.MonkeyPatch(
             'tripleo_ephemeral.commands.overcloud_deploy.DeployOvercloud.'
-            'take_action', deploy))
+            'deploy', deploy))
         cmd = overcloud_lifecycle.PrepareUpgrade(self.app, None)
         parsed = self.check_parser(cmd, ['-y', '-e', '/mine.yaml'], [])
         cmd.take_action(parsed)
         args = seen[-1]
+        self.assertFalse(parsed.stack_only)  # the arguments are only read
         self.assertTrue(args.stack_only)
         self.assertTrue(args.environment_files[0].endswith(
             'environments/lifecycle/upgrade-prepare.yaml'))
@@ -156,13 +166,15 @@ class TestDeployCompat(osc_base.TestCommand):
             parsed = self.check_parser(cmd, [
                 '--answers-file', answers.name, '-e', '/c.yaml', '-n',
                 '/mine.yaml'], [])
-            deploy_compat.apply_answers(parsed)
-        self.assertEqual('/tht', parsed.templates)
+            merged = deploy_compat.apply_answers(parsed)
+        self.assertEqual('/tht', merged['templates'])
         self.assertEqual(['/a.yaml', '/b.yaml', '/c.yaml'],
-                         parsed.environment_files)
-        self.assertEqual('/roles.yaml', parsed.roles_file)
-        self.assertEqual('/mine.yaml', parsed.networks_file)
-        self.assertIsNone(parsed.answers_file)  # applied once
+                         merged['environment_files'])
+        self.assertEqual('/roles.yaml', merged['roles_file'])
+        self.assertEqual('/mine.yaml', merged['networks_file'])
+        # Values are returned; the arguments are only read.
+        self.assertIsNone(parsed.templates)
+        self.assertEqual(['/c.yaml'], parsed.environment_files)
 
     def test_tripleoclient_deploy_options_parse(self):
         cmd = overcloud_deploy.DeployOvercloud(self.app, None)

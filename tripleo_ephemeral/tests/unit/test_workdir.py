@@ -6,6 +6,7 @@ import tarfile
 
 import pytest
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import workdir
 from tripleo_ephemeral import workdir_archive
@@ -164,3 +165,22 @@ def test_replace_dir_without_exchange(tmp_path, monkeypatch):
     fileutil.replace_dir(str(dest), lambda p: None, keep=('a',))
     assert (dest / 'a').read_text() == 'new'
     assert os.listdir(tmp_path) == ['oc']
+
+
+@pytest.mark.parametrize('name', ['overcloud', 'a', 'site-1.b_c',
+                                  'x' * 255])
+def test_stack_names_heat_takes(name):
+    workdir.check_stack_name(name)
+
+
+@pytest.mark.parametrize('name', ['1site', 'over cloud', '../../evil',
+                                  'a/b', '', '.hidden', 'x' * 256,
+                                  'over\ncloud', 'é'])
+def test_stack_names_heat_refuses(name):
+    """Issue 29 case 5: Heat's rule (heat/engine/stack.py), which also
+    keeps path separators out of the work dir's paths."""
+    with pytest.raises(exceptions.InputError) as err:
+        workdir.check_stack_name(name)
+    assert str(err.value).startswith('--stack %r is not a valid stack '
+                                     'name' % name)
+    assert str(err.value).endswith('choose another --stack')

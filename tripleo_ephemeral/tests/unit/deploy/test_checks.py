@@ -107,3 +107,14 @@ def test_deploy_identifiers_are_no_change(tmp_path):
     summary, violations = checks.compare(old, new)
     assert summary == ['Inputs unchanged since the last successful deploy']
     assert violations == []
+
+
+def test_skip_check_ids_are_known():
+    """Issue 29 case 10: an unknown --skip-check id was accepted silently."""
+    checks.check_skip_ids(['roles-kept', 'ceph-fsid-unchanged'])
+    with pytest.raises(exceptions.InputError) as err:
+        checks.check_skip_ids(['role-kept'])
+    message = str(err.value)
+    assert message.startswith('--skip-check role-kept names no check (')
+    assert 'ceph-fsid-unchanged' in message and 'environments-kept' in message
+    assert message.endswith('did you mean roles-kept?')

@@ -27,7 +27,7 @@ class FakeLauncher(fakes.FakeLauncher):
     def session(self):
         return None
 
-    def stop(self, dump=True):
+    def stop(self, dump=True, origin=None):
         self.calls.append('stop')
         if self.interrupt_dump:
             self.alive = False
@@ -42,8 +42,12 @@ def run(tmp_path, monkeypatch):
                         lambda say: inputs.Request({}, None, {}))
     monkeypatch.setattr(deployment.heat_client, 'make_client',
                         lambda session, endpoint: object())
-    monkeypatch.setattr(deployment.stack_operation, 'run', lambda *a, **kw: (
-        deployment.stack_operation.Created('x', 'CREATE_COMPLETE', 1.0, 1)))
+
+    def create(*a, accepted, **kw):
+        accepted()
+        return deployment.stack_operation.Created('x', 'CREATE_COMPLETE',
+                                                  1.0, 1)
+    monkeypatch.setattr(deployment.stack_operation, 'run', create)
     monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
     monkeypatch.setattr(deployment.stack_outputs,
@@ -159,3 +163,21 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
         assert run.run(launcher).status == workdir.DEPLOY_SUCCESS
         assert any(s.startswith('WARNING: /e/typo.yaml sets Knwon')
                    for s in said)
+
+
+def test_heat_failing_before_it_takes_the_stack_changes_nothing(
+        run, tmp_path, monkeypatch):
+    from tripleo_ephemeral import exceptions
+
+    wd = run.workdir.create()
+    wd.set_status(workdir.DEPLOY_SUCCESS)
+
+    def crashed(*a, **kw):
+        raise exceptions.DeployError('Heat crashed')
+    monkeypatch.setattr(deployment.stack_operation, 'run', crashed)
+    launcher = _launcher(tmp_path, monkeypatch)
+    with pytest.raises(exceptions.DeployError):
+        run.run(launcher)
+    assert wd.status() == workdir.DEPLOY_SUCCESS
+    assert wd.archives() == [] and launcher.dumps.all() == []
+    assert not launcher.alive

@@ -38,6 +38,9 @@ def test_parse_extra_vars():
             'a': '1', 'b': [2], 'c': 'three', 'd': 'x=y'}
     with pytest.raises(exceptions.InputFileError, match='--extra-vars'):
         lifecycle.parse_extra_vars(['nonsense'])
+    with pytest.raises(exceptions.InputFileError,
+                       match='give the key a twice'):
+        lifecycle.parse_extra_vars(['{"a": 1, "a": 2}'])
 
 
 def test_prepare_environment(tmp_path):

@@ -119,3 +119,45 @@ def test_update_counts_untouched_resources_complete():
         resource_status=s) for s in ('CREATE_COMPLETE', 'UPDATE_COMPLETE',
                                      'UPDATE_IN_PROGRESS')], 'UPDATE')
     assert (counts.complete, counts.in_progress) == (2, 1)
+
+
+def _internal_error(error_type='ValueError', message=None):
+    body = {'code': 500, 'title': 'Internal Server Error',
+            'explanation': 'The server has either erred', 'error': {
+                'type': error_type, 'traceback': None}}
+    if message:
+        body['error']['message'] = message
+    exc = heat_exc.HTTPInternalServerError()
+    exc.error = body
+    return exc
+
+
+def test_heat_message_of_an_internal_error_is_the_engine_log_reason(
+        tmp_path):
+    """Not "Internal Error" alone: the reason from Heat's log."""
+    (tmp_path / 'log').mkdir()
+    log = tmp_path / 'log' / 'heat.log'
+    log.write_text(
+        '2026-11-26 20:00:00.000 1 ERROR heat.api.middleware.fault [None '
+        'req-1 - - - - - -] Unexpected\nTraceback (most recent call last):\n'
+        '  File "x", line 1\nValueError: environment has empty section '
+        '"parameter_defaults"\n')
+    assert stack_operation.heat_message(_internal_error(), str(tmp_path)) == (
+        'Internal Server Error (ValueError: environment has empty section '
+        '"parameter_defaults"; from %s)' % log)
+    # An engine error logged by oslo.log: its prefix left out.
+    with log.open('a') as f:
+        f.write('2026-11-26 19:53:07.351 28208 ERROR oslo_messaging.rpc.'
+                'server AttributeError: \'list\' object has no attribute '
+                '\'support_status\'\n')
+    assert stack_operation.heat_message(
+        _internal_error('AttributeError'), str(tmp_path)) == (
+        'Internal Server Error (AttributeError: \'list\' object has no '
+        'attribute \'support_status\'; from %s)' % log)
+    # No log (an installed Heat): the type and where to look.
+    assert stack_operation.heat_message(_internal_error()) == (
+        'Internal Server Error (ValueError; the reason is in Heat\'s log)')
+    # Heat's own errors carry their message.
+    assert stack_operation.heat_message(_internal_error(
+        'StackValidationFailed', 'Property error: x'),
+        str(tmp_path)) == 'Property error: x'

@@ -3,6 +3,7 @@
 import pytest
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import ip_allocation
 from tripleo_ephemeral.overcloud import network_data
 from tripleo_ephemeral.overcloud import vip_data
@@ -154,3 +155,37 @@ def test_ctlplane_only():
         fakes.servers(), ROLES, nets, vip_data.complete([], nets)[0])
     assert _ips(addresses) == ({'ctlplane': '192.0.2.2'}, {
         'overcloud-controller-0': {}, 'overcloud-novacompute-0': {}})
+
+
+def test_ipv6_control_plane_defaults_to_a_64_and_its_vip_follows():
+    """Issue 29 case 6: an IPv6 ctlplane_ip without ctlplane_cidr is on
+    its /64 (it was a /24: 2001:d00::/24), the VIP in it, its URI
+    bracketed."""
+    servers = deployed_servers.validate_servers({
+        'Controller': [{'hostname': 'c0', 'ctlplane_ip': '2001:db8::10'}],
+        'Compute': [{'hostname': 'n0', 'ctlplane_ip': '2001:db8::20'}]})
+    assert servers['Controller'][0]['ctlplane_cidr'] == '2001:db8::/64'
+    nets = network_data.validate_networks([])
+    addresses = ip_allocation.allocate(
+        servers, ROLES, nets, vip_data.complete([], nets)[0])
+    vip = addresses.vips['ctlplane']
+    assert str(vip.ip) == '2001:db8::2'
+    assert vip.uri == '[2001:db8::2]'
+    assert str(vip.subnet.cidr) == '2001:db8::/64'
+
+
+def test_control_plane_larger_than_a_24():
+    """ctlplane_cidr gives a control plane of hundreds of hosts."""
+    hosts = [{'hostname': 'n%d' % i, 'ctlplane_ip': '10.0.%d.%d' % divmod(
+        i + 10, 256)} for i in range(600)]
+    hosts[0]['ctlplane_cidr'] = 22  # once: every host in it follows
+    hosts.append({'hostname': 'other', 'ctlplane_ip': '10.9.0.5'})
+    servers = deployed_servers.validate_servers({'Compute': hosts})
+    assert {h['ctlplane_cidr'] for h in servers['Compute'][:600]} == {
+        '10.0.0.0/22'}
+    assert servers['Compute'][600]['ctlplane_cidr'] == '10.9.0.0/24'
+    nets = network_data.validate_networks([])
+    addresses = ip_allocation.allocate(
+        servers, ROLES, nets, vip_data.complete([], nets)[0])
+    assert str(addresses.vips['ctlplane'].ip) == '10.0.0.2'
+    assert len(addresses.hosts) == 601

@@ -1,0 +1,181 @@
+"""openstack overcloud config diff | history
+
+The versions of config-download (a git repository, one commit per render)
+and what changed between two of them, read without Heat.
+"""
+
+import logging
+
+from osc_lib.cli import format_columns
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import overcloud_credentials
+from tripleo_ephemeral.history import changes
+from tripleo_ephemeral.history import runs
+from tripleo_ephemeral.history import versions
+
+LOG = logging.getLogger(__name__)
+
+DIFF_COLUMNS = ('Kind', 'Change', 'Name', 'Role', 'Hosts', 'Added',
+                'Removed', 'Detail')
+#: Parameter values not shown: their names end so.
+SECRET_SUFFIXES = ('Password', 'Secret', 'Key', 'Token')
+
+
+def _history(work_dir):
+    history = versions.ConfigHistory(work_dir.config_download_dir)
+    if not history.head():
+        raise osc_exceptions.CommandError(
+            _('%(dir)s has no config-download versions: deploy the stack '
+              '(--stack-only renders without running Ansible)') % {
+                  'dir': work_dir.config_download_dir})
+    return history
+
+
+def _resolve(history, name, option):
+    sha = history.resolve(name)
+    if sha is None:
+        raise osc_exceptions.CommandError(
+            _('%(option)s %(name)s: no such version in %(dir)s; see '
+              '"openstack overcloud config history"') % {
+                  'option': option, 'name': name,
+                  'dir': history.config_dir})
+    return sha
+
+
+def _value(name, value):
+    if value is None:
+        return '(unset)'
+    if name.endswith(SECRET_SUFFIXES):
+        return '(secret)'
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + '...'
+
+
+def diff_rows(diff, show_noise=False, with_diff=False):
+    """The rows of a :class:`~tripleo_ephemeral.history.changes.Diff`."""
+    rows = []
+    for change in diff.files + (diff.noise_files if show_noise else []):
+        rows.append(('file', change.change if change.real else 'noise',
+                     change.path, change.role,
+                     format_columns.ListColumn(change.hosts), change.added,
+                     change.removed, '%d noise line(s)' % change.noise
+                     if change.noise else '') +
+                    ((change.diff,) if with_diff else ()))
+    for name, old, new in diff.parameters + (
+            diff.noise_parameters if show_noise else []):
+        change = (changes.ADDED if old is None else changes.REMOVED
+                  if new is None else changes.MODIFIED)
+        rows.append(('parameter', change, name, '',
+                     format_columns.ListColumn([]), None, None,
+                     '%s -> %s' % (_value(name, old), _value(name, new))) +
+                    (('',) if with_diff else ()))
+    for change, hosts in ((changes.ADDED, diff.hosts_added),
+                          (changes.REMOVED, diff.hosts_removed)):
+        for host in hosts:
+            rows.append(('host', change, host, '',
+                         format_columns.ListColumn([host]), None, None, '') +
+                        (('',) if with_diff else ()))
+    return rows
+
+
+class DiffConfig(command.Lister):
+    """Show what changed between two versions of config-download.
+
+    By default between the version the last successful Ansible run
+    applied and the last render: what the next run would change. Files
+    are listed with the role and hosts they reach, then the parameters
+    (of the saved environments) and the hosts added or removed. Lines
+    that differ only by generated values (UUIDs, timestamps, the deploy
+    identifier) are noise: hidden and counted unless --show-noise.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        options.add_work_dir_options(parser, positional_stack=True)
+        parser.add_argument(
+            '--from', dest='old', metavar='<version>', default='applied',
+            help=_('Version to compare from: a commit, a tag, HEAD~N or '
+                   '"applied" (default: applied; everything is new if no '
+                   'run applied one)'))
+        parser.add_argument(
+            '--to', dest='new', metavar='<version>', default='HEAD',
+            help=_('Version to compare to (default: HEAD, the last '
+                   'render)'))
+        parser.add_argument(
+            '--unified', action='store_true',
+            help=_('Show the unified diff of each file (a "diff" column '
+                   'with -f json/yaml)'))
+        parser.add_argument(
+            '--show-noise', action='store_true',
+            help=_('Also show the changes that are only generated values'))
+        parser.add_argument(
+            '--context', metavar='<lines>', type=int, default=3,
+            help=_('Lines of context of the unified diff (default: 3)'))
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = overcloud_credentials.work_dir(parsed_args)
+        unified = parsed_args.unified
+        show_noise = parsed_args.show_noise
+        with errors.user_errors('--work-dir'):
+            history = _history(wd)
+            new = _resolve(history, parsed_args.new, '--to')
+            old = None
+            if parsed_args.old != 'applied' or history.resolve('applied'):
+                old = _resolve(history, parsed_args.old, '--from')
+            diff = changes.compare(history, old, new,
+                                   context=parsed_args.context,
+                                   with_noise=show_noise)
+        self.app.stderr.write('%s..%s: %s\n' % (
+            old[:12] if old else 'nothing applied', new[:12],
+            diff.summary() if diff else 'no changes (%s)' % (
+                diff.noise_text())) +
+            ('' if show_noise or not diff.noise_lines else
+             '(--show-noise shows the noise)\n'))
+        rows = diff_rows(diff, show_noise, with_diff=unified)
+        if unified and parsed_args.formatter == 'table':
+            self.app.stdout.write(''.join(row[-1] for row in rows))
+            return DIFF_COLUMNS, []
+        return DIFF_COLUMNS + (('Diff',) if unified else ()), rows
+
+
+class ListConfigVersions(command.Lister):
+    """List the versions of config-download, newest first, with the
+    Ansible runs that applied (or failed to apply) each."""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        options.add_work_dir_options(parser, positional_stack=True)
+        parser.add_argument(
+            '--limit', metavar='<count>', type=int, default=None,
+            help=_('Show only the newest <count> versions'))
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = overcloud_credentials.work_dir(parsed_args)
+        with errors.user_errors('--work-dir'):
+            history = _history(wd)
+            found = history.versions(limit=parsed_args.limit)
+            recorded = runs.runs(history)
+            applied = history.resolve('applied')
+        rows = []
+        for version in found:
+            ran = ['%s %s' % (r.tag, r.message) for r in recorded
+                   if r.sha == version.sha]
+            rows.append((version.short, version.date.isoformat(),
+                         version.deploy_identifier, version.command,
+                         version.sha == applied,
+                         format_columns.ListColumn(ran)))
+        return ('Version', 'Date', 'Deploy Identifier', 'Command',
+                'Applied', 'Runs'), rows

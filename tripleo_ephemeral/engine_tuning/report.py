@@ -1,0 +1,68 @@
+"""Which engine tunings a runner installed and which it refused.
+
+The runner (``heat_all``) logs them after each stage and writes them to
+``<log_dir>/engine-tunings-<mode>.json`` (one file per process kind: a
+pod's API and engine containers write their own); the launcher clears
+those files before a launch and :func:`read` merges them for ``openstack
+tripleo launch heat -f json``. No Heat here.
+"""
+
+import glob
+import json
+import logging
+import os
+
+LOG = logging.getLogger(__name__)
+
+PATTERN = 'engine-tunings-%s.json'
+
+
+def write(log_dir, mode, installed, refused):
+    """Record ``installed`` (names) and ``refused`` (name -> why) of the
+    runner of ``mode``; a failure to write is only logged."""
+    path = os.path.join(log_dir, PATTERN % mode)
+    tmp = '%s.%d.tmp' % (path, os.getpid())
+    try:
+        with open(tmp, 'w') as f:
+            json.dump({'mode': mode, 'installed': list(installed),
+                       'refused': dict(refused)}, f, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError as exc:
+        LOG.warning('Could not record the engine tunings in %s: %s', path,
+                    exc)
+
+
+def line(stage, installed, refused):
+    """The runner's log line of a stage."""
+    return 'Engine tunings after stage %s: installed %s; refused %s' % (
+        stage, ', '.join(installed) or 'none',
+        '; '.join('%s (%s)' % item for item in sorted(refused.items()))
+        or 'none')
+
+
+def clear(log_dir):
+    """Forget what an earlier launch recorded."""
+    for path in glob.glob(os.path.join(log_dir, PATTERN % '*')):
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+
+
+def read(log_dir):
+    """{'installed': [names], 'refused': {name: why}} of every runner of
+    the launch, or None when none recorded them (yet)."""
+    merged = None
+    for path in sorted(glob.glob(os.path.join(log_dir, PATTERN % '*'))):
+        try:
+            with open(path) as f:
+                found = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if merged is None:
+            merged = {'installed': [], 'refused': {}}
+        for name in found.get('installed') or ():
+            if name not in merged['installed']:
+                merged['installed'].append(name)
+        merged['refused'].update(found.get('refused') or {})
+    return merged

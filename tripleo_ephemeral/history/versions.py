@@ -1,0 +1,185 @@
+"""One commit per render of config-download.
+
+The commit message names the stack, the deploy identifier and the command
+that rendered (tripleo-common's "Automatic commit" gave only the first
+line); the parameters of the render are kept beside it as a git note, so
+that two versions can be compared parameter by parameter. What a run
+leaves in the directory (:data:`RUN_STATE`) is excluded, not committed.
+"""
+
+import datetime
+import json
+import logging
+import os
+import shlex
+import sys
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.history import git as git_mod
+from tripleo_ephemeral.overcloud import yamlfile
+
+LOG = logging.getLogger(__name__)
+
+#: Kept when config-download is rendered again (fileutil.replace_dir).
+GIT_DIR = '.git'
+#: Not versioned: what Ansible and ansible-runner write while they run.
+RUN_STATE = ('/artifacts/', '/ansible.cfg', '/ansible.log',
+             '/ssh_known_hosts', '/.ansible/', '/env/', '/profiling_data/',
+             '*.retry')
+#: Where a version's parameters are noted.
+PARAMETERS_NOTES = 'refs/notes/tripleo-parameters'
+#: The version the last successful Ansible run applied.
+APPLIED_REF = 'refs/tripleo/applied'
+TRAILERS = ('Stack', 'Deploy-Identifier', 'Command')
+#: Loose objects that make git pack them (git's default is 6700).
+GC_AUTO = 256
+
+
+def command_line(argv=None):
+    """The command that is running, as the user typed it."""
+    argv = list(sys.argv if argv is None else argv)
+    if argv:
+        argv[0] = os.path.basename(argv[0])
+    return ' '.join(shlex.quote(a) for a in argv)
+
+
+def deploy_identifier(config_dir):
+    """The deploy identifier the rendered ``global_vars.yaml`` carries."""
+    path = os.path.join(config_dir, 'global_vars.yaml')
+    if not os.path.exists(path):
+        return None
+    data = yamlfile.load(path, 'global_vars.yaml',
+                         error=exceptions.HistoryError)
+    value = data.get('deploy_identifier') if isinstance(data, dict) else None
+    return None if value is None else str(value)
+
+
+class Version:
+    """A commit: ``sha``, ``date`` (aware datetime), ``subject`` and the
+    trailers of its message (``stack``, ``deploy_identifier``,
+    ``command``)."""
+
+    def __init__(self, sha, date, subject, trailers):
+        self.sha = sha
+        self.date = date
+        self.subject = subject
+        self.stack = trailers.get('Stack')
+        self.deploy_identifier = trailers.get('Deploy-Identifier')
+        self.command = trailers.get('Command')
+
+    @property
+    def short(self):
+        return self.sha[:12]
+
+
+class ConfigHistory:
+    """The git repository of one config-download directory."""
+
+    def __init__(self, config_dir, runner=None):
+        self.config_dir = os.path.abspath(config_dir)
+        self.git = git_mod.Git(self.config_dir, runner=runner)
+
+    def exists(self):
+        return self.git.exists()
+
+    def _init(self):
+        if not self.git.exists():
+            self.git.run('init', '-q')
+        info = os.path.join(self.git.git_dir, 'info')
+        os.makedirs(info, exist_ok=True)
+        with open(os.path.join(info, 'exclude'), 'w') as f:
+            f.write('# What Ansible runs leave here (tripleo-ephemeral)\n')
+            f.write(''.join(p + '\n' for p in RUN_STATE))
+
+    def commit(self, stack, command=None, parameters=None):
+        """Commit the rendered directory; return the new commit's sha, or
+        None when nothing changed since the last one (no empty commit)."""
+        self._init()
+        self.git.run('add', '-A', '.')
+        head = self.git.rev('HEAD')
+        if head and self.git.run('diff', '--cached', '--quiet',
+                                 check=False).returncode == 0:
+            LOG.info('config-download unchanged since %s', head[:12])
+            return None
+        identifier = deploy_identifier(self.config_dir)
+        command = command or command_line()
+        message = ('%s rendered by %s (deploy identifier %s)\n\n'
+                   'Stack: %s\nDeploy-Identifier: %s\nCommand: %s\n' % (
+                       stack, _subject(command), identifier or 'none',
+                       stack, identifier or 'none', command))
+        self.git.run('commit', '-q', '--no-verify', '-F', '-', input=message)
+        sha = self.git.rev('HEAD')
+        if parameters is not None:
+            self.git.run('notes', '--ref', PARAMETERS_NOTES, 'add', '-f',
+                         '-F', '-', sha, input=json.dumps(
+                             parameters, sort_keys=True, indent=0,
+                             default=str))
+        # Packed early: loose objects are ten times the size of a pack, and
+        # every render carries the history over file by file.
+        self.git.run('-c', 'gc.auto=%d' % GC_AUTO, 'gc', '--auto',
+                     '--quiet')
+        return sha
+
+    def head(self):
+        return self.git.rev('HEAD') if self.exists() else None
+
+    def resolve(self, name):
+        """The sha a version name (sha, tag, ``HEAD~1``, ``applied``)
+        names, or None."""
+        if not self.exists():
+            return None
+        return self.git.rev(APPLIED_REF if name == 'applied' else name)
+
+    def parameters(self, sha):
+        """The parameters noted on ``sha``, or None."""
+        proc = self.git.run('notes', '--ref', PARAMETERS_NOTES, 'show', sha,
+                            check=False)
+        if proc.returncode != 0:
+            return None
+        try:
+            return json.loads(proc.stdout.decode())
+        except ValueError:
+            return None
+
+    def versions(self, revision='HEAD', limit=None):
+        """The :class:`Version` objects reachable from ``revision``,
+        newest first."""
+        if not self.head():
+            return []
+        args = ['log', '-z', '--format=%H%x1f%cI%x1f%s%x1f%B']
+        if limit:
+            args.append('-n%d' % limit)
+        out = self.git.run(*(args + [revision, '--'])).stdout.decode(
+            'utf-8', 'replace')
+        found = []
+        for record in out.split('\0'):
+            if not record.strip():
+                continue
+            sha, date, subject, body = record.strip('\n').split('\x1f', 3)
+            found.append(Version(sha, datetime.datetime.fromisoformat(date),
+                                 subject, _trailers(body)))
+        return found
+
+    def dirty(self):
+        """Whether the directory differs from its last version (edited by
+        hand since it was rendered)."""
+        if not self.head():
+            return False
+        return bool(self.git.text('status', '--porcelain'))
+
+
+def _subject(command):
+    words = command.split()
+    named = [w for w in words[1:4] if not w.startswith('-')]
+    rest = [w for w in words if w in ('--stack-only', '--config-download-only',
+                                      '--setup-only')]
+    return ' '.join(named + rest) or 'render'
+
+
+def _trailers(body):
+    found = {}
+    for line in body.splitlines():
+        key, sep, value = line.partition(': ')
+        if sep and key in TRAILERS:
+            found[key] = value
+    return found

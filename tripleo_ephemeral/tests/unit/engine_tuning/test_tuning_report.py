@@ -1,0 +1,46 @@
+"""What the runner installed and refused, recorded for launch heat."""
+
+from tripleo_ephemeral.engine_tuning import guard
+from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import report
+
+
+def test_every_tuning_guards_a_target_or_says_why_it_needs_none():
+    for shim in registry.SHIMS:
+        assert bool(shim.targets) != bool(shim.untargeted), shim.name
+    untargeted = sorted(s.name for s in registry.SHIMS if s.untargeted)
+    assert untargeted == ['checkin_yield', 'gc_freeze', 'gc_thresholds',
+                          'sqlite_pragmas']
+
+
+def test_a_refused_shim_is_named_with_why(monkeypatch):
+    from heat.engine import template
+
+    monkeypatch.setattr(template, 'parse', lambda *args, **kw: None)
+    try:
+        assert guard.install_shim('fast_template_parse') is None
+        why = guard.refused()['fast_template_parse']
+        assert 'heat.engine.template.parse differs' in why
+    finally:
+        guard.uninstall()
+    assert guard.refused() == {}
+
+
+def test_recorded_per_runner_and_merged(tmp_path):
+    assert report.read(str(tmp_path)) is None
+    report.write(str(tmp_path), 'api', ['a', 'b'], {})
+    report.write(str(tmp_path), 'engine', ['b', 'c'], {'d': 'differs'})
+    assert report.read(str(tmp_path)) == {
+        'installed': ['a', 'b', 'c'], 'refused': {'d': 'differs'}}
+    report.clear(str(tmp_path))
+    assert report.read(str(tmp_path)) is None
+    # A log dir that cannot be written is only logged.
+    report.write(str(tmp_path / 'missing'), 'all', [], {})
+
+
+def test_the_log_line():
+    assert report.line('engine', ['a', 'b'], {'c': 'x differs'}) == (
+        'Engine tunings after stage engine: installed a, b; refused c '
+        '(x differs)')
+    assert report.line('database', [], {}) == (
+        'Engine tunings after stage database: installed none; refused none')

@@ -1,0 +1,105 @@
+"""`overcloud config diff` and `overcloud config history`: parsers and
+actions on a small history."""
+
+import io
+
+from osc_lib import exceptions
+from osc_lib.test import base as osc_base
+import pytest
+
+from tripleo_ephemeral.commands import overcloud_config
+from tripleo_ephemeral.history import hooks
+from tripleo_ephemeral.history import versions
+from tripleo_ephemeral.tests.unit.history import test_versions
+
+
+@pytest.fixture
+def history_dir(tmp_path, monkeypatch):
+    """A work dir whose config-download has two versions, the first
+    applied."""
+    monkeypatch.setenv('HOME', str(tmp_path))
+    cd = tmp_path / 'wd' / 'config-download' / 'oc'
+    test_versions.render(cd, identifier='100')
+    history = versions.ConfigHistory(str(cd))
+    first = history.commit('oc', command='deploy',
+                           parameters={'NtpServer': 'a',
+                                       'AdminPassword': 'x'})
+    with hooks.recording_run(str(cd), str(cd / 'deploy_steps_playbook.yaml')):
+        pass
+    test_versions.render(cd, identifier='200', interval=2)
+    second = history.commit('oc', command='deploy --stack-only',
+                            parameters={'NtpServer': 'b',
+                                        'AdminPassword': 'y'})
+    return tmp_path / 'wd', first, second
+
+
+class Commands(osc_base.TestCommand):
+    """TestCommand's fake app and check_parser, for pytest functions."""
+
+    __test__ = False
+
+    def __init__(self):
+        super().__init__('run')
+        self.setUp()
+        self.app.stdout = io.StringIO()
+        self.app.stderr = io.StringIO()
+
+    def run(self, cls, args, verify=()):
+        cmd = cls(self.app, None)
+        parsed = self.check_parser(cmd, args, list(verify))
+        return cmd.take_action(parsed)
+
+
+def test_diff_from_applied_to_the_last_render(history_dir):
+    wd, first, second = history_dir
+    commands = Commands()
+    columns, rows = commands.run(
+        overcloud_config.DiffConfig,
+        ['--work-dir', str(wd), '--stack', 'oc'],
+        [('old', 'applied'), ('new', 'HEAD'), ('unified', False)])
+    rows = [dict(zip(columns, r)) for r in rows]
+    assert [(r['Kind'], r['Name']) for r in rows] == [
+        ('file', 'Controller/config_settings.yaml'),
+        ('parameter', 'AdminPassword'), ('parameter', 'NtpServer')]
+    assert list(rows[0]['Hosts'].machine_readable()) == ['ctrl-0']
+    assert rows[1]['Detail'] == '(secret) -> (secret)'
+    assert rows[2]['Detail'] == 'a -> b'
+    assert commands.app.stderr.getvalue().startswith(
+        '%s..%s: 1 file(s) on 1 host(s) (ctrl-0)' % (first[:12],
+                                                     second[:12]))
+
+
+def test_unified_diff_as_text(history_dir):
+    wd, first, second = history_dir
+    commands = Commands()
+    commands.run(overcloud_config.DiffConfig,
+                 ['--work-dir', str(wd), '--stack', 'oc', '--unified',
+                  '--from', first[:8]])
+    assert '-interval: 5\n+interval: 2\n' in commands.app.stdout.getvalue()
+
+
+def test_unknown_version_is_one_line(history_dir):
+    wd, _, _ = history_dir
+    with pytest.raises(exceptions.CommandError) as caught:
+        Commands().run(overcloud_config.DiffConfig,
+                       ['--work-dir', str(wd), '--stack', 'oc',
+                        '--to', 'nosuch'])
+    assert '--to nosuch: no such version' in str(caught.value)
+
+
+def test_no_history_says_how_to_get_one(tmp_path):
+    with pytest.raises(exceptions.CommandError) as caught:
+        Commands().run(overcloud_config.ListConfigVersions,
+                       ['--work-dir', str(tmp_path), '--stack', 'oc'])
+    assert 'has no config-download versions: deploy' in str(caught.value)
+
+
+def test_history_lists_versions_and_runs(history_dir):
+    wd, first, second = history_dir
+    columns, rows = Commands().run(overcloud_config.ListConfigVersions,
+                                   ['--work-dir', str(wd), 'oc'])
+    rows = [dict(zip(columns, r)) for r in rows]
+    assert [(r['Version'], r['Applied'], r['Command']) for r in rows] == [
+        (second[:12], False, 'deploy --stack-only'),
+        (first[:12], True, 'deploy')]
+    assert len(rows[1]['Runs'].machine_readable()) == 1

@@ -1,0 +1,42 @@
+"""The shared options refuse issue 29's inputs before any command acts."""
+
+import argparse
+
+from osc_lib import exceptions as osc_exceptions
+import pytest
+
+from tripleo_ephemeral.commands import options
+
+
+def test_every_command_refuses_a_stack_name_heat_would():
+    """--stack of every command goes through options.work_dir: a name out
+    of the work dir (``../../evil``) is refused before any path is made."""
+    with pytest.raises(osc_exceptions.CommandError,
+                       match="--stack '../../evil' is not a valid stack"):
+        options.work_dir(argparse.Namespace(stack='../../evil',
+                                            work_dir=None))
+    assert options.work_dir(argparse.Namespace(
+        stack='site-1', work_dir='/w')).path == '/w'
+
+
+def _launcher_args(*overrides):
+    parser = argparse.ArgumentParser()
+    options.add_heat_launcher_options(parser)
+    options.add_container_options(parser)
+    argv = []
+    for item in overrides:
+        argv += ['--heat-config-override', item]
+    return options.launcher_spec(parser.parse_args(argv))
+
+
+def test_build_launcher_refuses_an_override_heat_would_crash_on(tmp_path):
+    with pytest.raises(osc_exceptions.CommandError, match='fast_create=maybe'
+                       ': the option takes true or false'):
+        options.build_launcher(
+            _launcher_args('ephemeral_heat.fast_create=maybe'),
+            str(tmp_path / 'heat'))
+    assert not (tmp_path / 'heat').exists()
+    launcher = options.build_launcher(
+        _launcher_args('ephemeral_heat.fast_create=false'),
+        str(tmp_path / 'heat'))
+    assert launcher.heat_type == 'native'

@@ -12,7 +12,9 @@ its dependencies into it against OpenStack 2026.1's upper-constraints
 (tools/constraints/; again only when setup.cfg or the constraints changed),
 and then runs the command. ``test`` also installs and sets up the system
 parts the tests use (see tools/ci/setup-system.sh) when it may: as root, or
-with CI set, and tripleo-heat-templates 18.0.0 into the venv.
+with CI set, and tripleo-heat-templates 18.0.0 into the venv; with
+TRIPLEO_EPHEMERAL_THT=1 (the opt-in tests of the real templates) also
+TripleO's Ansible ("openstack tripleo ansible install").
 Standard library only: it runs before anything is installed.
 """
 
@@ -126,10 +128,20 @@ def install_templates():
           '-f', 'value', '-c', 'templates'], env=_env())
 
 
+def install_tripleo_ansible():
+    """TripleO's Ansible (its own venv, beside the project's) for the
+    opt-in tests that run tripleo-heat-templates' playbooks: about 600 MB,
+    two to three minutes the first time, a no-op after."""
+    _run([os.path.join(BIN, 'openstack'), 'tripleo', 'ansible', 'install',
+          '-f', 'value', '-c', 'path'], env=_env())
+
+
 def cmd_test(args):
     ensure_venv(DEV_EXTRAS)
     setup_system()
     install_templates()
+    if os.environ.get('TRIPLEO_EPHEMERAL_THT') == '1':
+        install_tripleo_ansible()
     argv = [os.path.join(BIN, 'python'), '-m', 'pytest'] + (
         list(args) or ['-q', '-ra', 'tripleo_ephemeral/tests'])
     os.chdir(ROOT)

@@ -22,6 +22,8 @@ bad input and the fix.
         ContainerImagePrepareError
       DeployError               the deployment run failed
         CheckFailedError, AnsibleError, InputError
+        TripleoAnsibleError     TripleO's Ansible is missing or lacks what
+                                the playbooks need
       WorkDirError              the work dir's own files (archives)
       BackupError               a backup could not be written or restored
       AgentPushError            a server did not get its agent configuration
@@ -146,6 +148,11 @@ class CheckFailedError(DeployError):
 
 class AnsibleError(DeployError):
     """A play failed or Ansible could not run."""
+
+
+class TripleoAnsibleError(AnsibleError):
+    """TripleO's Ansible is not installed, or lacks a module or role the
+    playbooks about to run use."""
 
 
 class InputError(DeployError):

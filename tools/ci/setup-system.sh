@@ -17,6 +17,9 @@ command -v sshd >/dev/null || [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 # The deploy tests' hosts (netns + sshd) run become: true through sudo.
 command -v sudo >/dev/null || need+=(sudo)
 command -v ssh >/dev/null || need+=(openssh-client)
+# tripleo-heat-templates' SELinux play (the opt-in real THT run on test
+# hosts, which share this machine's /usr) imports the selinux bindings.
+/usr/bin/python3 -c 'import selinux' 2>/dev/null || need+=(python3-selinux)
 
 if [ "$(id -u)" != 0 ]; then
   [ ${#need[@]} -eq 0 ] || echo "[setup-system] not root; missing: ${need[*]}"

@@ -55,6 +55,10 @@ DELIBERATE = {
 }
 DELIBERATE['inventory/tripleo'] = DELIBERATE['tripleo-ansible-inventory.yaml']
 IGNORED_DIRS = ('.git',)
+#: Written by every deploy for running the tree (tripleoclient wrote its
+#: ansible.cfg and ansible-playbook-command.sh when it ran Ansible, into its
+#: working dir): not rendered, so not compared.
+IGNORED_FILES = ('ansible.cfg', 'ansible-playbook-command.sh')
 
 
 def heat_endpoint(work_dir):
@@ -96,7 +100,9 @@ def tree_files(root):
     for directory, dirs, names in os.walk(root):
         dirs[:] = [d for d in dirs if d not in IGNORED_DIRS]
         for name in names:
-            found.add(os.path.relpath(os.path.join(directory, name), root))
+            rel = os.path.relpath(os.path.join(directory, name), root)
+            if rel not in IGNORED_FILES:
+                found.add(rel)
     return found
 
 

@@ -178,7 +178,8 @@ class DeployOvercloud(command.ShowOne):
                     ansible=None if request.stack_only else request.ansible)
             return run.run(
                 launcher, keep_running=request.keep_running,
-                ansible=None if request.stack_only else request.ansible)
+                ansible=request.ansible,
+                run_ansible=not request.stack_only)
 
 
 def _choose_heat_type(inputs, out, overrides):

@@ -141,5 +141,5 @@ class DeployStandalone(command.ShowOne):
             launcher = options.build_launcher(spec, inputs.workdir.heat_dir)
             result = run.run(
                 launcher, keep_running=parsed_args.keep_running,
-                ansible=None if parsed_args.stack_only else ansible)
+                ansible=ansible, run_ansible=not parsed_args.stack_only)
         return result.row()

@@ -53,8 +53,12 @@ def saved_ssh_key(config_dir):
         return None
 
 
-def text(config_dir, options):
-    """Return the text of ``ansible.cfg`` for ``config_dir``."""
+def text(config_dir, options, tripleo=False):
+    """Return the text of ``ansible.cfg`` for ``config_dir`` (``tripleo``:
+    for TripleO's Ansible). What tripleoclient set in the environment
+    (forks, timeouts, plugin paths...) is in the environment here too:
+    :class:`~tripleo_ephemeral.tripleo_ansible.environment.
+    PlaybookEnvironment`."""
     ssh_args = ' '.join([
         '-o ControlMaster=auto', '-o ControlPersist=60s',
         # Trust on first use: a host's key is recorded in the work dir and a
@@ -72,10 +76,10 @@ def text(config_dir, options):
         'retry_files_enabled = False',
         'interpreter_python = auto_silent',
         'host_key_checking = True',
-        'timeout = 30',
     ]
-    if options.forks:
-        lines.append('forks = %d' % options.forks)
+    if tripleo:
+        # tripleo-common's config-download ansible.cfg held only this.
+        lines.append('internal_poll_interval = 0.01')
     if options.ssh_key:
         lines.append('private_key_file = %s' % os.path.abspath(
             options.ssh_key))

@@ -1,10 +1,14 @@
 """Run the rendered config-download playbooks with ansible-runner.
 
 The config-download directory is the runner's private data dir and its
-project dir: ``ansible.cfg`` (written by the deploy, so that
-``ansible-playbook`` can be re-run by hand from that directory with the
-same settings; the lifecycle commands reuse it), ``ansible.log``, the SSH
-known hosts and ``artifacts/<ident>/`` all stay there.
+project dir: ``ansible.cfg`` and ``ansible-playbook-command.sh`` (written by
+every deploy, so that ``ansible-playbook`` can be re-run by hand from that
+directory with the same settings; the lifecycle commands reuse the
+ansible.cfg), ``ansible.log``, the SSH known hosts and
+``artifacts/<ident>/`` all stay there. The environment of every run is
+:class:`~tripleo_ephemeral.tripleo_ansible.environment.PlaybookEnvironment`'s,
+the script's too; before a run the playbooks are walked for modules and
+roles that Ansible lacks (:mod:`tripleo_ephemeral.tripleo_ansible.missing`).
 """
 
 import contextlib
@@ -14,7 +18,6 @@ import logging
 import os
 import shutil
 import signal
-import sys
 import tempfile
 import threading
 import time
@@ -24,23 +27,26 @@ import psutil
 
 from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import ansible_progress
+from tripleo_ephemeral.deploy import ansible_project
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral import process
+from tripleo_ephemeral.tripleo_ansible import environment as env_mod
+from tripleo_ephemeral.tripleo_ansible import missing
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_PLAYBOOK = 'deploy_steps_playbook.yaml'
+DEFAULT_PLAYBOOK = ansible_project.DEFAULT_PLAYBOOK
 #: Runner artifact directories kept per config-download directory.
 ARTIFACTS_KEPT = 5
 #: What a run leaves in the config-download directory that rendering does
 #: not make: kept when the directory is rendered again (ansible.cfg too:
 #: the lifecycle commands run with the deploy's settings).
 RUN_STATE = ('artifacts', ansible_cfg.ANSIBLE_CFG, ansible_cfg.ANSIBLE_LOG,
-             ansible_cfg.KNOWN_HOSTS, '.ansible')
+             ansible_cfg.KNOWN_HOSTS, '.ansible', env_mod.SCRIPT)
 #: How often ansible-runner looks at the cancel flag (its default is 5 s).
 CANCEL_POLL = 0.5
 #: How long an interrupted run may take to end once cancelled.
@@ -88,10 +94,9 @@ class PlaybookRun:
         self.unreachable = sorted(unreachable)
 
 
-def _path():
-    """PATH with this Python's bin dir first: its ansible-playbook runs."""
-    return os.pathsep.join([os.path.dirname(sys.executable),
-                            os.environ.get('PATH', os.defpath)])
+def _path(bin_dir):
+    """PATH with ``bin_dir`` first: its ansible-playbook runs."""
+    return os.pathsep.join([bin_dir, os.environ.get('PATH', os.defpath)])
 
 
 def _check(config_dir, playbook, options, inventory=None):
@@ -125,8 +130,7 @@ def check_options(options):
 
 def run_config_download(config_dir, options, out):
     """Run the deploy playbook of ``config_dir`` (writing its ansible.cfg
-    from ``options``; without an SSH key, the last deploy's); return
-    seconds taken."""
+    and command script from ``options``); return seconds taken."""
     config_dir = os.path.abspath(config_dir)
     if not options.ssh_key:
         saved = ansible_cfg.saved_ssh_key(config_dir)
@@ -135,8 +139,7 @@ def run_config_download(config_dir, options, out):
     playbook = os.path.join(config_dir,
                             options.playbook or DEFAULT_PLAYBOOK)
     _check(config_dir, playbook, options)
-    fileutil.write_atomic(os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG),
-                          ansible_cfg.text(config_dir, options))
+    ansible_project.write_files(config_dir, options)
     return run_playbook(config_dir, playbook, options, out).seconds
 
 
@@ -164,17 +167,17 @@ def _run_playbook(config_dir, playbook, options, out, inventory=None,
     inventory = inventory or os.path.join(config_dir,
                                           inventory_mod.INVENTORY_FILE)
     _check(config_dir, playbook, options, inventory)
+    env = ansible_project.environment(config_dir, options)
     cfg = os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG)
     if not os.path.exists(cfg):
-        fileutil.write_atomic(cfg, ansible_cfg.text(config_dir, options))
+        fileutil.write_atomic(cfg, ansible_cfg.text(
+            config_dir, options, tripleo=env.ansible is not None))
+    with interruption.activity('checking the playbooks'):
+        missing.check(env, [playbook])
     ident = datetime.datetime.now(datetime.timezone.utc).strftime(
         '%Y%m%d-%H%M%S-%f')
-    envvars = {
-        'ANSIBLE_CONFIG': cfg,
-        'ANSIBLE_FORCE_COLOR': 'False',
-        'ANSIBLE_NOCOLOR': 'True',
-        'PATH': _path(),
-    }
+    envvars = dict(env.variables(), ANSIBLE_FORCE_COLOR='False',
+                   ANSIBLE_NOCOLOR='True', PATH=_path(env.bin_dir))
     extravars = dict(options.extravars)
     progress = ansible_progress.PlayProgress(out)
     started = time.monotonic()
@@ -188,7 +191,8 @@ def _run_playbook(config_dir, playbook, options, out, inventory=None,
     envvars['ANSIBLE_SSH_CONTROL_PATH_DIR'] = control_dir
     try:
         runner = _run(config_dir, playbook, options, envvars, ident,
-                      progress, out, inventory, extravars)
+                      progress, out, inventory, extravars,
+                      env.fact_cache)
     finally:
         close_ssh_masters(control_dir)
     progress.finish()
@@ -212,7 +216,7 @@ def _run_playbook(config_dir, playbook, options, out, inventory=None,
 
 
 def _run(config_dir, playbook, options, envvars, ident, progress, out,
-         inventory, extravars):
+         inventory, extravars, fact_cache):
     """ansible-runner in a thread; the command's signals cancel it."""
     cancel = threading.Event()
     pids = []
@@ -231,6 +235,7 @@ def _run(config_dir, playbook, options, envvars, ident, progress, out,
             skip_tags=options.skip_tags, forks=options.forks,
             timeout=int(options.timeout * 60) if options.timeout else None,
             rotate_artifacts=ARTIFACTS_KEPT, quiet=True,
+            fact_cache=fact_cache, fact_cache_type='jsonfile',
             settings={'pexpect_timeout': CANCEL_POLL},
             event_handler=_on_event, cancel_callback=cancel.is_set)
     except (OSError, RuntimeError, ValueError) as exc:

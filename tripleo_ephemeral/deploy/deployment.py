@@ -13,6 +13,7 @@ import logging
 import os
 import time
 
+from tripleo_ephemeral.deploy import ansible_project
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import input_checks
@@ -86,8 +87,11 @@ class Deployment:
         through :func:`~tripleo_ephemeral.progress.channel`."""
         progress_channel.channel(self._out)(text)
 
-    def run(self, launcher, keep_running=False, ansible=None):
-        """Deploy; ``ansible`` (AnsibleOptions) runs the playbooks too.
+    def run(self, launcher, keep_running=False, ansible=None,
+            run_ansible=True):
+        """Deploy; ``ansible`` (AnsibleOptions) writes config-download's
+        ansible.cfg and command script and, with ``run_ansible`` (not
+        --stack-only), runs the playbooks too.
 
         Only a deploy that gets as far as launching Heat records a status
         and an archive: until then any error undoes what preparing wrote.
@@ -96,7 +100,7 @@ class Deployment:
         self.inputs.check(self.say)
         launcher.check_prerequisites()
         wd = self.workdir
-        if ansible is not None:
+        if ansible is not None and run_ansible:
             ansible_run.check_options(ansible)
         existed = os.path.isdir(wd.path)
         new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
@@ -109,7 +113,8 @@ class Deployment:
                                    say=self.say, existed=existed,
                                    created=new_heat_dir), \
                     interruption.activity('checking the inputs'):
-                request = self._prepare(launcher, ansible)
+                request = self._prepare(
+                    launcher, ansible if run_ansible else None)
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
@@ -133,11 +138,14 @@ class Deployment:
                                        self.config_copies, self.stack,
                                        self.say)
                 if ansible is not None:
+                    ansible_project.write_files(
+                        values['config_download'], ansible, require=False)
+                if ansible is not None and run_ansible:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
                 values.update(history.result_values(
-                    wd, self.say if ansible is None else None))
+                    wd, None if run_ansible else self.say))
                 wd.save(wd.last_success_file, request.snapshot)
                 wd.save(wd.stack_size_file, {
                     'request': request.digest, 'resources': created.resources,
@@ -160,6 +168,7 @@ class Deployment:
         --setup-only) or undo it all (--dry-run). Status CHECKED or
         PREPARED; the work dir's deployment status is not touched."""
         self.inputs.check(self.say)
+        launcher.check_prerequisites()
         if ansible is not None:
             ansible_run.check_options(ansible)
         wd = self.workdir
@@ -192,6 +201,8 @@ class Deployment:
         if ansible is not None:
             input_checks.check_limit(ansible.limit, self.stack,
                                      request.servers)
+        input_checks.check_tripleo_ansible(self.inputs.templates,
+                                           ansible is not None, self.say)
         launcher.pre_start_check()
         for warning in request.removed:  # only now: every input passed
             self.say(warning)

@@ -49,7 +49,8 @@ _STACK_ID = re.compile(r'([A-Za-z0-9_.-]+)/(' + _UUID.pattern + ')')
 _SHORT_ID = re.compile(r'-[a-z2-7]{12}(?=-|$)')
 #: What ansible-runner and Ansible write there, not the rendering.
 _SKIPPED = (set(config_download.RUNNER_DIRS) - {'inventory'}) | {
-    'ansible.cfg', 'ansible.log', 'ssh_known_hosts', '.git'}
+    'ansible.cfg', 'ansible-playbook-command.sh', 'ansible.log',
+    'ssh_known_hosts', '.git'}
 _DEPLOYMENT_LISTS = re.compile(r'^(pre_network|pre_deployments|'
                                r'post_deployments)_')
 

@@ -20,6 +20,9 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
+from tripleo_ephemeral.tripleo_ansible import environment as \
+    tripleo_environment
+from tripleo_ephemeral.tripleo_ansible import install as tripleo_install
 
 #: Inventory groups every overcloud has (overcloud/inventory.py).
 FIXED_GROUPS = ('all', 'allovercloud', 'Undercloud', 'undercloud',
@@ -124,3 +127,18 @@ def check_limit(limit, stack, servers):
         '--limit %s names no host of the inventory (hosts: %s; roles: %s; '
         'names are case-sensitive): fix --limit' % (
             limit, ', '.join(hosts) or 'none', ', '.join(roles) or 'none'))
+
+
+def check_tripleo_ansible(templates, running, say):
+    """Before Heat starts: templates whose playbooks need TripleO's Ansible
+    fail a deploy that runs them when it is not installed (one line naming
+    the install command); a --stack-only deploy is only warned."""
+    if not tripleo_environment.templates_use_tripleo_ansible(templates):
+        return
+    try:
+        tripleo_install.AnsibleInstall().require()
+    except exceptions.TripleoAnsibleError as exc:
+        if running:
+            raise
+        say('WARNING: %s (config-download\'s ansible-playbook-command.sh '
+            'runs with it)' % exc)

@@ -7,10 +7,12 @@ import shutil
 import pytest
 import yaml
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import dumps
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests import heat_sqlite
+from tripleo_ephemeral import tht
 
 _error = helpers.one_line_error
 
@@ -24,6 +26,34 @@ def test_missing_templates_dir(cli, work_dir, port, tmp_path):
     done = cli.deploy(work_dir, '--templates', str(missing), port=port,
                       check=False)
     assert str(missing) in _error(done.proc)
+    _nothing_running(helpers.Layout(work_dir).heat_dir)
+
+
+def test_tht_without_tripleo_ansible_fails_before_heat(cli, work_dir,
+                                                       port, tmp_path):
+    try:
+        templates = tht.find()
+    except exceptions.TemplatesNotFoundError as exc:
+        pytest.skip(str(exc))
+    servers = tmp_path / 'servers.yaml'
+    servers.write_text(yaml.safe_dump({
+        'Controller': [{'hostname': 'overcloud-controller-0',
+                        'ctlplane_ip': '192.0.2.10'}],
+        'Compute': [{'hostname': 'overcloud-novacompute-0',
+                     'ctlplane_ip': '192.0.2.20'}]}))
+    nowhere = tmp_path / 'no-ansible'
+    done = cli.deploy(work_dir, '--templates', templates,
+                      '--deployed-servers', str(servers), port=port,
+                      stack_only=False, check=False,
+                      env={'TRIPLEO_EPHEMERAL_ANSIBLE': str(nowhere)})
+    error = _error(done.proc)
+    assert error.startswith("TripleO's Ansible (tripleo-ansible 6.0.0 on "
+                            'ansible-core 2.14.18) is not installed in %s'
+                            % nowhere), error
+    assert error.endswith('install it with "openstack tripleo ansible '
+                          'install"')
+    assert 'Launching Heat' not in done.progress
+    assert not work_dir.exists()
     _nothing_running(helpers.Layout(work_dir).heat_dir)
 
 

@@ -3,6 +3,7 @@
 import json
 import os
 import stat
+import subprocess
 
 import yaml
 
@@ -25,7 +26,7 @@ def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
     wd = helpers.Layout(work_dir)
     servers = servers_file(tmp_path)
     done = cli.deploy(work_dir, '--deployed-servers', str(servers),
-                      port=port)
+                      '--overcloud-ssh-user', 'operator', port=port)
     # The result is the output (pure JSON); progress went to stderr.
     result = done.result
     assert result['status'] == 'DEPLOY_SUCCESS'
@@ -51,7 +52,23 @@ def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
     host = inventory['Controller']['hosts']['ctrl-0']
     assert host['ansible_host'] == '192.0.2.10'
     assert host['ctlplane_ip'] == '192.0.2.10'
+    # --overcloud-ssh-user is kept with --stack-only.
+    assert inventory['Controller']['vars']['ansible_ssh_user'] == 'operator'
     assert 'allovercloud' in inventory
+
+    # --stack-only leaves what a run by hand needs, for plain ansible-core
+    # (these playbooks need no tripleo-ansible), and it loads.
+    script = (cd / 'ansible-playbook-command.sh').read_text()
+    assert 'export ANSIBLE_REMOTE_USER=operator\n' in script
+    assert 'ANSIBLE_BECOME' not in script
+    assert 'StrictHostKeyChecking=accept-new' in (
+        cd / 'ansible.cfg').read_text()
+    checked = subprocess.run(['bash', 'ansible-playbook-command.sh',
+                              '--syntax-check'], cwd=str(cd),
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    assert 'playbook: %s' % (cd / 'deploy_steps_playbook.yaml') in \
+        checked.stdout
 
     heat_dir = wd.heat_dir
     for name in ('heat.conf', 'api-paste.ini', 'token_file.json',

@@ -2,12 +2,16 @@
 
 Each test host is a network namespace with a veth on a private bridge
 (``10.254.<n>.0/24``, the host side is ``.1``) and its own sshd, started
-in its own mount namespace where ``/etc``, ``/var/lib`` and ``/home`` are
-overlays with a per-host upper directory and ``/run`` and ``/root`` are
-tmpfs. So the host shares the machine's programs (python3, sudo, sh,
-useradd) but whatever Ansible writes there (``/etc/hosts``, marker files, a
-pid file, a new user) belongs to that host alone, and the test can read it
-back through :meth:`TestHost.read`. sshd accepts the test key for every
+in its own mount namespace where every directory a playbook writes
+(``/etc``, ``/usr``, ``/var``, ``/opt``, ``/srv``, ``/home``) is an overlay
+with a per-host upper directory, ``/run`` and ``/root`` are tmpfs, and
+``/proc/sys`` and ``/sys`` are read-only (tripleo-heat-templates' tasks set
+kernel-wide sysctls: they fail there instead of changing this machine). So
+the host shares the machine's programs (python3, sudo, sh, useradd) but
+whatever Ansible writes there (``/etc/hosts``, marker files, a pid file, a
+new user, packages' files) belongs to that host alone, and the test can
+read it back through :meth:`TestHost.read`. A host has no route out: its
+only network is the test bridge. sshd accepts the test key for every
 user, and each user's own ``~/.ssh/authorized_keys``; it uses PAM, as
 distributions' sshd do (a new user's locked password does not then refuse
 key logins).
@@ -31,7 +35,9 @@ import time
 
 SSHD = '/usr/sbin/sshd'
 #: Directories each host sees through its own overlay.
-OVERLAID = ('/etc', '/var/lib', '/home')
+OVERLAID = ('/etc', '/usr', '/var', '/opt', '/srv', '/home')
+#: Read-only in each host: kernel-wide settings stay this machine's.
+READ_ONLY = ('/proc/sys', '/sys')
 #: Empty per host: root's home (this machine's dotfiles stay out).
 EMPTIED = ('/run', '/root')
 SSHD_CONFIG = """\
@@ -119,12 +125,17 @@ class TestHost:
         mounts = ['mount -t tmpfs -o mode=0755 tmpfs %s' % target
                   for target in EMPTIED] + ['mkdir -p /run/sshd']
         for target in OVERLAID:
+            if not os.path.isdir(target):
+                continue
             layer = os.path.join(self.dir, 'fs', target.strip('/'))
             os.makedirs(os.path.join(layer, 'upper'))
             os.makedirs(os.path.join(layer, 'work'))
             mounts.append(
                 'mount -t overlay overlay -o lowerdir=%s,upperdir=%s/upper,'
                 'workdir=%s/work %s' % (target, layer, layer, target))
+        for target in READ_ONLY:
+            mounts.append('mount --bind %s %s && mount -o remount,bind,ro '
+                          '%s' % (target, target, target))
         script = ' && '.join(mounts + [
             'hostname %s' % self.name,
             'exec %s -D -e -f %s' % (SSHD, config)])

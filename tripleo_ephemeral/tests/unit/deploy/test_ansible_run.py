@@ -35,7 +35,10 @@ def test_success_streams_a_line_per_play(tmp_path):
     assert any(line.endswith(')') and 'PLAY Steps: ok=0 changed=1' in line
                for line in lines), lines
     assert (cd / 'ansible.log').read_text()
-    assert 'forks = 2' in (cd / 'ansible.cfg').read_text()
+    # The run's environment is the command script's (one source).
+    script = (cd / 'ansible-playbook-command.sh').read_text()
+    assert 'export ANSIBLE_FORKS=2\n' in script
+    assert '--skip-tags never' in script
     assert [p for p in (cd / 'artifacts').iterdir()]
 
 

@@ -65,3 +65,28 @@ def test_unset_parameters_of_the_root_template():
         'environment_files': ['file:///e/env.yaml']}
     names = ('Given', 'Missing', 'Defaulted', 'Nested')
     assert input_checks.unset_parameters(args, names) == ['Missing']
+
+
+def _tht_like(tmp_path):
+    (tmp_path / 'common').mkdir()
+    (tmp_path / 'common' / 'deploy-steps.j2').write_text(
+        '- hosts: all\n  strategy: tripleo_free\n')
+    return str(tmp_path)
+
+
+def test_missing_tripleo_ansible_fails_a_run_before_heat(tmp_path,
+                                                         monkeypatch):
+    monkeypatch.setenv('TRIPLEO_EPHEMERAL_ANSIBLE', str(tmp_path / 'none'))
+    said = []
+    templates = _tht_like(tmp_path)
+    with pytest.raises(exceptions.TripleoAnsibleError,
+                       match='install it with "openstack tripleo ansible '
+                             'install"$'):
+        input_checks.check_tripleo_ansible(templates, True, said.append)
+    # --stack-only: a warning; the bundled sample needs nothing.
+    input_checks.check_tripleo_ansible(templates, False, said.append)
+    assert len(said) == 1 and said[0].startswith('WARNING: TripleO')
+    sample = tmp_path / 'sample'
+    sample.mkdir()
+    input_checks.check_tripleo_ansible(str(sample), True, said.append)
+    assert len(said) == 1

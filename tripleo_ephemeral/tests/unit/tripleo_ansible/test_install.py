@@ -1,0 +1,86 @@
+"""The TripleO's Ansible venv: pins in one file, a stamp, one-line fixes."""
+
+import json
+import os
+import sys
+
+import pytest
+
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.tripleo_ansible import install
+
+
+class FakeRunner:
+    """Records argv; ``python -m venv`` makes the venv's ansible-playbook."""
+
+    def __init__(self):
+        self.argvs = []
+
+    def run(self, argv, **kwargs):
+        self.argvs.append(argv)
+        if argv[1:3] == ['-m', 'venv']:
+            os.makedirs(os.path.join(argv[3], 'bin'))
+            path = os.path.join(argv[3], 'bin', 'ansible-playbook')
+            with open(path, 'w') as f:
+                f.write('#!/bin/sh\n')
+            os.chmod(path, 0o755)
+
+
+def test_pins_are_in_one_file():
+    with_deps, no_deps = install.requirements()
+    assert 'ansible-core==2.14.18' in with_deps
+    assert 'ansible==7.7.0' in with_deps
+    assert no_deps == ['tripleo-ansible==6.0.0', 'ansible-role-chrony==1.3.0',
+                       'ansible-config-template==1.2.1']
+    assert install.pins()['tripleo-ansible'] == '6.0.0'
+
+
+def test_default_path_beside_the_product_or_from_the_environment(
+        monkeypatch, tmp_path):
+    monkeypatch.delenv(install.ENV_VAR, raising=False)
+    assert install.default_path() == os.path.join(
+        sys.prefix, 'share', 'tripleo-ephemeral', 'ansible')
+    monkeypatch.setenv(install.ENV_VAR, str(tmp_path / 'a'))
+    assert install.AnsibleInstall().path == str(tmp_path / 'a')
+
+
+def test_install_is_stamped_and_then_a_no_op(tmp_path):
+    runner = FakeRunner()
+    ansible = install.AnsibleInstall(str(tmp_path / 'venv'))
+    assert not ansible.installed()
+    assert ansible.install(runner) is True
+    pip = [ansible.python, '-m', 'pip', 'install', '-q',
+           '--disable-pip-version-check']
+    with_deps, no_deps = install.requirements()
+    assert runner.argvs[1:] == [pip + with_deps,
+                                pip + ['--no-deps'] + no_deps]
+    assert ansible.installed()
+    assert ansible.versions()['ansible-core'] == '2.14.18'
+    assert ansible.install(runner) is False
+    assert len(runner.argvs) == 3
+
+
+def test_changed_pins_or_an_interrupted_install_install_again(tmp_path):
+    runner = FakeRunner()
+    ansible = install.AnsibleInstall(str(tmp_path / 'venv'))
+    ansible.install(runner)
+    stamp = os.path.join(ansible.path, install.STAMP)
+    with open(stamp) as f:
+        data = json.load(f)
+    data['digest'] = 'other pins'
+    with open(stamp, 'w') as f:
+        json.dump(data, f)
+    assert not ansible.installed()
+    assert ansible.install(runner) is True
+    os.remove(stamp)  # as if the last install was cut short
+    assert not ansible.installed()
+
+
+def test_missing_install_is_one_line_naming_the_command(tmp_path):
+    with pytest.raises(exceptions.TripleoAnsibleError) as exc:
+        install.AnsibleInstall(str(tmp_path / 'none')).require()
+    message = str(exc.value)
+    assert '\n' not in message
+    assert message.endswith(
+        'install it with "openstack tripleo ansible install"')
+    assert str(tmp_path / 'none') in message

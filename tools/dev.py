@@ -36,21 +36,28 @@ DEV_EXTRAS = 'test,doc'
 
 
 def _say(msg):
-    print('[dev] %s' % msg, flush=True)
+    # stderr, as every child's output below: stdout is the command's
+    # (``dev.py deploy -f json | jq``).
+    print('[dev] %s' % msg, file=sys.stderr, flush=True)
 
 
 def _run(argv, **kwargs):
     _say(' '.join(argv))
+    kwargs.setdefault('stdout', sys.stderr)
     subprocess.run(argv, check=True, **kwargs)
 
 
-def _fingerprint(extras):
-    h = hashlib.sha256(extras.encode())
+def _fingerprint():
+    h = hashlib.sha256()
     for path in (os.path.join(ROOT, 'setup.cfg'),
                  os.path.join(ROOT, 'setup.py'), CONSTRAINTS):
         with open(path, 'rb') as f:
             h.update(f.read())
     return h.hexdigest()
+
+
+def _extras(text):
+    return {e for e in text.split(',') if e}
 
 
 def ensure_venv(extras=''):
@@ -63,21 +70,28 @@ def ensure_venv(extras=''):
             # Debian splits venv out of python3.
             _run(['apt-get', 'install', '-y', 'python3-venv'])
             _run([sys.executable, '-m', 'venv', VENV])
-    # A venv made for more extras serves fewer: DEV_EXTRAS covers deploy.
+    # The stamp is "<extras> <fingerprint>": a venv made for more extras
+    # serves fewer (DEV_EXTRAS covers deploy); asking for more installs
+    # those too, and keeps what was there.
+    installed = ''
     try:
         with open(STAMP) as f:
-            if f.read().strip() in (_fingerprint(extras),
-                                    _fingerprint(DEV_EXTRAS)):
+            installed, _, digest = f.read().strip().rpartition(' ')
+        if digest == _fingerprint():
+            if _extras(extras) <= _extras(installed):
                 return
+        else:
+            installed = ''
     except FileNotFoundError:
         pass
+    extras = ','.join(sorted(_extras(extras) | _extras(installed)))
     pip = [os.path.join(BIN, 'python'), '-m', 'pip',
            '--disable-pip-version-check']
     _run(pip + ['install', '-q', '--upgrade', 'pip'])
     target = '.[%s]' % extras if extras else '.'
     _run(pip + ['install', '-q', '-c', CONSTRAINTS, '-e', target], cwd=ROOT)
     with open(STAMP, 'w') as f:
-        f.write(_fingerprint(extras))
+        f.write('%s %s' % (extras, _fingerprint()))
 
 
 def _env():
@@ -158,7 +172,7 @@ def cmd_lint(args):
 
 
 def cmd_bench(args):
-    ensure_venv(DEV_EXTRAS)
+    ensure_venv(DEV_EXTRAS + ',bench')  # plot.py draws with matplotlib
     install_templates()
     argv = [os.path.join(BIN, 'python'), os.path.join(ROOT, 'tools', 'bench',
                                                       'bench.py')] + list(args)

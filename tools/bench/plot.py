@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot time against node count per configuration, as SVG.
+"""Plot time against node count per configuration, as SVG (matplotlib).
 
     python tools/bench/plot.py bench-results/bench-<stamp>.json \
         doc/source/perf.svg [create|realistic|tht]
@@ -7,18 +7,14 @@
 The series: ``create`` (light ResourceGroup members, the default),
 ``realistic`` (realistic overcloud nodes) or ``tht`` (the scale curve of
 the tripleo-heat-templates overclouds: the whole deploy's wall time
-against their nodes). Standard library only: a small line chart,
-log-scaled on both axes.
+against their nodes), log-scaled on both axes. Needs matplotlib: the
+``bench`` extra (``pip install -e .[bench]``; ``tools/dev.py bench``
+installs it). The points of the plots in doc/source are kept in
+doc/source/perf-data/.
 """
 
 import json
-import math
 import sys
-
-W, H = 640, 400
-LEFT, RIGHT, TOP, BOTTOM = 70, 150, 30, 50
-COLOURS = ['#c0392b', '#2471a3', '#229954', '#b7950b', '#7d3c98']
-
 
 #: series -> (title, x axis label, y axis label)
 SERIES = {
@@ -51,62 +47,37 @@ def series(data, which='create'):
     return out
 
 
-def svg(data, title, xlabel, ylabel):
-    xs = [x for pts in data.values() for x, _ in pts]
-    ys = [y for pts in data.values() for _, y in pts]
-    x0, x1 = math.log10(min(xs)), math.log10(max(xs))
-    y0, y1 = math.log10(max(min(ys), 0.1)), math.log10(max(ys))
-    x1 = x1 if x1 > x0 else x0 + 1
-    y1 = y1 if y1 > y0 else y0 + 1
+def plot(points, title, xlabel, ylabel, dest):
+    """Draw ``points`` (config -> [(x, y)]) into the SVG file ``dest``."""
+    import matplotlib
+    matplotlib.use('svg')
+    from matplotlib import pyplot
+    from matplotlib import ticker
 
-    def px(x):
-        return LEFT + (math.log10(x) - x0) / (x1 - x0) * (W - LEFT - RIGHT)
-
-    def py(y):
-        y = max(y, 0.1)
-        return H - BOTTOM - (math.log10(y) - y0) / (y1 - y0) * (
-            H - TOP - BOTTOM)
-
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-             'font-family="sans-serif" font-size="12">' % (W, H),
-             '<rect width="100%" height="100%" fill="white"/>',
-             '<text x="%d" y="18" font-size="14">%s</text>' % (LEFT, title)]
-    for x in sorted(set(xs)):
-        parts.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" '
-                     'stroke="#ddd"/>' % (px(x), TOP, px(x), H - BOTTOM))
-        parts.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>'
-                     % (px(x), H - BOTTOM + 16, x))
-    for decade in range(int(math.floor(y0)), int(math.ceil(y1)) + 1):
-        for m in (1, 2, 5):
-            y = m * 10 ** decade
-            if 10 ** y0 * 0.999 <= y <= 10 ** y1 * 1.001:
-                parts.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
-                             'stroke="#eee"/>' % (LEFT, py(y), W - RIGHT,
-                                                  py(y)))
-                parts.append('<text x="%d" y="%.1f" text-anchor="end">%g'
-                             '</text>' % (LEFT - 6, py(y) + 4, y))
-    parts.append('<text x="%d" y="%d" text-anchor="middle">%s</text>' % (
-        (LEFT + W - RIGHT) // 2, H - 10, xlabel))
-    parts.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" '
-                 'text-anchor="middle">%s</text>' % (H // 2, H // 2, ylabel))
-    for i, (config, pts) in enumerate(sorted(data.items())):
-        colour = COLOURS[i % len(COLOURS)]
-        path = ' '.join('%s%.1f,%.1f' % ('M' if j == 0 else 'L', px(x),
-                                         py(y))
-                        for j, (x, y) in enumerate(pts))
-        parts.append('<path d="%s" fill="none" stroke="%s" '
-                     'stroke-width="2"/>' % (path, colour))
-        for x, y in pts:
-            parts.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>'
-                         % (px(x), py(y), colour))
-        ly = TOP + 20 + 20 * i
-        parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
-                     'stroke-width="2"/>' % (W - RIGHT + 15, ly,
-                                             W - RIGHT + 40, ly, colour))
-        parts.append('<text x="%d" y="%d">%s</text>' % (W - RIGHT + 46,
-                                                        ly + 4, config))
-    parts.append('</svg>')
-    return '\n'.join(parts) + '\n'
+    matplotlib.rcParams['svg.hashsalt'] = 'tripleo-ephemeral'  # stable ids
+    matplotlib.rcParams['svg.fonttype'] = 'none'  # text, not glyph paths
+    figure, axes = pyplot.subplots(figsize=(6.4, 4.0))
+    for config, pts in sorted(points.items()):
+        axes.plot([x for x, _ in pts], [y for _, y in pts], marker='o',
+                  markersize=4, linewidth=2, label=config)
+    axes.set_xscale('log')
+    axes.set_yscale('log')
+    xs = sorted({x for pts in points.values() for x, _ in pts})
+    axes.set_xticks(xs)
+    axes.xaxis.set_major_formatter(ticker.FormatStrFormatter('%d'))
+    axes.xaxis.set_minor_locator(ticker.NullLocator())
+    # 1, 2 and 5 of each decade, as the hand-drawn plots had them.
+    axes.yaxis.set_minor_locator(ticker.LogLocator(subs=(2.0, 5.0)))
+    axes.yaxis.set_major_formatter(ticker.FormatStrFormatter('%g'))
+    axes.yaxis.set_minor_formatter(ticker.FormatStrFormatter('%g'))
+    axes.grid(True, which='both', color='#e5e5e5')
+    axes.set_title(title, fontsize=11)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.legend(loc='center left', bbox_to_anchor=(1.02, 0.5), frameon=False)
+    figure.tight_layout()
+    figure.savefig(dest, format='svg', metadata={'Date': None})
+    pyplot.close(figure)
 
 
 def main():
@@ -114,8 +85,10 @@ def main():
     which = sys.argv[3] if len(sys.argv) > 3 else 'create'
     with open(src) as f:
         data = json.load(f)
-    with open(dest, 'w') as f:
-        f.write(svg(series(data, which), *SERIES[which]))
+    try:
+        plot(series(data, which), *SERIES[which], dest=dest)
+    except ImportError:
+        sys.exit('plot.py needs matplotlib: pip install -e .[bench]')
 
 
 if __name__ == '__main__':

@@ -14,6 +14,7 @@ from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import deploy_compat
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral import tht
@@ -53,6 +54,9 @@ class DeployRequest:
         default_factory=options.LauncherSpec)
     ansible: ansible_run.AnsibleOptions = dataclasses.field(
         default_factory=ansible_run.AnsibleOptions)
+    #: what tripleoclient's options turn into (--ntp-server, --dry-run...)
+    tripleoclient: tripleoclient_options.DeployValues = dataclasses.field(
+        default_factory=tripleoclient_options.DeployValues)
 
     @property
     def stack(self):
@@ -75,7 +79,9 @@ class DeployRequest:
             disable_validations=self.disable_validations,
             skip_checks=list(self.skip_checks),
             disable_container_prepare=self.disable_container_prepare,
-            skip_deploy_identifier=self.skip_deploy_identifier)
+            skip_deploy_identifier=self.skip_deploy_identifier,
+            parameters=dict(self.tripleoclient.parameters),
+            generate_passwords=self.tripleoclient.generate_passwords)
 
 
 def read(parsed_args):
@@ -83,6 +89,8 @@ def read(parsed_args):
     ``--answers-file`` merged in and ``--templates`` without a value
     resolved to the installed templates."""
     given = deploy_compat.apply_answers(parsed_args, None)
+    compat = tripleoclient_options.read_deploy(
+        parsed_args, parsed_args.config_download_only)
     templates = given['templates']
     if templates is INSTALLED:
         with errors.user_errors('--templates'):
@@ -97,12 +105,13 @@ def read(parsed_args):
         vip_file=parsed_args.vip_file,
         deployed_servers=parsed_args.deployed_servers,
         timeout=parsed_args.timeout,
-        disable_validations=parsed_args.disable_validations,
+        disable_validations=(parsed_args.disable_validations or
+                             not compat.checks_fatal),
         skip_checks=tuple(parsed_args.skip_checks),
         disable_container_prepare=parsed_args.disable_container_prepare,
         skip_deploy_identifier=parsed_args.skip_deploy_identifier,
         verbose_events=parsed_args.verbose_events,
-        strict=parsed_args.strict,
+        strict=parsed_args.strict or compat.warnings_fatal,
         no_proxy=parsed_args.no_proxy,
         python_interpreter=parsed_args.deployment_python_interpreter,
         stack_only=parsed_args.stack_only,
@@ -114,4 +123,5 @@ def read(parsed_args):
             skip_tags=lifecycle.skip_tags(parsed_args.skip_tags,
                                           parsed_args.inflight_validations),
             timeout=parsed_args.config_download_timeout,
-            override_cfg=parsed_args.override_ansible_cfg))
+            override_cfg=parsed_args.override_ansible_cfg),
+        tripleoclient=compat)

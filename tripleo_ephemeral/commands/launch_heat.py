@@ -11,6 +11,7 @@ from tripleo_ephemeral.heat_launcher import manual
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
@@ -60,9 +61,10 @@ class LaunchHeat(command.ShowOne):
                    'deployment\'s dumps (they stay; an empty database is '
                    'never dumped over them)'))
         action.add_argument(
-            '--kill', action='store_true',
+            '--kill', '-k', action='store_true',
             help=_('Stop the Heat running for the heat dir and dump its '
                    'database'))
+        tripleoclient_standalone_options.add_launch_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -76,7 +78,10 @@ class LaunchHeat(command.ShowOne):
                 interrupts.stop_in_order(_('Heat'), self.app.stderr), \
                 locking.DirLock(path):
             launcher = options.build_launcher(
-                options.launcher_spec(parsed_args), path,
+                options.launcher_spec(parsed_args).replace(
+                    heat_type=parsed_args.heat_type or
+                    tripleoclient_standalone_options.launch_heat_type(
+                        parsed_args)), path,
                 say=interrupts.terminal_writer(self.app.stderr))
             if parsed_args.kill:
                 return self._kill(launcher)

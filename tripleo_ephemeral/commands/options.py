@@ -164,8 +164,8 @@ def add_container_options(parser):
     group.add_argument(
         '--heat-engine-workers', metavar='<count>', type=int, default=None,
         action=parseractions.NonNegativeAction,
-        help=_('Engine processes of a pod (default: half the cores, at '
-               'least 2)'))
+        help=_('Engine processes of a pod (default: two per core, 2 to '
+               '8)'))
     group.add_argument(
         '--skip-heat-pull', action='store_true',
         help=_('Do not pull remote images; use the local ones'))

@@ -50,7 +50,9 @@ class ShowCredentials(command.ShowOne):
         options.add_work_dir_options(parser, positional_stack=True)
         parser.add_argument(
             '--directory', metavar='<dir>', type=options.abs_path,
-            help=_('Also write <stack>rc into this directory'))
+            nargs='?', const='.',
+            help=_('Also write <stack>rc into this directory (without a '
+                   'value, as tripleoclient: the current one)'))
         parser.add_argument(
             '--no-proxy', metavar='<hosts>', default='',
             help=_('Comma-separated hosts to add to no_proxy'))

@@ -9,6 +9,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import overcloud_credentials
+from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.deploy import teardown
 from tripleo_ephemeral import heat_launcher
 
@@ -45,10 +46,13 @@ class DeleteOvercloud(command.ShowOne):
                                 action='store_true', help=_('Ignored'))
         deprecated.add_argument('--network-ports', action='store_true',
                                 help=_('Ignored'))
+        tripleoclient_options.add_options(parser,
+                                          tripleoclient_options.DELETE)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
+        tripleoclient_options.check(parsed_args, tripleoclient_options.DELETE)
         wd = overcloud_credentials.work_dir(parsed_args)
         confirm.confirm(parsed_args, confirm.DELETE_PROMPT,
                         _('Overcloud delete'))

@@ -11,6 +11,7 @@ from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
 from tripleo_ephemeral import heat_launcher
@@ -85,7 +86,7 @@ class DeployOvercloud(command.ShowOne):
                    'addresses not given are allocated from the allocation '
                    'pools and kept in the work dir'))
         stack.add_argument(
-            '--timeout', metavar='<minutes>', type=options.positive_int,
+            '-t', '--timeout', metavar='<minutes>', type=options.positive_int,
             default=240,
             help=_('Stack create timeout in minutes (default: 240)'))
         stack.add_argument(
@@ -115,7 +116,8 @@ class DeployOvercloud(command.ShowOne):
         mode = parser.add_argument_group(_('What to run'))
         only = mode.add_mutually_exclusive_group()
         only.add_argument(
-            '--stack-only', action='store_true',
+            '--stack-only', '--no-config-download', dest='stack_only',
+            action='store_true',
             help=_('Create the stack and render config-download, but do not '
                    'run Ansible'))
         only.add_argument(
@@ -140,6 +142,7 @@ class DeployOvercloud(command.ShowOne):
             types=heat_launcher.heat_types() + ['auto'])
         options.add_container_options(parser)
         deploy_compat.add_options(parser)
+        tripleoclient_options.add_deploy_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -155,7 +158,8 @@ class DeployOvercloud(command.ShowOne):
             verbose_events=request.verbose_events,
             strict=request.strict,
             no_proxy=request.no_proxy,
-            python_interpreter=request.python_interpreter)
+            python_interpreter=request.python_interpreter,
+            config_copies=request.tripleoclient.config_copies)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment'),
                                          self.app.stderr):
@@ -168,6 +172,10 @@ class DeployOvercloud(command.ShowOne):
             launcher = options.build_launcher(
                 spec, request.workdir.heat_dir,
                 say=interrupts.terminal_writer(self.app.stderr))
+            if request.tripleoclient.stop:  # --dry-run, --setup-only
+                return run.prepare_only(
+                    launcher, keep=request.tripleoclient.stop == 'setup-only',
+                    ansible=None if request.stack_only else request.ansible)
             return run.run(
                 launcher, keep_running=request.keep_running,
                 ansible=request.ansible,

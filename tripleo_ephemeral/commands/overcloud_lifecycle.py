@@ -45,8 +45,9 @@ class _Prepare(overcloud_deploy.DeployOvercloud):
         result = self.deploy(request.replace(
             environment_files=(environment,) + request.environment_files,
             stack_only=True))
-        self.app.stderr.write('%s init on stack %s complete.\n' % (
-            self.kind.capitalize(), request.stack))
+        if result.status == 'DEPLOY_SUCCESS':  # not --dry-run/--setup-only
+            self.app.stderr.write('%s init on stack %s complete.\n' % (
+                self.kind.capitalize(), request.stack))
         return result.row()
 
 

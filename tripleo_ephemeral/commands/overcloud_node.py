@@ -4,6 +4,7 @@ import logging
 
 from osc_lib.cli import parseractions
 from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
@@ -12,6 +13,7 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import progress
+from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import node_delete
 
@@ -32,9 +34,9 @@ class DeleteNode(command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
-            'nodes', metavar='<host>', nargs='+',
+            'nodes', metavar='<host>', nargs='*',
             help=_('Hostname of a node to delete, as in the inventory '
-                   '(repeatable)'))
+                   '(one or more)'))
         options.add_work_dir_options(parser)
         confirm.add_yes_option(parser)
         group = ansible_options.add_options(parser)
@@ -42,10 +44,18 @@ class DeleteNode(command.ShowOne):
             '--timeout', metavar='<minutes>', type=int, default=60,
             action=parseractions.NonNegativeAction,
             help=_('Minutes the scale-down tasks may take (default: 60)'))
+        tripleoclient_options.add_options(
+            parser, tripleoclient_options.NODE_DELETE)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
+        tripleoclient_options.check(parsed_args,
+                                    tripleoclient_options.NODE_DELETE)
+        if not parsed_args.nodes:
+            raise osc_exceptions.CommandError(
+                _('Name the hosts to delete: openstack overcloud node delete '
+                  '<host> [<host> ...]'))
         wd = options.work_dir(parsed_args)
         say = progress.writer(self.app.stderr)
         with errors.user_errors('--work-dir'):

@@ -11,8 +11,11 @@ from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import standalone
+from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -96,14 +99,23 @@ class DeployStandalone(command.ShowOne):
         group.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging'))
-        options.add_heat_launcher_options(parser, default_type='native')
+        options.add_heat_launcher_options(
+            parser, type_help=_('How to run Heat: %s (default: native; '
+                                'container with --heat-native false)') %
+            ', '.join(heat_launcher.heat_types(ephemeral_only=True)))
         options.add_container_options(parser)
+        tripleoclient_standalone_options.add_standalone_options(parser)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
+        compat = tripleoclient_standalone_options.read_standalone(parsed_args)
         spec = options.launcher_spec(parsed_args)
-        ansible = ansible_options.read(parsed_args)
+        spec = spec.replace(heat_type=spec.heat_type or compat.heat_type or
+                            'native')
+        ansible = ansible_options.read(
+            parsed_args, skip_tags=lifecycle.skip_tags(
+                None, compat.inflight_validations))
         with errors.user_errors('--work-dir'):
             inputs = standalone.StandaloneInputs(
                 stack=parsed_args.stack,
@@ -114,13 +126,16 @@ class DeployStandalone(command.ShowOne):
                 public_virtual_ip=parsed_args.public_virtual_ip,
                 role=parsed_args.standalone_role,
                 local_domain=parsed_args.local_domain,
-                environment_files=parsed_args.environment_files,
+                environment_files=(parsed_args.environment_files +
+                                   list(compat.environment_files)),
                 roles_file=parsed_args.roles_file,
                 networks_file=parsed_args.networks_file,
                 timeout=parsed_args.timeout,
                 disable_container_prepare=(
                     parsed_args.disable_container_prepare))
-        run = deployment.Deployment(inputs, out=self.app.stderr)
+        run = deployment.Deployment(
+            inputs, out=self.app.stderr,
+            python_interpreter=compat.python_interpreter)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the deployment')):
             launcher = options.build_launcher(spec, inputs.workdir.heat_dir)

@@ -25,6 +25,11 @@ LOG = logging.getLogger(__name__)
 
 RULES_FILE = os.path.join(os.path.dirname(__file__), 'check_rules.yaml')
 
+#: Parameters every deploy sets afresh (the deploy parameters file): a
+#: change of theirs is no change of the inputs, so the summary leaves
+#: them out.
+VOLATILE_PARAMETERS = frozenset(('DeployIdentifier', 'DeployIdentifierUUID'))
+
 
 def snapshot(environment_files, roles, servers=None):
     """What the checks compare: env files, merged parameters, roles."""
@@ -105,7 +110,8 @@ def compare(previous, current, rules=None, skip=()):
         summary.append('environment removed: %s' % before[name])
     changed = sorted(k for k in set(previous['parameters']) |
                      set(current['parameters'])
-                     if previous['parameters'].get(k) !=
+                     if k not in VOLATILE_PARAMETERS and
+                     previous['parameters'].get(k) !=
                      current['parameters'].get(k))
     if changed:
         summary.append('parameters changed:  %s' % ', '.join(changed))

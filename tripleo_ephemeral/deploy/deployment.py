@@ -30,6 +30,7 @@ from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
+from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral import workdir as workdir_mod
@@ -68,8 +69,11 @@ class Deployment:
     """Runs a deploy of ``inputs`` (:class:`~.inputs.Inputs`)."""
 
     def __init__(self, inputs, out=None, verbose_events=False,
-                 strict=False, no_proxy='', python_interpreter=None):
+                 strict=False, no_proxy='', python_interpreter=None,
+                 config_copies=()):
         self.inputs = inputs
+        #: directories the rendered Ansible project is also copied into
+        self.config_copies = tuple(config_copies)
         self.stack = inputs.stack
         self.workdir = inputs.workdir
         self.verbose_events = verbose_events
@@ -130,6 +134,9 @@ class Deployment:
                             ssh_user, request.servers,
                             self.python_interpreter),
                         self.say)
+                rendering.copy_project(values['config_download'],
+                                       self.config_copies, self.stack,
+                                       self.say)
                 if ansible is not None:
                     ansible_project.write_files(
                         values['config_download'], ansible, require=False)
@@ -155,17 +162,50 @@ class Deployment:
                     outcome.unchanged(wd, previous, self.say, launcher)
         return Result(self.stack, status, **values)
 
+    def prepare_only(self, launcher, keep=False, ansible=None):
+        """Stop before Heat: check every input as :meth:`run` does, then
+        keep what preparing wrote into the work dir (``keep``,
+        --setup-only) or undo it all (--dry-run). Status CHECKED or
+        PREPARED; the work dir's deployment status is not touched."""
+        self.inputs.check(self.say)
+        launcher.check_prerequisites()
+        if ansible is not None:
+            ansible_run.check_options(ansible)
+        wd = self.workdir
+        existed = os.path.isdir(wd.path)
+        wd.create()
+        with locking.DirLock(wd.path), rollback.Rollback(
+                wd.path, dirs=[wd.templates_dir], say=self.say,
+                existed=existed, undo=not keep), \
+                interruption.activity('checking the inputs'):
+            self._prepare(launcher, ansible)
+        self.say('%s: stopped before Heat, as asked' % (
+            'Inputs prepared in %s' % wd.path if keep else
+            'Every input checked; the work dir is as it was'))
+        return Result(self.stack, 'PREPARED' if keep else 'CHECKED',
+                      work_dir=wd.path if keep or existed else None)
+
     def _prepare(self, launcher, ansible):
         """Read and check every input (writing the generated files), and
         check that Heat can start here; return the request."""
         request = self.inputs.prepare(self.say)
         self._check_parameters(request.create_args)
+        if not self.inputs.generate_passwords:
+            unset = input_checks.unset_parameters(
+                request.create_args, passwords.PASSWORD_NAMES)
+            if unset:
+                raise exceptions.InputError(
+                    'No environment gives %s, and --disable-password-'
+                    'generation generates none: set them in an environment '
+                    'file, or deploy without the option' % ', '.join(unset))
         if ansible is not None:
             input_checks.check_limit(ansible.limit, self.stack,
                                      request.servers)
         input_checks.check_tripleo_ansible(self.inputs.templates,
                                            ansible is not None, self.say)
         launcher.pre_start_check()
+        for warning in request.removed:  # only now: every input passed
+            self.say(warning)
         return request
 
     def _user_environments(self):
@@ -318,6 +358,9 @@ class Deployment:
                     wd, self.say, self.inputs.previous_servers(),
                     ssh_user=ansible.ssh_user if ansible else None,
                     python_interpreter=self.python_interpreter)
+                rendering.copy_project(values['config_download'],
+                                       self.config_copies, self.stack,
+                                       self.say)
                 if ansible is not None:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)

@@ -4,6 +4,9 @@
   set that no template of the request declares (tripleoclient warned about
   them after asking Heat; the request holds every template Heat would use,
   so no Heat is needed).
+* :func:`unset_parameters`: the root template's parameters without a
+  default that no environment sets (the passwords, when none are
+  generated).
 * :func:`check_limit`: ``--limit`` must name a host of the inventory.
 
 Pure functions: values in, names or an error out.
@@ -72,6 +75,25 @@ def undeclared_parameters(create_args, environment_paths):
         if names:
             found[path] = sorted(names)
     return found
+
+
+def unset_parameters(create_args, names):
+    """The ``names`` the root template declares without a default that no
+    environment of the request sets (Heat would refuse the create)."""
+    root = _load(create_args.get('template')) or {}
+    required = {name for name, spec in (root.get('parameters') or
+                                        {}).items()
+                if name in names and
+                not (isinstance(spec, dict) and 'default' in spec)}
+    files = create_args.get('files') or {}
+    for url in create_args.get('environment_files') or ():
+        env = _load(files.get(url, '')) or {}
+        if isinstance(env, dict):
+            for section in ('parameter_defaults', 'parameters'):
+                values = env.get(section)
+                if isinstance(values, dict):
+                    required -= set(values)
+    return sorted(required)
 
 
 def check_limit(limit, stack, servers):

@@ -44,13 +44,17 @@ DEPLOYED_SERVER_ENVIRONMENTS = (
 class Request:
     """What the prepared inputs give the run: the stack create kwargs, the
     deployed servers (or None), the snapshot the checks compared and a
-    digest of the request (:func:`request_digest`)."""
+    digest of the request (:func:`request_digest`), and the warnings for
+    the servers the last deploy had and this one drops (said only once
+    every input passed: a run that stops on input removes nothing)."""
 
-    def __init__(self, create_args, servers, snapshot, digest=None):
+    def __init__(self, create_args, servers, snapshot, digest=None,
+                 removed=()):
         self.create_args = create_args
         self.servers = servers
         self.snapshot = snapshot
         self.digest = digest
+        self.removed = list(removed)
 
 
 def request_digest(create_args, volatile=()):
@@ -100,7 +104,8 @@ class Inputs:
                  timeout=template_processing.DEFAULT_TIMEOUT_MINS,
                  disable_validations=False, skip_checks=(),
                  disable_container_prepare=False,
-                 skip_deploy_identifier=False):
+                 skip_deploy_identifier=False, parameters=None,
+                 generate_passwords=True):
         self.stack = stack
         # The command's WorkDir, else one for the path (built once).
         self.workdir = (work_dir if isinstance(work_dir, workdir_mod.WorkDir)
@@ -124,6 +129,10 @@ class Inputs:
         self.disable_container_prepare = disable_container_prepare
         self.skip_checks = set(skip_checks)
         self.skip_deploy_identifier = skip_deploy_identifier
+        #: parameter_defaults from options (--ntp-server...): generated,
+        #: so the user's environments win
+        self.parameters = dict(parameters or {})
+        self.generate_passwords = generate_passwords
         self.cloud_domain = 'localdomain'
         self._checked = None
 
@@ -241,6 +250,7 @@ class Inputs:
             self.templates, wd.templates_dir, roles, checked.networks)
         env_files = checked.environment_files
         generated = []
+        removed = []
         if servers is not None:
             given = {os.path.basename(p) for p in env_files}
             generated.extend(
@@ -257,8 +267,11 @@ class Inputs:
             if checked.addresses.new:
                 say('Allocated %s (kept in %s)' % (
                     checked.addresses.describe_new(), wd.ip_allocations_file))
-            self._warn_removed_hosts(servers, say)
-        generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
+            removed = self._removed_hosts(servers)
+        if self.generate_passwords:
+            generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
+        elif os.path.exists(wd.passwords_file):
+            generated.append(wd.passwords_file)  # used as it is
         generated.append(self._write_deploy_parameters())
         # <Role>Services and container images, as tripleoclient computed
         # them; read from every environment, before the user's win.
@@ -275,7 +288,7 @@ class Inputs:
                                                     servers, say)
         self._save(roles, checked.networks, all_envs, servers)
         return Request(create_args, servers, snapshot, request_digest(
-            create_args, volatile=[wd.deploy_parameters_file]))
+            create_args, volatile=[wd.deploy_parameters_file]), removed)
 
     def _check_against_last_success(self, env_files, roles, servers, say):
         """Stop before Heat on a change that would break the overcloud."""
@@ -294,12 +307,13 @@ class Inputs:
         return snapshot
 
     def _write_deploy_parameters(self):
-        params = {
+        params = dict(self.parameters)
+        params.update({
             'RootStackName': self.stack,
             'DeployIdentifier': int(time.time()),
             'StackAction': 'CREATE',
             'DeployIdentifierUUID': str(uuid.uuid4()),
-        }
+        })
         if self.skip_deploy_identifier:  # as tripleoclient's
             params['DeployIdentifier'] = ''
             del params['DeployIdentifierUUID']
@@ -323,10 +337,10 @@ class Inputs:
                 datetime.timezone.utc).isoformat(),
         })
 
-    def _warn_removed_hosts(self, servers, say):
-        """Say which servers the last deploy had and this one drops."""
-        for role, host in deployed_servers.removed_hosts(
-                self.previous_servers(), servers):
-            say(deployed_servers.REMOVED_HOST_WARNING % {
-                'host': host['hostname'], 'role': role,
-                'ip': host['ctlplane_ip']})
+    def _removed_hosts(self, servers):
+        """The warnings for the servers the last deploy had and this one
+        drops."""
+        return [deployed_servers.REMOVED_HOST_WARNING % {
+            'host': host['hostname'], 'role': role,
+            'ip': host['ctlplane_ip']} for role, host in
+            deployed_servers.removed_hosts(self.previous_servers(), servers)]

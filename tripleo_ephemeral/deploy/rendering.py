@@ -8,6 +8,8 @@ delete`` took out, so a re-render never changes who Ansible logs in as or
 brings a deleted host back.
 """
 
+import os
+import shutil
 import time
 
 from tripleo_ephemeral.deploy import ansible_run
@@ -60,6 +62,20 @@ def render(workdir, outputs, deployments, render_settings, say):
         dest, time.monotonic() - started))
     history.commit_render(workdir, say)
     return dest
+
+
+def copy_project(config_dir, dirs, stack, say):
+    """Copy the rendered project ``config_dir`` to ``<dir>/<stack>`` of
+    each of ``dirs`` (``--output-dir``, ``--config-dir``), replacing what
+    was there; the work dir keeps its own."""
+    for directory in dirs:
+        dest = os.path.join(directory, stack)
+
+        def copy(path):
+            shutil.rmtree(path)
+            shutil.copytree(config_dir, path, symlinks=True)
+        fileutil.replace_dir(dest, copy)
+        say('config-download copied to %s' % dest)
 
 
 def render_saved(workdir, say, servers=None, ssh_user=None,

@@ -31,8 +31,11 @@ class Rollback:
     directory), removed again like the block's new entries; a work dir
     that did not exist (``existed``) is removed as a whole."""
 
-    def __init__(self, path, dirs=(), say=None, existed=True, created=()):
+    def __init__(self, path, dirs=(), say=None, existed=True, created=(),
+                 undo=False):
         self.path = path
+        #: undo the writes even when the block succeeds (a dry run)
+        self.undo = undo
         self.dirs = [os.path.basename(d.rstrip(os.sep)) for d in dirs]
         self.created = {os.path.basename(d.rstrip(os.sep)) for d in created}
         self.backup = os.path.join(path, BACKUP_DIR)
@@ -57,7 +60,7 @@ class Rollback:
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is None:
+        if exc_type is None and not self.undo:
             shutil.rmtree(self.backup)
         elif not self.existed:
             shutil.rmtree(self.path, ignore_errors=True)

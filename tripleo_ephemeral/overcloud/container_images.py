@@ -62,6 +62,21 @@ def default_prepare():
     return copy.deepcopy(kolla_builder.CONTAINER_IMAGE_PREPARE_PARAM)
 
 
+def default_environment(push_destination=False, registry_login=False):
+    """The environment ``openstack tripleo container image prepare
+    default`` writes: tripleo-common's default ``ContainerImagePrepare``
+    (``push_destination: true`` in every entry with ``push_destination``)
+    and, with ``registry_login``, ``ContainerImageRegistryLogin: true``."""
+    entries = default_prepare()
+    if push_destination:
+        for entry in entries:
+            entry['push_destination'] = True
+    params = {PREPARE: entries}
+    if registry_login:
+        params['ContainerImageRegistryLogin'] = True
+    return {'parameter_defaults': params}
+
+
 def parameters(environment, roles, disable_container_prepare=False):
     """Return the generated ``parameter_defaults`` for a deploy.
 

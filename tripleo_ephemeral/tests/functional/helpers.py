@@ -119,6 +119,15 @@ def one_line_error(proc):
     return lines[-1]
 
 
+def warnings(stderr):
+    """The WARNING lines of a command's stderr, but the one about TripleO's
+    Ansible not being installed (``openstack tripleo ansible install``, a
+    one-time set-up of the machine, not an input)."""
+    return [line for line in stderr.splitlines()
+            if line.startswith('WARNING') and
+            'tripleo ansible install' not in line]
+
+
 def assert_no_heat_left(heat_dir, port=None, pid=None):
     """Nothing runs for ``heat_dir``: no live pid, nothing on ``port``."""
     saved = launcher_state.LauncherState(str(heat_dir)).load()

@@ -102,7 +102,13 @@ class TestPrepare(osc_base.TestCommand):
         self.app.stderr = io.StringIO()
         seen = []
 
+        status = ['DEPLOY_SUCCESS']
+
         class Result:
+            @property
+            def status(self):
+                return status[0]
+
             def row(self):
                 return (), ()
 
@@ -123,6 +129,11 @@ class TestPrepare(osc_base.TestCommand):
         self.assertEqual('/mine.yaml', args.environment_files[1])
         self.assertIn('Upgrade init on stack overcloud complete',
                       self.app.stderr.getvalue())
+        # A --dry-run stops before the stack: no "complete".
+        self.app.stderr = io.StringIO()
+        status[0] = 'CHECKED'
+        cmd.take_action(self.check_parser(cmd, ['-y', '--dry-run'], []))
+        self.assertNotIn('complete', self.app.stderr.getvalue())
 
     def test_prepare_refuses_config_download_only(self):
         cmd = overcloud_lifecycle.PrepareUpdate(self.app, None)

@@ -97,6 +97,18 @@ def test_lifecycle_environments_are_transient(tmp_path):
     assert [v[0] for v in violations] == ['environments-kept']
 
 
+def test_deploy_identifiers_are_no_change(tmp_path):
+    """Every deploy writes new identifiers: no "parameters changed"."""
+    (tmp_path / 'new').mkdir()
+    ids = {'DeployIdentifier': 1, 'DeployIdentifierUUID': 'a'}
+    old = checks.snapshot([_env(tmp_path, 'p.yaml', ids)], ROLES)
+    new = checks.snapshot([_env(tmp_path / 'new', 'p.yaml', dict(
+        ids, DeployIdentifier=2, DeployIdentifierUUID='b'))], ROLES)
+    summary, violations = checks.compare(old, new)
+    assert summary == ['Inputs unchanged since the last successful deploy']
+    assert violations == []
+
+
 def test_skip_check_ids_are_known():
     """Issue 29 case 10: an unknown --skip-check id was accepted silently."""
     checks.check_skip_ids(['roles-kept', 'ceph-fsid-unchanged'])

@@ -53,6 +53,20 @@ def test_no_limit_or_no_servers():
     input_checks.check_limit('anything-9', 'overcloud', None)
 
 
+def test_unset_parameters_of_the_root_template():
+    """A password the root template needs (no default) that no
+    environment gives; a nested template's parameters come from it."""
+    env = yaml.safe_dump({'parameter_defaults': {'Given': 'x'}})
+    args = {'template': {'heat_template_version': 'wallaby', 'parameters': {
+        'Given': {'type': 'string'}, 'Missing': {'type': 'string'},
+        'Defaulted': {'type': 'string', 'default': ''},
+        'NotAPassword': {'type': 'string'}}},
+        'files': {'file:///e/env.yaml': env},
+        'environment_files': ['file:///e/env.yaml']}
+    names = ('Given', 'Missing', 'Defaulted', 'Nested')
+    assert input_checks.unset_parameters(args, names) == ['Missing']
+
+
 def _tht_like(tmp_path):
     (tmp_path / 'common').mkdir()
     (tmp_path / 'common' / 'deploy-steps.j2').write_text(

@@ -91,3 +91,11 @@ def test_a_backup_without_manifest_is_dropped(work):
     assert rollback.Rollback(str(work)).recover() is False
     assert _tree(str(work)) == before
     assert not (work / rollback.BACKUP_DIR).exists()
+
+
+def test_undo_restores_after_a_success_too(work):
+    """A dry run: everything it wrote is undone."""
+    before = _tree(work)
+    with rollback.Rollback(str(work), dirs=[str(work / 'tht')], undo=True):
+        _prepare(work)
+    assert _tree(work) == before

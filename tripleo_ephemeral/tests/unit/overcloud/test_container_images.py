@@ -176,3 +176,14 @@ def test_image_data_missing(monkeypatch):
     with pytest.raises(exceptions.ContainerImagePrepareError,
                        match='container image data is not installed'):
         ci.parameters(_env(), ROLES)
+
+
+def test_default_environment_as_tripleoclient_writes_it():
+    plain = ci.default_environment()
+    assert plain == {'parameter_defaults': {
+        'ContainerImagePrepare': ci.default_prepare()}}
+    pushed = ci.default_environment(
+        push_destination=True, registry_login=True)['parameter_defaults']
+    assert all(e['push_destination'] is True
+               for e in pushed['ContainerImagePrepare'])
+    assert pushed['ContainerImageRegistryLogin'] is True

@@ -9,6 +9,8 @@ def test_bundled_roles_and_networks_load():
     src = template_processing.bundled_templates_dir()
     data = roles.load_roles(src + '/roles_data.yaml')
     assert roles.role_names(data) == ['Controller', 'Compute']
+    # No "add the tag to your roles file" for the project's own file.
+    assert roles.with_implied_tags(data)[1] == []
 
 
 @pytest.mark.parametrize('data, fragment', [

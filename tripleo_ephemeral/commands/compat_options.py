@@ -1,0 +1,80 @@
+"""Declaring tripleoclient's options once: taken, a no-op, or refused.
+
+An operator's script passes tripleoclient 20.0.0's options; each one this
+project has no option of its own for is declared here as a
+:class:`CompatOption` of one of three kinds:
+
+* ``VALUE``: tripleoclient's meaning, read into a value by the command's
+  option group (:mod:`.tripleoclient_options`);
+* ``NOOP``: accepted, and its help says why it changes nothing here;
+* ``REFUSED``: accepted by the parser so that the user gets one line
+  saying why and what to do instead (:func:`check_refused`), not argparse's
+  "unrecognized arguments".
+
+Every one of them defaults to ``None``, so "given" is "not ``None``".
+"""
+
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+
+VALUE = 'value'
+NOOP = 'noop'
+REFUSED = 'refused'
+
+
+class CompatOption:
+    """One tripleoclient option: its strings, kind, why (the help of a
+    value; the reason of a no-op or a refusal) and argparse keywords
+    (without them it is a flag)."""
+
+    def __init__(self, *strings, kind, why, **argparse_kwargs):
+        self.strings = strings
+        self.kind = kind
+        self.why = why
+        self.kwargs = argparse_kwargs or {'action': 'store_true'}
+        self.dest = argparse_kwargs.get('dest') or (
+            strings[0].lstrip('-').replace('-', '_'))
+
+    def help(self):
+        if self.kind == NOOP:
+            return _('tripleoclient\'s; no effect here: %s') % self.why
+        if self.kind == REFUSED:
+            return _('tripleoclient\'s; refused here: %s') % self.why
+        return self.why
+
+    def add_to(self, group):
+        kwargs = dict(self.kwargs, dest=self.dest, help=self.help())
+        if kwargs.get('action') == 'store_true':
+            kwargs['default'] = None
+            kwargs['action'] = 'store_const'
+            kwargs['const'] = True
+        else:
+            kwargs.setdefault('default', None)
+        group.add_argument(*self.strings, **kwargs)
+
+    def given(self, parsed_args):
+        return getattr(parsed_args, self.dest, None) is not None
+
+
+def add_options(parser, title, declared):
+    """Add ``declared`` (CompatOptions) to a group ``title`` of
+    ``parser``; return the group."""
+    group = parser.add_argument_group(title)
+    for option in declared:
+        option.add_to(group)
+    return group
+
+
+def check_refused(parsed_args, declared):
+    """Raise the one-line CommandError of the first refused option given."""
+    for option in declared:
+        if option.kind == REFUSED and option.given(parsed_args):
+            raise osc_exceptions.CommandError(
+                '%s: %s' % ('/'.join(option.strings), option.why))
+
+
+def value(parsed_args, option, default=None):
+    """The value of a VALUE option, ``default`` when not given."""
+    found = getattr(parsed_args, option.dest, None)
+    return default if found is None else found

@@ -1,0 +1,40 @@
+"""The removed-server warning is said only once every input passed."""
+
+import pytest
+
+from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import inputs
+from tripleo_ephemeral import exceptions
+
+
+class _Launcher:
+    def pre_start_check(self):
+        pass
+
+
+def _deployment(tmp_path, monkeypatch, said):
+    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path)))
+    monkeypatch.setattr(dep, 'say', said.append)
+    monkeypatch.setattr(dep.inputs, 'prepare', lambda say: inputs.Request(
+        {}, None, {}, removed=['WARNING: cmp-1 was removed']))
+    return dep
+
+
+def test_said_after_the_checks(tmp_path, monkeypatch):
+    said = []
+    dep = _deployment(tmp_path, monkeypatch, said)
+    monkeypatch.setattr(dep, '_check_parameters', lambda args: None)
+    dep._prepare(_Launcher(), None)
+    assert said == ['WARNING: cmp-1 was removed']
+
+
+def test_not_said_when_input_fails(tmp_path, monkeypatch):
+    said = []
+    dep = _deployment(tmp_path, monkeypatch, said)
+
+    def bad(args):
+        raise exceptions.InputError('X sets Y: fix it')
+    monkeypatch.setattr(dep, '_check_parameters', bad)
+    with pytest.raises(exceptions.InputError):
+        dep._prepare(_Launcher(), None)
+    assert said == []

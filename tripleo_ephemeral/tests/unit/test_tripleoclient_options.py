@@ -1,0 +1,151 @@
+"""tripleoclient's options: what each kind turns into."""
+
+import fixtures
+from osc_lib import exceptions as osc_exceptions
+from osc_lib.test import base as osc_base
+
+from tripleo_ephemeral.commands import compat_options
+from tripleo_ephemeral.commands import launch_heat
+from tripleo_ephemeral.commands import overcloud_delete
+from tripleo_ephemeral.commands import overcloud_deploy
+from tripleo_ephemeral.commands import overcloud_node
+from tripleo_ephemeral.commands import tripleo_deploy
+from tripleo_ephemeral.commands import tripleoclient_options as tco
+from tripleo_ephemeral.commands import tripleoclient_standalone_options as tso
+
+
+class TestDeployOptions(osc_base.TestCommand):
+
+    def setUp(self):
+        super().setUp()
+        self.cmd = overcloud_deploy.DeployOvercloud(self.app, None)
+
+    def _read(self, *argv):
+        parsed = self.check_parser(self.cmd, list(argv), [])
+        return parsed, tco.read_deploy(parsed, parsed.config_download_only)
+
+    def test_nothing_given_changes_nothing(self):
+        _parsed, values = self._read()
+        self.assertEqual(tco.DeployValues(), values)
+
+    def test_values(self):
+        parsed, values = self._read(
+            '--ntp-server', 'pool.ntp.org', '--libvirt-type', 'qemu',
+            '--disable-password-generation', '--dry-run',
+            '--output-dir', '/tmp/out', '--config-dir', '/tmp/cfg',
+            '--validation-errors-nonfatal', '--validation-warnings-fatal',
+            '--overcloud-ssh-network', 'ctlplane', '-t', '30',
+            '--no-config-download')
+        self.assertEqual((('NtpServer', 'pool.ntp.org'),
+                          ('NovaComputeLibvirtType', 'qemu')),
+                         values.parameters)
+        self.assertFalse(values.generate_passwords)
+        self.assertEqual('dry-run', values.stop)
+        self.assertEqual(('/tmp/out', '/tmp/cfg'), values.config_copies)
+        self.assertFalse(values.checks_fatal)
+        self.assertTrue(values.warnings_fatal)
+        self.assertEqual(30, parsed.timeout)
+        self.assertTrue(parsed.stack_only)
+
+    def test_noops_parse_and_change_nothing(self):
+        _parsed, values = self._read(
+            '--deployed-server', '--config-download', '--no-cleanup',
+            '--rm-heat', '--overcloud-ssh-enable-timeout', '5',
+            '--overcloud-ssh-port-timeout', '5',
+            '--disable-protected-resource-types',
+            '--allow-deprecated-network-data', '--config-type', 'x',
+            '--no-preserve-config', '--skip-postconfig', '--force-postconfig')
+        self.assertEqual(tco.DeployValues(), values)
+
+    def test_refused_in_one_line(self):
+        for argv, says in (
+                (['--provision-nodes'], '--deployed-servers'),
+                (['-b'], 'bare-metal provisioning'),
+                (['--baremetal-deployment', 'b.yaml'], 'servers file'),
+                (['--network-config'], 'bare-metal provisioning'),
+                (['--update-plan-only'], '--dry-run'),
+                (['--run-validations'], 'tripleo-ansible-inventory'),
+                (['--overcloud-ssh-network', 'external'], 'ctlplane_ip'),
+                (['--dry-run', '--setup-only'], 'give one of them'),
+                (['--dry-run', '--config-download-only'], 'give one')):
+            parsed = self.check_parser(self.cmd, argv, [])
+            exc = self.assertRaises(osc_exceptions.CommandError,
+                                    tco.read_deploy, parsed,
+                                    parsed.config_download_only)
+            self.assertIn(says, str(exc))
+            self.assertNotIn('\n', str(exc))
+
+
+class TestOtherCommands(osc_base.TestCommand):
+
+    def _parsed(self, cls, argv):
+        return self.check_parser(cls(self.app, None), argv, [])
+
+    def test_node_delete_refuses_a_baremetal_file(self):
+        parsed = self._parsed(overcloud_node.DeleteNode,
+                              ['-b', 'b.yaml', '--overcloud-ssh-port-timeout',
+                               '9'])
+        exc = self.assertRaises(osc_exceptions.CommandError, tco.check,
+                                parsed, tco.NODE_DELETE)
+        self.assertIn('overcloud node delete <host>', str(exc))
+
+    def test_delete_refuses_unprovisioning(self):
+        for argv in (['-b', 'b.yaml'], ['--networks-file', 'n.yaml']):
+            parsed = self._parsed(overcloud_delete.DeleteOvercloud, argv)
+            self.assertRaises(osc_exceptions.CommandError, tco.check,
+                              parsed, tco.DELETE)
+
+    def test_standalone_values(self):
+        parsed = self._parsed(tripleo_deploy.DeployStandalone, [
+            '--local-ip', '192.0.2.2/24', '--heat-native', 'false',
+            '--deployment-python-interpreter', '/usr/bin/python3',
+            '--inflight-validations', '-p', 'plan.yaml', '--cleanup',
+            '--transport', 'local', '--heat-user', 'heat',
+            '--deployment-user', 'stack', '--force-stack-update',
+            '--reproduce-command'])
+        values = tso.read_standalone(parsed)
+        self.assertEqual(tso.StandaloneValues(
+            python_interpreter='/usr/bin/python3',
+            inflight_validations=True, heat_type='container'), values)
+
+    def test_standalone_hieradata(self):
+        env = self.useFixture(fixtures.TempDir()).path
+        good, legacy = env + '/env.yaml', env + '/hiera.yaml'
+        with open(good, 'w') as f:
+            f.write('parameter_defaults: {StandaloneExtraConfig: {a: 1}}\n')
+        with open(legacy, 'w') as f:
+            f.write('nova::debug: true\n')
+        base = ['--local-ip', '192.0.2.2/24', '--hieradata-override']
+        parsed = self._parsed(tripleo_deploy.DeployStandalone, base + [good])
+        self.assertEqual((good,),
+                         tso.read_standalone(parsed).environment_files)
+        parsed = self._parsed(tripleo_deploy.DeployStandalone,
+                              base + [legacy])
+        exc = self.assertRaises(osc_exceptions.CommandError,
+                                tso.read_standalone, parsed)
+        self.assertIn('<Role>ExtraConfig', str(exc))
+
+    def test_standalone_refuses_upgrade(self):
+        parsed = self._parsed(tripleo_deploy.DeployStandalone,
+                              ['--local-ip', '192.0.2.2/24', '--upgrade'])
+        exc = self.assertRaises(osc_exceptions.CommandError,
+                                tso.read_standalone, parsed)
+        self.assertIn('overcloud upgrade prepare', str(exc))
+
+    def test_launch_heat(self):
+        parsed = self._parsed(launch_heat.LaunchHeat,
+                              ['-k', '--heat-native', '--rm-heat',
+                               '--heat-user', 'heat'])
+        self.assertTrue(parsed.kill)
+        self.assertEqual('native', tso.launch_heat_type(parsed))
+        parsed = self._parsed(launch_heat.LaunchHeat, [])
+        self.assertIsNone(tso.launch_heat_type(parsed))
+
+
+def test_help_says_what_each_kind_does():
+    noop = compat_options.CompatOption('--x', kind=compat_options.NOOP,
+                                       why='because')
+    refused = compat_options.CompatOption(
+        '--y', kind=compat_options.REFUSED, why='do z')
+    assert noop.help().endswith('no effect here: because')
+    assert refused.help().endswith('refused here: do z')

@@ -117,7 +117,11 @@ def cmd_deploy(args):
     argv = [os.path.join(BIN, 'openstack'), 'overcloud', 'deploy']
     if not any(a.startswith('--heat-type') for a in args):
         argv += ['--heat-type', 'native']
-    if not args:
+    # The bundled sample's servers are TEST-NET addresses nobody answers
+    # on: without servers of your own (or a mode of your own), render only.
+    modes = ('--deployed-servers', '--stack-only', '--config-download-only',
+             '--dry-run', '--setup-only')
+    if not any(a.split('=')[0] in modes for a in args):
         argv += ['--stack-only']
     os.execve(argv[0], argv + list(args), _env())
 

@@ -60,7 +60,7 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral import workdir_archive
 
 LOG = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ import tarfile
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 
 LOG = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from osc_lib import exceptions as osc_exceptions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
-from tripleo_ephemeral.saved import dump_reader
+from tripleo_ephemeral.heat_db import dump_reader
 from tripleo_ephemeral import workdir
 
 

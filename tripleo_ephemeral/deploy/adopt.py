@@ -32,14 +32,14 @@ from tripleo_ephemeral.deploy import progress
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import dump_import
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral import progress as progress_channel
-from tripleo_ephemeral.saved import dump_reader
+from tripleo_ephemeral.heat_db import dump_reader
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import rollback
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking

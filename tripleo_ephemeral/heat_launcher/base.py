@@ -21,8 +21,8 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.engine_tuning import report as tuning_report
 from tripleo_ephemeral import interruption
-from tripleo_ephemeral.heat_launcher import dumps
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state

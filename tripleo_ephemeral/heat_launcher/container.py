@@ -8,10 +8,10 @@ dumps and restores are identical.
 import logging
 
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
-from tripleo_ephemeral.heat_launcher import scratch_mariadb
+from tripleo_ephemeral.heat_db import scratch_mariadb
 
 LOG = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import os
 import time
 
 from tripleo_ephemeral import interruption
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import watchdog
 
 

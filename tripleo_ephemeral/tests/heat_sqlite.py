@@ -66,7 +66,7 @@ def legacy_heat_db(target, version=86, rows_from=None):
 
     import sqlalchemy as sa
 
-    from tripleo_ephemeral.heat_launcher import crossdb
+    from tripleo_ephemeral.heat_db import crossdb
     from tripleo_ephemeral.heat_launcher import schema_version
 
     target = str(target)

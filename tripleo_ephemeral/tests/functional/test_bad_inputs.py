@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests import heat_sqlite

@@ -15,7 +15,7 @@ import subprocess
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 
 #: A local image name: never pulled.
 IMAGE = 'localhost/tripleo-ephemeral-heat:test'

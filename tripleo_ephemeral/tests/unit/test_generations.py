@@ -6,9 +6,9 @@ import sqlite3
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dumps
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import manual
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.tests.unit import fakes

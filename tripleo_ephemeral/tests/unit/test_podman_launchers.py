@@ -8,8 +8,8 @@ import yaml
 
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import container
-from tripleo_ephemeral.heat_launcher import crossdb
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import crossdb
+from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import pod
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.tests import heat_sqlite

@@ -10,8 +10,8 @@ import pytest
 
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite
 from tripleo_ephemeral.tests.unit import fakes
 from tripleo_ephemeral import workdir

@@ -6,7 +6,7 @@ import logging
 
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import progress as command_progress
-from tripleo_ephemeral.deploy import adopt
+from tripleo_ephemeral.adoption import adopt
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import progress

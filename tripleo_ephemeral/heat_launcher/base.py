@@ -91,7 +91,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     @property
     def owner_url(self):
         """The API's root with this launch's secret: what only the owner
-        reaches (:mod:`tripleo_ephemeral.api_owner`)."""
+        reaches (:mod:`tripleo_ephemeral.runner.api_owner`)."""
         secret = self.api_secret
         return self.api_url + ('/' + secret if secret else '')
 

@@ -37,7 +37,7 @@ class HeatFiles:
     @property
     def api_secret(self):
         """The secret the API of this heat dir's Heat requires, or None
-        before the first launch (:mod:`tripleo_ephemeral.api_owner`)."""
+        before the first launch (:mod:`tripleo_ephemeral.runner.api_owner`)."""
         try:
             with open(self.secret_file) as f:
                 return f.read().strip() or None

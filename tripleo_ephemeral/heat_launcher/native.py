@@ -43,7 +43,7 @@ class NativeHeatLauncher(base.HeatLauncher):
         return self.path('log', 'heat-all.out')
 
     def runner_argv(self):
-        return [sys.executable, '-m', 'tripleo_ephemeral.heat_all',
+        return [sys.executable, '-m', 'tripleo_ephemeral.runner.heat_all',
                 '--config-file', self.config_file, '--db-sync',
                 '--schema-cache', sqlite_schema.schema_cache_path()]
 

@@ -1,7 +1,7 @@
 """The watchdog process of a Heat tied to a command (see
 :mod:`tripleo_ephemeral.heat_launcher.watchdog`).
 
-``python -m tripleo_ephemeral.heat_watchdog --heat-dir D --owner PID
+``python -m tripleo_ephemeral.runner.watchdog --heat-dir D --owner PID
 --launch-id ID`` waits for the owner to die. If the launcher state then
 still says that launch runs under that owner, it takes the heat dir's lock
 and stops Heat as the owner would have (gracefully, with a dump), by the

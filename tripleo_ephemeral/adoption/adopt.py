@@ -28,7 +28,7 @@ from heatclient import exc as heat_exc
 from tripleo_ephemeral.adoption import files as adopt_files
 from tripleo_ephemeral.adoption import equivalence
 from tripleo_ephemeral.deploy import heat_client
-from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import stack_progress
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
@@ -134,8 +134,8 @@ class Adoption:
                     'its stored template: %s' % (
                         self.stack, stack_operation.heat_message(
                             exc, launcher.heat_dir)))
-            status = progress.StackWatcher(client, stack_id,
-                                           out=self.say).wait()
+            status = stack_progress.StackWatcher(
+                client, stack_id, out=self.say).wait()
             if status != 'CREATE_COMPLETE':
                 raise exceptions.AdoptionError(
                     'Re-creating stack %s for its database dump ended %s '

@@ -243,7 +243,7 @@ class Deployment:
             return None
         with interruption.shielded('writing the install archive'):
             try:
-                return self.workdir.archive(succeeded=succeeded)
+                return self.workdir.archives.write(succeeded=succeeded)
             except exceptions.WorkDirError as exc:
                 self.say('WARNING: %s' % exc)
                 return None

@@ -141,7 +141,7 @@ class Adoption:
                     'Re-creating stack %s for its database dump ended %s '
                     '(Heat\'s log: %s); adopt from a dump of its database '
                     'instead (--heat-db-dump)' % (
-                        self.stack, status, launcher.log_dir))
+                        self.stack, status, launcher.files.log_dir))
             recreated = stack_outputs.fetch_outputs(client, stack_id)
         finally:
             dump = launcher.stop(dump=True, origin=generations.ADOPT)

@@ -99,13 +99,13 @@ class LaunchHeat(command.ShowOne):
         except (OSError, ValueError) as exc:
             LOG.warning(_('Could not update your clouds.yaml (%s); use '
                           '%s/heatrc instead'), exc, launcher.heat_dir)
-            user_file = launcher.clouds_file
+            user_file = launcher.files.clouds_file
         info = launcher.describe()
         info['status'] = 'running'
         info['clouds_yaml'] = user_file
         LOG.info(_('Heat is running: export OS_CLOUD=%(cloud)s, or source '
                    '%(rc)s'), {'cloud': parsed_args.cloud_name,
-                               'rc': launcher.path('heatrc')})
+                               'rc': launcher.files.path('heatrc')})
         return self._show(info)
 
     def _kill(self, launcher):

@@ -233,7 +233,8 @@ class FakeLauncher(base.HeatLauncher):
         super().__init__(heat_dir, **kw)
         self.alive = False
         self.calls = []
-        self._db = database.SqliteDatabase(self.path(database.SQLITE_NAME))
+        self._db = database.SqliteDatabase(
+            self.files.path(database.SQLITE_NAME))
 
     @property
     def database(self):

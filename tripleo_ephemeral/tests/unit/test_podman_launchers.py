@@ -33,7 +33,7 @@ def test_container_launch_argv(tmp_path):
         assert opt in run
     assert '%s:%s' % (heat_dir, heat_dir) in run
     assert run[-5:] == [fakes.IMAGE, 'tripleo-heat-all', '--config-file',
-                        launcher.config_file, '--db-sync']
+                        launcher.files.config_file, '--db-sync']
     # A local image is never pulled.
     assert not runner.find('podman', 'pull')
 
@@ -110,7 +110,7 @@ def test_pod_yaml_and_private_files(tmp_path):
     assert env['ERL_EPMD_PORT'] == '0'
     assert 'ERL_EPMD_ADDRESS' not in env
     # Secrets: random, 0600, never in the pod spec or the database URL.
-    creds = json.load(open(launcher.path(pod.CREDENTIALS_FILE)))
+    creds = json.load(open(launcher.files.path(pod.CREDENTIALS_FILE)))
     text = open(launcher.pod_file).read()
     for secret in (creds['mysql_password'], creds['rabbit_password']):
         assert secret not in text
@@ -118,11 +118,13 @@ def test_pod_yaml_and_private_files(tmp_path):
         assert secret != 'heat'
     for name in (pod.CREDENTIALS_FILE, 'mysql-client.cnf', 'rabbitmq.conf',
                  'heat.conf'):
-        assert stat.S_IMODE(os.stat(launcher.path(name)).st_mode) == 0o600
-    conf = open(launcher.config_file).read()
+        mode = os.stat(launcher.files.path(name)).st_mode
+        assert stat.S_IMODE(mode) == 0o600
+    conf = open(launcher.files.config_file).read()
     assert 'rabbit://%s:%s@127.0.0.1:%d/' % (
         creds['rabbit_user'], creds['rabbit_password'], ports['amqp']) in conf
-    assert 'read_default_file=%s' % launcher.path('mysql-client.cnf') in conf
+    client_cnf = launcher.files.path('mysql-client.cnf')
+    assert 'read_default_file=%s' % client_cnf in conf
 
 
 def test_two_heat_dirs_get_different_names_and_ports(tmp_path):

@@ -14,6 +14,7 @@ from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
+from tripleo_ephemeral import progress
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 
@@ -82,7 +83,7 @@ class LaunchHeat(command.ShowOne):
                     heat_type=parsed_args.heat_type or
                     tripleoclient_standalone_options.launch_heat_type(
                         parsed_args)), path,
-                say=interrupts.terminal_writer(self.app.stderr))
+                say=progress.channel(self.app.stderr))
             if parsed_args.kill:
                 return self._kill(launcher)
             return self._launch(launcher, parsed_args)

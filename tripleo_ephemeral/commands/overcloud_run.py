@@ -13,7 +13,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import progress
+from tripleo_ephemeral import progress
 from tripleo_ephemeral.deploy import lifecycle
 
 
@@ -78,7 +78,7 @@ class _Run(command.ShowOne):
                                            extravars=extravars)
             result = lifecycle.run(
                 options.work_dir(parsed_args), self.kind, ansible,
-                progress.writer(self.app.stderr),
+                progress.channel(self.app.stderr),
                 playbooks=getattr(parsed_args, 'playbook', None))
         return result.row()
 

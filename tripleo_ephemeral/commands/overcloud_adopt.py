@@ -13,7 +13,7 @@ from tripleo_ephemeral.adoption import adopt
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
-from tripleo_ephemeral.heat_db import scratch_mariadb
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)

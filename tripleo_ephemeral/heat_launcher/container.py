@@ -12,7 +12,7 @@ from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
-from tripleo_ephemeral.heat_db import scratch_mariadb
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
 
 LOG = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
-from tripleo_ephemeral.heat_db import scratch_mariadb
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral.heat_db import sqlite_schema
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 

@@ -17,7 +17,7 @@ from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.adoption import dump_import
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import readiness
-from tripleo_ephemeral.heat_db import scratch_mariadb
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral import process
 from tripleo_ephemeral.tests.functional import helpers

@@ -7,7 +7,7 @@ import pytest
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import podman
-from tripleo_ephemeral.heat_db import scratch_mariadb
+from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral.tests.unit import fakes
 
 DUMP = '-- MariaDB dump\nCREATE TABLE `stack` (id int);\nCOMMIT;\n'

@@ -1,5 +1,5 @@
-"""The process Heat runs as (``tripleo-heat-all``) and its helpers.
+"""The process Heat runs as (``tripleo-heat-all``): its options, its
+graceful stop, and the API owner check its heat-api applies.
 
-Its options, its stop, the API owner check and the watchdog that stops an
-abandoned Heat.
+What starts and watches it is :mod:`tripleo_ephemeral.heat_launcher`.
 """

@@ -231,7 +231,8 @@ class HeatLauncher(abc.ABC):
         """Launch Heat and wait until it answers; return self.
 
         ``restore_db``: which dump to start from (True: the newest; see
-        :meth:`.dumps.DumpStore.resolve`), else an empty database.
+        :meth:`tripleo_ephemeral.heat_db.dumps.DumpStore.resolve`), else an
+        empty database.
 
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).

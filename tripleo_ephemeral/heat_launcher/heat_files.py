@@ -7,7 +7,8 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
 
 KEY_FILE = 'auth_encryption_key'
-#: The secret every request to the API carries (:mod:`..api_owner`).
+#: The secret every request to the API carries
+#: (:mod:`tripleo_ephemeral.runner.api_owner`).
 API_SECRET_FILE = 'api_secret'
 
 

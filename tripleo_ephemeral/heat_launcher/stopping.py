@@ -40,10 +40,11 @@ class Stopper:
     def stop(self, dump=True, origin=generations.LAUNCH):
         """Stop Heat gracefully and dump its database; safe to repeat.
 
-        ``origin`` says what the dump comes from (:mod:`.generations`).
-        Returns the dump's path, or None when nothing was dumped. After a
-        forced stop (a second signal) it only kills: no dump. A database
-        with no stack is not dumped over a dump that has one.
+        ``origin`` says what the dump comes from
+        (:mod:`tripleo_ephemeral.heat_db.generations`). Returns the dump's
+        path, or None when nothing was dumped. After a forced stop (a second
+        signal) it only kills: no dump. A database with no stack is not
+        dumped over a dump that has one.
         """
         if interruption.forced():
             self.launcher.kill()  # a type's kill also removes its pod

@@ -10,6 +10,7 @@ from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_db import crossdb
 from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import pod
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.tests import heat_sqlite
@@ -49,6 +50,18 @@ def test_container_stop_is_sigterm_then_rm(tmp_path):
                        launcher.container_name)
     assert runner.find('podman', 'rm', '--ignore', '-f',
                        launcher.container_name)
+
+
+def test_container_and_pod_stop_take_the_dump_origin(tmp_path):
+    """A deploy and an adoption stop with origin=...; the types that add
+    their own clean-up to stop take it too (a TypeError before)."""
+    for launcher in (
+            container.ContainerHeatLauncher(
+                str(tmp_path / 'c'), runner=fakes.FakeRunner()),
+            _pod(tmp_path / 'p', runner=fakes.FakeRunner())):
+        os.makedirs(launcher.heat_dir)
+        launcher._database = database.SqliteDatabase(str(tmp_path / 'none'))
+        assert launcher.stop(dump=True, origin=generations.DEPLOY) is None
 
 
 def test_remote_image_pulled_unless_skipped():

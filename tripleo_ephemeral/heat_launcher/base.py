@@ -243,7 +243,7 @@ class HeatLauncher(abc.ABC):
         if restore_db:
             self.database.restore(self.dumps, self.dumps.resolve(restore_db))
         else:
-            self._start_empty()
+            self.stopper.recover()
         started = time.monotonic()
         for attempt in range(1, PORT_ATTEMPTS + 1):
             try:
@@ -284,25 +284,6 @@ class HeatLauncher(abc.ABC):
         """Start the watchdog of a tied Heat; return its state fields."""
         return watchdog.spawn(self.runner, self.heat_dir, self.files.log_dir,
                               saved['launch_id'])
-
-    def _start_empty(self):
-        """Start from an empty database, keeping the old one as a dump.
-
-        A run that crashed never dumped its database: dump it now, so
-        starting afresh loses nothing (an empty one only if there is no
-        dump yet).
-        """
-        db = self.database
-        if not db.has_data():
-            return
-        kept = self.dumps.all()
-        if db.newer_than(kept[:1]) and (db.stack_count() != 0 or not kept):
-            path = db.dump(self.dumps)
-            self.dumps.record_origin(path, generations.RECOVERED,
-                                     db.stack_count())
-            self.say('Found the database of a Heat that did not stop '
-                     'cleanly: kept it as the dump %s' % path)
-        db.remove()
 
     def wait_until_ready(self, saved=None):
         saved = saved or self.state.load()

@@ -1,5 +1,6 @@
 """How a launcher ends its Heat: a graceful stop with a dump, a kill, or
-letting it outlive the command that launched it.
+letting it outlive the command that launched it; and, before a fresh start,
+the dump a crashed run never made.
 
 :class:`Stopper` is what :class:`.base.HeatLauncher` delegates its
 ``stop``, ``kill`` and ``release`` to (its start kills what it launched on
@@ -94,6 +95,22 @@ class Stopper:
         if dump:
             launcher.database.remove()
         return None
+
+    def recover(self):
+        """Before a start from an empty database: keep the old one as a
+        dump, as the stop a crashed run never made would have (an empty
+        one only if there is no dump yet), then remove it."""
+        launcher = self.launcher
+        db, store = launcher.database, launcher.dumps
+        if not db.has_data():
+            return
+        kept = store.all()
+        if db.newer_than(kept[:1]) and (db.stack_count() != 0 or not kept):
+            path = db.dump(store)
+            store.record_origin(path, generations.RECOVERED, db.stack_count())
+            launcher.say('Found the database of a Heat that did not stop '
+                         'cleanly: kept it as the dump %s' % path)
+        db.remove()
 
     def kill(self):
         """Stop Heat at once, without a dump; safe to repeat."""

@@ -184,7 +184,7 @@ def newest_dump(heat_dir):
 def nested_stacks(wd):
     """Count the nested stacks in the newest dump of the heat dir."""
     from tripleo_ephemeral import exceptions
-    from tripleo_ephemeral.saved import dump_reader
+    from tripleo_ephemeral.heat_db import dump_reader
 
     dump = newest_dump(wd.heat_dir)
     if not dump:

@@ -31,9 +31,9 @@ sys.path.insert(0, HERE)
 import heats_dump  # noqa: E402
 import timing  # noqa: E402
 
-from tripleo_ephemeral.heat_launcher import database  # noqa: E402
+from tripleo_ephemeral.heat_db import database  # noqa: E402
 
-from tripleo_ephemeral.heat_launcher import dumps  # noqa: E402
+from tripleo_ephemeral.heat_db import dumps  # noqa: E402
 
 
 def best(repeat, fn, *args):

@@ -9,14 +9,8 @@ import contextlib
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands import progress
 from tripleo_ephemeral import interruption
-
-
-def terminal_writer(stream):
-    """The progress channel of ``stream`` (the command's stderr); the same
-    as :func:`.progress.writer`."""
-    return progress.writer(stream)
+from tripleo_ephemeral import progress
 
 
 @contextlib.contextmanager
@@ -24,7 +18,7 @@ def stop_in_order(what, out=None):
     """Handle signals while the block runs; ``what`` names what a stop
     stops, ``out`` is where progress goes (the command's stderr)."""
     ctl = interruption.Controller(
-        terminal_writer(out) if out is not None else None)
+        progress.channel(out) if out is not None else None)
     with ctl.installed():
         try:
             yield ctl

@@ -14,6 +14,7 @@ from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
+from tripleo_ephemeral import progress
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 
@@ -82,7 +83,7 @@ class LaunchHeat(command.ShowOne):
                     heat_type=parsed_args.heat_type or
                     tripleoclient_standalone_options.launch_heat_type(
                         parsed_args)), path,
-                say=interrupts.terminal_writer(self.app.stderr))
+                say=progress.channel(self.app.stderr))
             if parsed_args.kill:
                 return self._kill(launcher)
             return self._launch(launcher, parsed_args)
@@ -99,13 +100,13 @@ class LaunchHeat(command.ShowOne):
         except (OSError, ValueError) as exc:
             LOG.warning(_('Could not update your clouds.yaml (%s); use '
                           '%s/heatrc instead'), exc, launcher.heat_dir)
-            user_file = launcher.clouds_file
+            user_file = launcher.files.clouds_file
         info = launcher.describe()
         info['status'] = 'running'
         info['clouds_yaml'] = user_file
         LOG.info(_('Heat is running: export OS_CLOUD=%(cloud)s, or source '
                    '%(rc)s'), {'cloud': parsed_args.cloud_name,
-                               'rc': launcher.path('heatrc')})
+                               'rc': launcher.files.path('heatrc')})
         return self._show(info)
 
     def _kill(self, launcher):

@@ -3,7 +3,8 @@
 Each group is declared here once, next to the function that reads it into
 a value, once per command run: ``--stack``/``--work-dir`` (every command
 that works on a deployment) into a
-:class:`~tripleo_ephemeral.workdir.WorkDir` (:func:`work_dir`); the
+:class:`~tripleo_ephemeral.workdir.WorkDir` (:func:`work_dir`, or
+:func:`existing_work_dir` where the deployment must exist); the
 ``--heat-*`` launcher and container options into a frozen
 :class:`LauncherSpec` (:func:`launcher_spec`), which
 :func:`build_launcher` turns into a launcher. The Ansible options are
@@ -26,6 +27,7 @@ from tripleo_ephemeral.heat_launcher import config
 from tripleo_ephemeral.heat_launcher import config_options
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.history import versions
 from tripleo_ephemeral import workdir
 
 
@@ -104,6 +106,28 @@ def work_dir(parsed_args):
     except exceptions.InputError as exc:
         raise osc_exceptions.CommandError(str(exc))
     return workdir.WorkDir(parsed_args.work_dir, stack)
+
+
+def existing_work_dir(parsed_args):
+    """:func:`work_dir`, which must hold a deployment already."""
+    wd = work_dir(parsed_args)
+    if not os.path.isdir(wd.path):
+        raise osc_exceptions.CommandError(
+            _('No deployment was found for %(stack)s in %(dir)s: deploy it '
+              'first, or check --stack/--work-dir') % {
+                  'stack': wd.stack, 'dir': wd.path})
+    return wd
+
+
+def config_history(wd):
+    """The config-download versions of ``wd``, which must have one."""
+    history = versions.ConfigHistory(wd.config_download_dir)
+    if not history.head():
+        raise osc_exceptions.CommandError(
+            _('%(dir)s has no config-download versions: deploy the stack '
+              '(--stack-only renders without running Ansible)') % {
+                  'dir': wd.config_download_dir})
+    return history
 
 
 # -- Heat ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import progress
+from tripleo_ephemeral import progress
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import ssh_admin
 
@@ -59,7 +59,7 @@ class AuthorizeAdmin(command.ShowOne):
                 interrupts.stop_in_order(_('admin authorize')):
             run, key = ssh_admin.authorize(
                 wd, lifecycle.load_inventory(wd), ansible,
-                progress.writer(self.app.stderr),
+                progress.channel(self.app.stderr),
                 ssh_user=parsed_args.overcloud_ssh_user,
                 wait_timeout=parsed_args.overcloud_ssh_port_timeout)
         self.app.stderr.write(_('Enabling ssh admin - COMPLETE.\n'))

@@ -9,7 +9,7 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import adopt
+from tripleo_ephemeral.adoption import adopt
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import podman as podman_cli

@@ -8,7 +8,6 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import overcloud_credentials
 from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.deploy import teardown
 from tripleo_ephemeral import heat_launcher
@@ -53,7 +52,7 @@ class DeleteOvercloud(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient_options.check(parsed_args, tripleoclient_options.DELETE)
-        wd = overcloud_credentials.work_dir(parsed_args)
+        wd = options.existing_work_dir(parsed_args)
         confirm.confirm(parsed_args, confirm.DELETE_PROMPT,
                         _('Overcloud delete'))
         with errors.user_errors('--work-dir'):

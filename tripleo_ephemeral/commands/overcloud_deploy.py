@@ -16,6 +16,7 @@ from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import auto
+from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -171,7 +172,7 @@ class DeployOvercloud(command.ShowOne):
                     inputs, self.app.stderr, spec.overrides))
             launcher = options.build_launcher(
                 spec, request.workdir.heat_dir,
-                say=interrupts.terminal_writer(self.app.stderr))
+                say=progress.channel(self.app.stderr))
             if request.tripleoclient.stop:  # --dry-run, --setup-only
                 return run.prepare_only(
                     launcher, keep=request.tripleoclient.stop == 'setup-only',

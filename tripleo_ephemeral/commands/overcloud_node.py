@@ -12,7 +12,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import progress
+from tripleo_ephemeral import progress
 from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import node_delete
@@ -57,7 +57,7 @@ class DeleteNode(command.ShowOne):
                 _('Name the hosts to delete: openstack overcloud node delete '
                   '<host> [<host> ...]'))
         wd = options.work_dir(parsed_args)
-        say = progress.writer(self.app.stderr)
+        say = progress.channel(self.app.stderr)
         with errors.user_errors('--work-dir'):
             found = node_delete.check_hosts(
                 lifecycle.load_inventory(wd), parsed_args.nodes, wd.stack)

@@ -21,7 +21,7 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
-from tripleo_ephemeral import workdir_archive
+from tripleo_ephemeral.workdir import archives
 
 MANIFEST = 'MANIFEST.json'
 FORMAT = 1
@@ -29,8 +29,8 @@ FORMAT = 1
 
 def _walk(root):
     """The files a backup carries: the work dir's, transient ones left out
-    (:func:`tripleo_ephemeral.workdir_archive.is_transient`)."""
-    is_transient = workdir_archive.is_transient
+    (:func:`tripleo_ephemeral.workdir.archives.is_transient`)."""
+    is_transient = archives.is_transient
     for directory, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not is_transient(d))
         for name in sorted(files):

@@ -23,7 +23,7 @@ from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import rollback
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
@@ -243,7 +243,7 @@ class Deployment:
             return None
         with interruption.shielded('writing the install archive'):
             try:
-                return self.workdir.archive(succeeded=succeeded)
+                return self.workdir.archives.write(succeeded=succeeded)
             except exceptions.WorkDirError as exc:
                 self.say('WARNING: %s' % exc)
                 return None

@@ -10,7 +10,7 @@ a successful deploy's dump is kept out of the rotation.
 
 import os
 
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import interruption
 
 

@@ -12,7 +12,7 @@ import time
 
 from heatclient import exc as heat_exc
 
-from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import stack_progress
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import logtail
 
@@ -50,7 +50,7 @@ def _latest_event(client, stack_id):
     the update's)."""
     try:
         events = client.events.list(stack_id, sort_dir='desc', limit=1,
-                                    nested_depth=progress.NESTED_DEPTH)
+                                    nested_depth=stack_progress.NESTED_DEPTH)
     except heat_exc.HTTPException:
         return None
     return events[0].id if events else None
@@ -118,16 +118,16 @@ def run(client, stack, create_args, say, *, heat_dir, may_update=False,
     if accepted is not None:
         accepted()
     ref = '%s/%s' % (stack, stack_id)  # no redirect from Heat's API
-    watcher = progress.StackWatcher(client, ref, action=action,
-                                    out=say, verbose=verbose,
-                                    expected_total=expected, marker=marker)
+    watcher = stack_progress.StackWatcher(
+        client, ref, action=action, out=say, verbose=verbose,
+        expected_total=expected, marker=marker)
     status = watcher.wait()
     # Until the end was seen: the last events and the exact counts after it
     # are the report's, not the stack's.
     elapsed = watcher.ended - started
     counts = watcher.final_counts  # listed once, as the end was seen
     if status != action + '_COMPLETE':
-        failed = progress.failures(client, ref)
+        failed = stack_progress.failures(client, ref)
         for path, rtype, reason in failed:
             say('FAILED %s (%s): %s' % (path, rtype, reason))
         raise exceptions.DeployError(

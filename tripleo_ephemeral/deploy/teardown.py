@@ -107,7 +107,7 @@ def delete(workdir, installed=None, archive=True, now=None):
             else None)
         if archive:
             now = now or datetime.datetime.now(datetime.timezone.utc)
-            done['archive'] = workdir.archive(dest=os.path.join(
+            done['archive'] = workdir.archives.write(dest=os.path.join(
                 os.path.dirname(workdir.path), '%s-deleted-%s.tar.gz' % (
                     workdir.stack, now.strftime('%Y%m%d-%H%M%S'))))
         try:

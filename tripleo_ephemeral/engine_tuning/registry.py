@@ -10,7 +10,7 @@ A shim is switched on by the first ``[ephemeral_heat]`` option it lists
 (unless it is always on), and replaces or relies on the targets it lists,
 each with the fingerprints (:mod:`.fingerprint`) of the source it was
 checked on (the releases are in :mod:`.spec`). The runner's options
-(``runner_options.OPTS``), the launcher's tuned and stock values
+(``runner.options.OPTS``), the launcher's tuned and stock values
 (``heat_launcher.tuning.Tuning``), the guard and the tests all come from
 here.
 

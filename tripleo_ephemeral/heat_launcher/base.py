@@ -6,8 +6,9 @@ runs pre-checks, launches and waits for readiness under one deadline, and
 :meth:`HeatLauncher.stop` may be called any number of times. Used as a
 context manager, a launcher always stops and dumps its database on exit.
 
-The stop, kill and release are in :mod:`.stopping`, the paths of the files
-in the heat dir in :mod:`.heat_files`; both are mixins of this class.
+A launcher delegates its stop, kill and release to a
+:class:`.stopping.Stopper` (``launcher.stopper``) and finds the files of
+its heat dir through a :class:`.heat_files.HeatDir` (``launcher.files``).
 """
 
 import abc
@@ -21,8 +22,8 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.engine_tuning import report as tuning_report
 from tripleo_ephemeral import interruption
-from tripleo_ephemeral.heat_launcher import dumps
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
@@ -45,7 +46,7 @@ PORT_ATTEMPTS = 3
 EXIT_PORT_IN_USE = 98
 
 
-class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
+class HeatLauncher(abc.ABC):
     """Start, wait for, stop, dump and restore one Heat."""
 
     #: The ``--heat-type`` value this class implements.
@@ -63,6 +64,8 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         ``say`` prints a line of progress (default: the log)."""
         from tripleo_ephemeral import process
         self.heat_dir = os.path.abspath(os.path.expanduser(heat_dir))
+        self.files = heat_files.HeatDir(self.heat_dir)
+        self.stopper = stopping.Stopper(self)
         self.state = launcher_state.LauncherState(self.heat_dir)
         self.port_given = api_port is not None
         self.api_port = int(api_port if self.port_given else
@@ -82,6 +85,21 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         """One line of progress for the user (a lost terminal is fine)."""
         progress.channel(self._say)(text)
 
+    # -- stopping (:class:`.stopping.Stopper`) --------------------------------
+
+    def stop(self, dump=True, origin=generations.LAUNCH):
+        """Stop Heat gracefully and dump its database; safe to repeat.
+        Returns the dump's path, or None (:meth:`.Stopper.stop`)."""
+        return self.stopper.stop(dump=dump, origin=origin)
+
+    def kill(self):
+        """Stop Heat at once, without a dump; safe to repeat."""
+        self.stopper.kill()
+
+    def release(self):
+        """Untie Heat from this process: it outlives it (--keep-running)."""
+        self.stopper.release()
+
     # -- address -----------------------------------------------------------
 
     @property
@@ -91,8 +109,8 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     @property
     def owner_url(self):
         """The API's root with this launch's secret: what only the owner
-        reaches (:mod:`tripleo_ephemeral.api_owner`)."""
-        secret = self.api_secret
+        reaches (:mod:`tripleo_ephemeral.runner.api_owner`)."""
+        secret = self.files.api_secret
         return self.api_url + ('/' + secret if secret else '')
 
     @property
@@ -134,7 +152,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
                 'Heat exited while starting: %s' % self._failure_hint())
 
     def _failure_hint(self):
-        return 'see the logs in %s' % self.log_dir
+        return 'see the logs in %s' % self.files.log_dir
 
     def _exited_error(self, code, what='Heat'):
         """The error for a Heat that exited with ``code`` while starting."""
@@ -163,7 +181,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
     def prepare(self):
         """Write every file Heat reads into the heat dir; return self."""
         fileutil.ensure_private_dir(self.heat_dir)
-        fileutil.ensure_private_dir(self.log_dir)
+        fileutil.ensure_private_dir(self.files.log_dir)
         heat_files.write(self)
         self._prepare_extra()
         return self
@@ -213,7 +231,8 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         """Launch Heat and wait until it answers; return self.
 
         ``restore_db``: which dump to start from (True: the newest; see
-        :meth:`.dumps.DumpStore.resolve`), else an empty database.
+        :meth:`tripleo_ephemeral.heat_db.dumps.DumpStore.resolve`), else an
+        empty database.
 
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
@@ -224,7 +243,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
         if restore_db:
             self.database.restore(self.dumps, self.dumps.resolve(restore_db))
         else:
-            self._start_empty()
+            self.stopper.recover()
         started = time.monotonic()
         for attempt in range(1, PORT_ATTEMPTS + 1):
             try:
@@ -249,7 +268,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _launch_once(self, tied):
         owner = watchdog.owner_fields() if tied else {'owner_pid': None}
-        tuning_report.clear(self.log_dir)
+        tuning_report.clear(self.files.log_dir)
         saved = self.state.save(
             heat_type=self.heat_type, api_port=self.api_port,
             bind_host=self.bind_host, api_url=self.api_url,
@@ -263,27 +282,8 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
 
     def _start_watchdog(self, saved):
         """Start the watchdog of a tied Heat; return its state fields."""
-        return watchdog.spawn(self.runner, self.heat_dir, self.log_dir,
+        return watchdog.spawn(self.runner, self.heat_dir, self.files.log_dir,
                               saved['launch_id'])
-
-    def _start_empty(self):
-        """Start from an empty database, keeping the old one as a dump.
-
-        A run that crashed never dumped its database: dump it now, so
-        starting afresh loses nothing (an empty one only if there is no
-        dump yet).
-        """
-        db = self.database
-        if not db.has_data():
-            return
-        kept = self.dumps.all()
-        if db.newer_than(kept[:1]) and (db.stack_count() != 0 or not kept):
-            path = db.dump(self.dumps)
-            self.dumps.record_origin(path, generations.RECOVERED,
-                                     db.stack_count())
-            self.say('Found the database of a Heat that did not stop '
-                     'cleanly: kept it as the dump %s' % path)
-        db.remove()
 
     def wait_until_ready(self, saved=None):
         saved = saved or self.state.load()
@@ -320,7 +320,7 @@ class HeatLauncher(heat_files.HeatFiles, stopping.Stopping, abc.ABC):
             'heat_dir': self.heat_dir,
             'pid': saved.get('pid'),
             'database': self.database.url,
-            'clouds_yaml': self.clouds_file,
+            'clouds_yaml': self.files.clouds_file,
             # What the runner installed and refused (None: not recorded).
-            'engine_tunings': tuning_report.read(self.log_dir),
+            'engine_tunings': tuning_report.read(self.files.log_dir),
         }

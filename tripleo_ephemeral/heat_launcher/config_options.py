@@ -5,7 +5,7 @@ changes nothing, silently); a value of the wrong type makes the runner
 crash at its first read of the option, and the launch fails with an oslo
 ``LocationInfo(...)`` repr. :func:`check` refuses both before anything is
 written: the runner's own ``[ephemeral_heat]`` options
-(:mod:`tripleo_ephemeral.runner_options`), and every option Heat and the
+(:mod:`tripleo_ephemeral.runner.options`), and every option Heat and the
 oslo libraries it runs register, read from their ``oslo.config.opts``
 entry points, as ``oslo-config-generator`` reads them for Heat's sample
 config. Loading Heat's takes seconds (it imports parts of Heat), so the
@@ -48,7 +48,7 @@ def runner_catalog():
     need no import of oslo.messaging (1.2 s measured)."""
     from oslo_config import cfg
 
-    from tripleo_ephemeral import runner_options
+    from tripleo_ephemeral.runner import options as runner_options
     catalog = {}
     _add(catalog, RUNNER_SECTION, runner_options.OPTS)
     _add(catalog, 'DEFAULT', [cfg.IntOpt('executor_thread_pool_size')])

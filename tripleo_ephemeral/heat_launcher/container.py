@@ -8,7 +8,8 @@ dumps and restores are identical.
 import logging
 
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import scratch_mariadb
@@ -28,7 +29,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
         self.pull = pull
         self.podman = podman or podman_cli.Podman(self.runner)
         self._database = database.SqliteDatabase(
-            self.path(database.SQLITE_NAME), runner=self.runner,
+            self.files.path(database.SQLITE_NAME), runner=self.runner,
             mysql_reader=scratch_mariadb.ScratchMariadb(
                 self.podman, self.images, self.heat_dir, pull=pull))
 
@@ -41,7 +42,7 @@ class ContainerHeatLauncher(base.HeatLauncher):
         return podman_cli.podman_name('tripleo-heat', self.heat_dir)
 
     def runner_command(self):
-        return ['tripleo-heat-all', '--config-file', self.config_file,
+        return ['tripleo-heat-all', '--config-file', self.files.config_file,
                 '--db-sync']
 
     def pre_start_check(self):
@@ -86,8 +87,8 @@ class ContainerHeatLauncher(base.HeatLauncher):
 
     def _failure_hint(self):
         tail = self.podman.logs_tail(self.container_name, lines=5)
-        last = logtail.last_error(self.path('log', 'heat.log'))
-        return '%s\n%s\nfull log in %s' % (tail, last, self.log_dir)
+        last = logtail.last_error(self.files.path('log', 'heat.log'))
+        return '%s\n%s\nfull log in %s' % (tail, last, self.files.log_dir)
 
     def _terminate(self, saved, timeout):
         self.podman.stop(saved.get('container') or self.container_name,
@@ -99,9 +100,9 @@ class ContainerHeatLauncher(base.HeatLauncher):
     def _remove(self):
         self.podman.remove(self.container_name)
 
-    def stop(self, dump=True):
+    def stop(self, dump=True, origin=generations.LAUNCH):
         try:
-            return super().stop(dump=dump)
+            return super().stop(dump=dump, origin=origin)
         finally:
             self._remove()
 

@@ -7,16 +7,20 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
 
 KEY_FILE = 'auth_encryption_key'
-#: The secret every request to the API carries (:mod:`..api_owner`).
+#: The secret every request to the API carries
+#: (:mod:`tripleo_ephemeral.runner.api_owner`).
 API_SECRET_FILE = 'api_secret'
 
 
-class HeatFiles:
-    """Where a :class:`.base.HeatLauncher` keeps its files (in its
-    ``heat_dir``)."""
+class HeatDir:
+    """The files of a heat dir (``root``), where a launcher keeps its
+    config, logs, secret and client files: a launcher's ``files``."""
+
+    def __init__(self, root):
+        self.root = root
 
     def path(self, *names):
-        return os.path.join(self.heat_dir, *names)
+        return os.path.join(self.root, *names)
 
     @property
     def config_file(self):
@@ -37,7 +41,7 @@ class HeatFiles:
     @property
     def api_secret(self):
         """The secret the API of this heat dir's Heat requires, or None
-        before the first launch (:mod:`tripleo_ephemeral.api_owner`)."""
+        before the first launch (:mod:`tripleo_ephemeral.runner.api_owner`)."""
         try:
             with open(self.secret_file) as f:
                 return f.read().strip() or None
@@ -48,32 +52,33 @@ class HeatFiles:
 def write(launcher):
     """heat.conf, the token, paste and policy files, clouds.yaml and
     heatrc of ``launcher`` (a HeatLauncher), each written atomically."""
-    path = launcher.path
+    files = launcher.files
+    path = files.path
     write_atomic = fileutil.write_atomic
     token_file = path('token_file.json')
     paste_file = path('api-paste.ini')
     policy_file = path('policy.yaml')
     tuning = launcher.tuning
-    write_atomic(launcher.config_file, config.heat_conf(
+    write_atomic(files.config_file, config.heat_conf(
         heat_type=launcher.heat_type, api_url=launcher.api_url,
         bind_host=launcher.bind_host, api_port=launcher.api_port,
         database_url=launcher.database.url,
         transport_url=launcher.transport_url,
-        log_dir=launcher.log_dir, token_file=token_file,
+        log_dir=files.log_dir, token_file=token_file,
         paste_file=paste_file, policy_file=policy_file,
         auth_encryption_key=auth_encryption_key(path(KEY_FILE)),
         engine_workers=tuning.engine_workers,
         executor_thread_pool_size=tuning.executor_thread_pool_size,
         runner_options=tuning.runner_options(), debug=launcher.debug,
         overrides=tuning.overrides, stop_grace=launcher.stop_grace))
-    if launcher.api_secret is None:
+    if files.api_secret is None:
         new_api_secret(launcher)
     endpoint = launcher.endpoint
     write_atomic(token_file, config.token_file(endpoint))
-    write_atomic(paste_file, config.api_paste_ini(launcher.secret_file),
+    write_atomic(paste_file, config.api_paste_ini(files.secret_file),
                  mode=0o644)
     write_atomic(policy_file, config.policy_yaml(), mode=0o644)
-    write_atomic(launcher.clouds_file, config.clouds_yaml(endpoint))
+    write_atomic(files.clouds_file, config.clouds_yaml(endpoint))
     write_atomic(path('heatrc'), config.heatrc(endpoint, launcher.heat_dir))
 
 
@@ -81,7 +86,7 @@ def new_api_secret(launcher):
     """Make the secret the next launch's API requires (0600): a new one
     every launch, so an endpoint seen once opens no later Heat."""
     fileutil.ensure_private_dir(launcher.heat_dir)
-    fileutil.write_atomic(launcher.secret_file,
+    fileutil.write_atomic(launcher.files.secret_file,
                           secrets.token_urlsafe(24) + '\n')
 
 

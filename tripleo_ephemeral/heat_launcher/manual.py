@@ -11,7 +11,7 @@ import glob
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import workdir
 

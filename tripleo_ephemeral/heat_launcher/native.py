@@ -7,11 +7,11 @@ import time
 import psutil
 
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import scratch_mariadb
-from tripleo_ephemeral.heat_launcher import sqlite_schema
+from tripleo_ephemeral.heat_db import sqlite_schema
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 
 LOG = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ class NativeHeatLauncher(base.HeatLauncher):
         super().__init__(heat_dir, api_port, **kwargs)
         # Only a pod's (MySQL) dump needs podman: a scratch MariaDB reads it.
         self._database = database.SqliteDatabase(
-            self.path(database.SQLITE_NAME), runner=self.runner,
+            self.files.path(database.SQLITE_NAME), runner=self.runner,
             mysql_reader=scratch_mariadb.ScratchMariadb(
                 podman or podman_cli.Podman(self.runner),
                 images or podman_cli.ContainerImages(), self.heat_dir,
@@ -40,11 +40,11 @@ class NativeHeatLauncher(base.HeatLauncher):
 
     @property
     def runner_log(self):
-        return self.path('log', 'heat-all.out')
+        return self.files.path('log', 'heat-all.out')
 
     def runner_argv(self):
-        return [sys.executable, '-m', 'tripleo_ephemeral.heat_all',
-                '--config-file', self.config_file, '--db-sync',
+        return [sys.executable, '-m', 'tripleo_ephemeral.runner.heat_all',
+                '--config-file', self.files.config_file, '--db-sync',
                 '--schema-cache', sqlite_schema.schema_cache_path()]
 
     def _launch(self):
@@ -61,7 +61,8 @@ class NativeHeatLauncher(base.HeatLauncher):
         if self._child is not None:
             self._child.poll()  # reap it if it died, so it is not a zombie
         return launcher_state.find_process(
-            saved.get('pid'), saved.get('pid_create_time'), self.config_file)
+            saved.get('pid'), saved.get('pid_create_time'),
+            self.files.config_file)
 
     def _is_alive(self, saved):
         return self._process(saved) is not None
@@ -83,8 +84,8 @@ class NativeHeatLauncher(base.HeatLauncher):
 
     def _failure_hint(self):
         last = logtail.last_error(self.runner_log,
-                                  self.path('log', 'heat.log'))
-        return '%s; full log in %s' % (last, self.log_dir)
+                                  self.files.path('log', 'heat.log'))
+        return '%s; full log in %s' % (last, self.files.log_dir)
 
     def _terminate(self, saved, timeout):
         proc = self._process(saved)

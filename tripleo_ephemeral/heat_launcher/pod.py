@@ -19,8 +19,8 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
 
@@ -72,7 +72,7 @@ class PodHeatLauncher(base.HeatLauncher):
 
     @property
     def pod_file(self):
-        return self.path(POD_FILE)
+        return self.files.path(POD_FILE)
 
     def ports(self):
         """The pod's loopback ports, chosen once per heat dir."""
@@ -103,7 +103,7 @@ class PodHeatLauncher(base.HeatLauncher):
         in the heat dir. MariaDB's data and RabbitMQ's users live in the
         pod, which each launch makes anew: nothing outlives a launch that
         would need the old ones."""
-        path = self.path(CREDENTIALS_FILE)
+        path = self.files.path(CREDENTIALS_FILE)
         try:
             with open(path) as f:
                 creds = json.load(f)
@@ -126,7 +126,7 @@ class PodHeatLauncher(base.HeatLauncher):
         if self._database is None:
             self._database = database.MysqlDatabase(
                 self.podman, self.container_name('mariadb'),
-                self.ports()['mysql'], self.path('mysql-client.cnf'),
+                self.ports()['mysql'], self.files.path('mysql-client.cnf'),
                 self.heat_dir)
         return self._database
 
@@ -140,24 +140,25 @@ class PodHeatLauncher(base.HeatLauncher):
     def pod_spec(self):
         return config.render(
             'heat-pod.yaml', pod_name=self.pod_name, heat_dir=self.heat_dir,
-            config_file=self.config_file, ports=self.ports(),
+            config_file=self.files.config_file, ports=self.ports(),
             engine_workers=self.engine_workers,
-            rabbitmq_config=self.path('rabbitmq.conf'),
+            rabbitmq_config=self.files.path('rabbitmq.conf'),
             images={part: self.images.image(part)
                     for part in ('api', 'engine', 'db', 'bus')})
 
     def _renew_secrets(self):
         super()._renew_secrets()
-        fileutil.remove(self.path(CREDENTIALS_FILE))
+        fileutil.remove(self.files.path(CREDENTIALS_FILE))
 
     def _prepare_extra(self):
         creds = self.credentials()
         ports = self.ports()
-        fileutil.write_atomic(self.path('mysql-client.cnf'), config.render(
+        path = self.files.path
+        fileutil.write_atomic(path('mysql-client.cnf'), config.render(
             'mysql-client.cnf', user=database.MysqlDatabase.USER,
             password=creds['mysql_password'], port=ports['mysql'],
             database=database.MysqlDatabase.NAME))
-        fileutil.write_atomic(self.path('rabbitmq.conf'), config.render(
+        fileutil.write_atomic(path('rabbitmq.conf'), config.render(
             'rabbitmq.conf', amqp_port=ports['amqp'],
             user=creds['rabbit_user'], password=creds['rabbit_password']))
         fileutil.write_atomic(self.pod_file, self.pod_spec())
@@ -250,7 +251,7 @@ class PodHeatLauncher(base.HeatLauncher):
                     'Container %s exited while starting (exit code %s):\n%s'
                     '\nfull logs in %s and "podman logs %s"' % (
                         name, code, self.podman.logs_tail(name, lines=10),
-                        self.log_dir, name))
+                        self.files.log_dir, name))
         if not self.podman.pod_exists(self.pod_name):
             raise exceptions.ProcessExitedError(
                 'The Heat pod %s disappeared while starting' % self.pod_name)
@@ -262,9 +263,9 @@ class PodHeatLauncher(base.HeatLauncher):
     def _force_kill(self, saved):
         self.podman.pod_remove(self.pod_name)
 
-    def stop(self, dump=True):
+    def stop(self, dump=True, origin=generations.LAUNCH):
         try:
-            return super().stop(dump=dump)
+            return super().stop(dump=dump, origin=origin)
         finally:
             self.say('Removing the pod %s' % self.pod_name)
             self.podman.pod_remove(self.pod_name)

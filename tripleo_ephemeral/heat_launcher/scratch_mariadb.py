@@ -14,7 +14,7 @@ import secrets
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
 

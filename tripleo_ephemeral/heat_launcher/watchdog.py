@@ -1,7 +1,7 @@
 """A Heat tied to the command that launched it stops when that command dies.
 
 This module is the launcher's side (start, end, ask); the watchdog process
-itself is :mod:`tripleo_ephemeral.heat_watchdog`.
+itself is :mod:`tripleo_ephemeral.heat_launcher.watchdog_process`.
 
 ``overcloud deploy`` ties its Heat to itself (``start(tied=True)``): the
 launcher records the command as the Heat's owner (pid and start time) in
@@ -27,7 +27,7 @@ from tripleo_ephemeral.heat_launcher import state as launcher_state
 
 LOG = logging.getLogger(__name__)
 
-MODULE = 'tripleo_ephemeral.heat_watchdog'
+MODULE = 'tripleo_ephemeral.heat_launcher.watchdog_process'
 LOG_NAME = 'watchdog.log'
 
 

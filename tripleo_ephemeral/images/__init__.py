@@ -28,10 +28,10 @@ def _package_file(*parts):
 def fingerprint():
     """A short hash of the code, dependencies and recipe of the image.
 
-    The containers run only the ``tripleo-heat-all`` runner, so its source
-    (with its options and its stop) and the engine tuning it applies, the
-    project's version and requirements and the Containerfile decide what
-    the image holds.
+    The containers run only the ``tripleo-heat-all`` runner, so its package
+    (``runner/``: options, stop, API owner) and the engine tuning it
+    applies, the project's version and requirements and the Containerfile
+    decide what the image holds.
     """
     h = hashlib.sha256()
     try:
@@ -42,12 +42,11 @@ def fingerprint():
     except importlib.metadata.PackageNotFoundError:
         pass
     h.update(' '.join(PACKAGES).encode())
-    tuning = sorted(f.name for f in _package_file('engine_tuning').iterdir()
-                    if f.name.endswith('.py'))
-    for parts in ([('heat_all.py',)] +
-                  [('engine_tuning', name) for name in tuning] +
-                  [('runner_options.py',), ('runner_stop.py',),
-                   ('images', CONTAINERFILE)]):
+    sources = [(package, f.name) for package in ('runner', 'engine_tuning')
+               for f in sorted(_package_file(package).iterdir(),
+                               key=lambda f: f.name)
+               if f.name.endswith('.py')]
+    for parts in sources + [('images', CONTAINERFILE)]:
         h.update(_package_file(*parts).read_bytes())
     return h.hexdigest()[:12]
 

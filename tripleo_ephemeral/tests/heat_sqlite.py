@@ -66,8 +66,8 @@ def legacy_heat_db(target, version=86, rows_from=None):
 
     import sqlalchemy as sa
 
-    from tripleo_ephemeral.heat_launcher import crossdb
-    from tripleo_ephemeral.heat_launcher import schema_version
+    from tripleo_ephemeral.heat_db import crossdb
+    from tripleo_ephemeral.adoption import schema_version
 
     target = str(target)
     url = target if '://' in target else 'sqlite:///%s' % target

@@ -17,7 +17,7 @@ import time
 import psutil
 import yaml
 
-from tripleo_ephemeral.deploy import equivalence
+from tripleo_ephemeral.adoption import equivalence
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import workdir

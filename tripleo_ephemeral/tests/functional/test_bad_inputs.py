@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests import heat_sqlite
@@ -278,7 +278,7 @@ def test_bad_input_changes_nothing(cli, work_dir, tmp_path):
         assert _snapshot(work_dir) == before, args
         assert sorted(os.listdir(str(tmp_path.parent))) == outside, args
     assert wd.status() == 'DEPLOY_SUCCESS'
-    assert len(wd.archives()) == 1
+    assert len(wd.archives.all()) == 1
     _nothing_running(wd.heat_dir)
 
 

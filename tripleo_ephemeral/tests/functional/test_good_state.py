@@ -12,7 +12,7 @@ import signal
 
 import yaml
 
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.tests.functional import helpers
 

@@ -76,7 +76,7 @@ def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
         assert (heat_dir / name).exists(), name
     assert (heat_dir / 'log' / 'heat.log').stat().st_size > 0
     passwords = wd.passwords_file
-    assert wd.archives() == [result['archive']]
+    assert wd.archives.all() == [result['archive']]
     for secret in (passwords, result['archive'],
                    heat_dir / 'token_file.json', wd.heat_dump):
         assert stat.S_IMODE(os.stat(secret).st_mode) == 0o600, secret

@@ -68,7 +68,7 @@ def test_signal_during_the_deploy(cli, work_dir, point, sig, wait):
         assert 'Stopping Heat (native, pid' in run.stderr
         assert wd.status() == 'DEPLOY_FAILED'
         assert wd.heat_dump.exists()
-        assert [a.endswith('-failed.tar.gz') for a in wd.archives()] == [
+        assert [a.endswith('-failed.tar.gz') for a in wd.archives.all()] == [
             True]
 
 
@@ -137,7 +137,7 @@ def test_second_signal_stops_at_once(cli, work_dir):
     helpers.assert_no_heat_left(wd.heat_dir)
     assert helpers.processes_naming(wd.path) == []
     assert not wd.heat_dump.exists()  # nothing dumped
-    assert wd.archives() == []
+    assert wd.archives.all() == []
     # The next launch keeps the killed Heat's database as a dump first.
     launch = cli.run('tripleo', 'launch', 'heat', '--work-dir',
                      str(work_dir))

@@ -6,8 +6,8 @@ import subprocess
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite
 
 
@@ -119,11 +119,11 @@ def test_archive_on_a_full_disk_keeps_the_last_one(small_tmpfs):
 
     wd = workdir.WorkDir(str(small_tmpfs / 'work'), 'oc').create()
     (small_tmpfs / 'work' / 'small.yaml').write_text('a: 1\n')
-    first = wd.archive(now=datetime.datetime(2026, 1, 1))
+    first = wd.archives.write(now=datetime.datetime(2026, 1, 1))
     before = open(first, 'rb').read()
     (small_tmpfs / 'work' / 'big.bin').write_bytes(os.urandom(200000))
     with pytest.raises(exceptions.WorkDirError, match='install archive'):
-        wd.archive(now=datetime.datetime(2026, 1, 2))
-    assert wd.archives() == [first]
+        wd.archives.write(now=datetime.datetime(2026, 1, 2))
+    assert wd.archives.all() == [first]
     assert open(first, 'rb').read() == before
     assert _leftovers(small_tmpfs / 'work') == []

@@ -15,7 +15,7 @@ import subprocess
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 
 #: A local image name: never pulled.
 IMAGE = 'localhost/tripleo-ephemeral-heat:test'
@@ -233,7 +233,8 @@ class FakeLauncher(base.HeatLauncher):
         super().__init__(heat_dir, **kw)
         self.alive = False
         self.calls = []
-        self._db = database.SqliteDatabase(self.path(database.SQLITE_NAME))
+        self._db = database.SqliteDatabase(
+            self.files.path(database.SQLITE_NAME))
 
     @property
     def database(self):

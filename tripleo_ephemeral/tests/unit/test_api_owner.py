@@ -1,6 +1,6 @@
 import pytest
 
-from tripleo_ephemeral import api_owner
+from tripleo_ephemeral.runner import api_owner
 
 
 def _app(environ, start_response):

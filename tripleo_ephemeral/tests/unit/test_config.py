@@ -106,7 +106,7 @@ def test_every_tuning_is_a_runner_option_whose_default_is_heats():
     must know it (oslo.config would refuse it at start), and the runner's
     own default must be the stock behaviour the baseline relies on."""
     from tripleo_ephemeral.heat_launcher import tuning
-    from tripleo_ephemeral import runner_options
+    from tripleo_ephemeral.runner import options as runner_options
     runner = {opt.name: opt for opt in runner_options.OPTS}
     for name, (_tuned, stock) in tuning.RUNNER_TUNINGS.items():
         assert name in runner, name

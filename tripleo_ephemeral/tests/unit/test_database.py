@@ -6,9 +6,9 @@ import stat
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dumps
-from tripleo_ephemeral.heat_launcher import gzip_pipe
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.heat_db import gzip_pipe
 from tripleo_ephemeral.tests import heat_sqlite
 
 _names = heat_sqlite.stack_names

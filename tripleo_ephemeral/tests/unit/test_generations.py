@@ -6,9 +6,9 @@ import sqlite3
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dumps
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import manual
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.tests.unit import fakes
@@ -112,11 +112,11 @@ def test_an_empty_database_is_not_dumped_over_a_real_one(launcher):
 def test_each_launch_has_a_new_secret_in_its_endpoint(launcher):
     launcher.start()
     first = launcher.endpoint
-    secret = launcher.api_secret
+    secret = launcher.files.api_secret
     assert first == '%s/%s/v1/admin' % (launcher.api_url, secret)
-    assert oct(os.stat(launcher.secret_file).st_mode & 0o777) == '0o600'
+    assert oct(os.stat(launcher.files.secret_file).st_mode & 0o777) == '0o600'
     for name in ('heatrc', 'clouds.yaml', 'token_file.json'):
-        assert first in open(launcher.path(name)).read(), name
+        assert first in open(launcher.files.path(name)).read(), name
     launcher.stop(dump=False)
     launcher.start()
     assert launcher.endpoint != first

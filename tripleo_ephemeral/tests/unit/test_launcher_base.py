@@ -62,10 +62,11 @@ def test_files_are_private(launcher):
     assert stat.S_IMODE(os.stat(launcher.heat_dir).st_mode) == 0o700
     for name in ('heat.conf', 'token_file.json', 'clouds.yaml', 'heatrc',
                  'auth_encryption_key'):
-        assert stat.S_IMODE(os.stat(launcher.path(name)).st_mode) == 0o600
-    key = open(launcher.path('auth_encryption_key')).read()
+        mode = os.stat(launcher.files.path(name)).st_mode
+        assert stat.S_IMODE(mode) == 0o600
+    key = open(launcher.files.path('auth_encryption_key')).read()
     launcher.prepare()
-    assert open(launcher.path('auth_encryption_key')).read() == key
+    assert open(launcher.files.path('auth_encryption_key')).read() == key
 
 
 def test_port_in_use(tmp_path):

@@ -8,7 +8,8 @@ from osc_lib.test import base as osc_base
 
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.commands import overcloud_lifecycle
+from tripleo_ephemeral.commands import overcloud_prepare
+from tripleo_ephemeral.commands import overcloud_run
 from tripleo_ephemeral.deploy import lifecycle
 
 
@@ -61,16 +62,16 @@ class TestRunCommands(osc_base.TestCommand):
             'tripleo_ephemeral.deploy.lifecycle.run', run))
 
     def test_limit_is_required_for_update_and_upgrade(self):
-        for cls in (overcloud_lifecycle.RunUpdate,
-                    overcloud_lifecycle.RunUpgrade):
+        for cls in (overcloud_run.RunUpdate,
+                    overcloud_run.RunUpgrade):
             cmd = cls(self.app, None)
             self.assertRaises(osc_base.ParserException, self.check_parser,
                               cmd, ['-y'], [])
-        cmd = overcloud_lifecycle.RunExternalUpdate(self.app, None)
+        cmd = overcloud_run.RunExternalUpdate(self.app, None)
         self.check_parser(cmd, ['-y', '--refresh'], [('limit', None)])
 
     def test_update_run_passes_options_on(self):
-        cmd = overcloud_lifecycle.RunUpdate(self.app, None)
+        cmd = overcloud_run.RunUpdate(self.app, None)
         parsed = self.check_parser(cmd, [
             '--limit', 'ctrl-0, cmp-0', '-y', '--stack', 'oc',
             '--work-dir', '/w', '--overcloud-ssh-user', 'cloud-admin',
@@ -87,7 +88,7 @@ class TestRunCommands(osc_base.TestCommand):
         self.assertEqual(['a.yaml', 'b.yaml'], playbooks)
 
     def test_external_run_extra_vars(self):
-        cmd = overcloud_lifecycle.RunExternalUpgrade(self.app, None)
+        cmd = overcloud_run.RunExternalUpgrade(self.app, None)
         parsed = self.check_parser(cmd, [
             '-y', '-e', 'a=1', '-e', '{"b": 2}'], [])
         cmd.take_action(parsed)
@@ -118,7 +119,7 @@ class TestPrepare(osc_base.TestCommand):
         self.useFixture(fixtures.MonkeyPatch(
             'tripleo_ephemeral.commands.overcloud_deploy.DeployOvercloud.'
             'deploy', deploy))
-        cmd = overcloud_lifecycle.PrepareUpgrade(self.app, None)
+        cmd = overcloud_prepare.PrepareUpgrade(self.app, None)
         parsed = self.check_parser(cmd, ['-y', '-e', '/mine.yaml'], [])
         cmd.take_action(parsed)
         args = seen[-1]
@@ -136,7 +137,7 @@ class TestPrepare(osc_base.TestCommand):
         self.assertNotIn('complete', self.app.stderr.getvalue())
 
     def test_prepare_refuses_config_download_only(self):
-        cmd = overcloud_lifecycle.PrepareUpdate(self.app, None)
+        cmd = overcloud_prepare.PrepareUpdate(self.app, None)
         parsed = self.check_parser(cmd, ['-y', '--config-download-only'],
                                    [])
         self.assertRaises(osc_exceptions.CommandError, cmd.take_action,
@@ -144,7 +145,7 @@ class TestPrepare(osc_base.TestCommand):
 
     def test_prepare_parser_is_the_deploys(self):
         deploy = overcloud_deploy.DeployOvercloud(self.app, None)
-        prepare = overcloud_lifecycle.PrepareUpdate(self.app, None)
+        prepare = overcloud_prepare.PrepareUpdate(self.app, None)
         options = [sorted(o for a in c.get_parser('x')._actions
                           for o in a.option_strings)
                    for c in (deploy, prepare)]

@@ -8,8 +8,9 @@ import yaml
 
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import container
-from tripleo_ephemeral.heat_launcher import crossdb
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import crossdb
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import pod
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.tests import heat_sqlite
@@ -33,7 +34,7 @@ def test_container_launch_argv(tmp_path):
         assert opt in run
     assert '%s:%s' % (heat_dir, heat_dir) in run
     assert run[-5:] == [fakes.IMAGE, 'tripleo-heat-all', '--config-file',
-                        launcher.config_file, '--db-sync']
+                        launcher.files.config_file, '--db-sync']
     # A local image is never pulled.
     assert not runner.find('podman', 'pull')
 
@@ -49,6 +50,18 @@ def test_container_stop_is_sigterm_then_rm(tmp_path):
                        launcher.container_name)
     assert runner.find('podman', 'rm', '--ignore', '-f',
                        launcher.container_name)
+
+
+def test_container_and_pod_stop_take_the_dump_origin(tmp_path):
+    """A deploy and an adoption stop with origin=...; the types that add
+    their own clean-up to stop take it too (a TypeError before)."""
+    for launcher in (
+            container.ContainerHeatLauncher(
+                str(tmp_path / 'c'), runner=fakes.FakeRunner()),
+            _pod(tmp_path / 'p', runner=fakes.FakeRunner())):
+        os.makedirs(launcher.heat_dir)
+        launcher._database = database.SqliteDatabase(str(tmp_path / 'none'))
+        assert launcher.stop(dump=True, origin=generations.DEPLOY) is None
 
 
 def test_remote_image_pulled_unless_skipped():
@@ -110,7 +123,7 @@ def test_pod_yaml_and_private_files(tmp_path):
     assert env['ERL_EPMD_PORT'] == '0'
     assert 'ERL_EPMD_ADDRESS' not in env
     # Secrets: random, 0600, never in the pod spec or the database URL.
-    creds = json.load(open(launcher.path(pod.CREDENTIALS_FILE)))
+    creds = json.load(open(launcher.files.path(pod.CREDENTIALS_FILE)))
     text = open(launcher.pod_file).read()
     for secret in (creds['mysql_password'], creds['rabbit_password']):
         assert secret not in text
@@ -118,11 +131,13 @@ def test_pod_yaml_and_private_files(tmp_path):
         assert secret != 'heat'
     for name in (pod.CREDENTIALS_FILE, 'mysql-client.cnf', 'rabbitmq.conf',
                  'heat.conf'):
-        assert stat.S_IMODE(os.stat(launcher.path(name)).st_mode) == 0o600
-    conf = open(launcher.config_file).read()
+        mode = os.stat(launcher.files.path(name)).st_mode
+        assert stat.S_IMODE(mode) == 0o600
+    conf = open(launcher.files.config_file).read()
     assert 'rabbit://%s:%s@127.0.0.1:%d/' % (
         creds['rabbit_user'], creds['rabbit_password'], ports['amqp']) in conf
-    assert 'read_default_file=%s' % launcher.path('mysql-client.cnf') in conf
+    client_cnf = launcher.files.path('mysql-client.cnf')
+    assert 'read_default_file=%s' % client_cnf in conf
 
 
 def test_two_heat_dirs_get_different_names_and_ports(tmp_path):

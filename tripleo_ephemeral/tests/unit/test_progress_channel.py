@@ -4,9 +4,7 @@ import errno
 import io
 import logging
 
-from tripleo_ephemeral.commands import interrupts
-from tripleo_ephemeral.commands import progress as command_progress
-from tripleo_ephemeral.deploy import adopt
+from tripleo_ephemeral.adoption import adopt
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import progress
@@ -62,11 +60,11 @@ def test_every_layer_writes_through_it(caplog):
     run = deployment.Deployment.__new__(deployment.Deployment)
     run._out = lost
     adoption = adopt.Adoption('oc', '/tmp/wd-not-made', out=lost)
-    ctl = interruption.Controller(interrupts.terminal_writer(lost))
+    ctl = interruption.Controller(progress.channel(lost))
     with caplog.at_level(logging.INFO):
         run.say('deploy')
         adoption.say('adopt')  # raised on a lost terminal before
         ctl.say('signal')
-        command_progress.writer(lost)('command')
+        progress.channel(lost)('command')
     said = [r.getMessage() for r in caplog.records]
     assert said == ['deploy', 'adopt', 'signal', 'command']

@@ -12,7 +12,8 @@ from tripleo_ephemeral.commands import deployed_server_agent
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import overcloud_admin
 from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.commands import overcloud_lifecycle
+from tripleo_ephemeral.commands import overcloud_prepare
+from tripleo_ephemeral.commands import overcloud_run
 from tripleo_ephemeral.commands import overcloud_node
 from tripleo_ephemeral.deploy import ansible_run
 from tripleo_ephemeral.deploy import deployment
@@ -62,7 +63,7 @@ class TestDeployRequest(osc_base.TestCommand):
         self.assertIn('--heat-type auto chose pod', self.app.stderr.getvalue())
 
     def test_prepare_derives_a_request(self):
-        cmd = overcloud_lifecycle.PrepareUpdate(self.app, None)
+        cmd = overcloud_prepare.PrepareUpdate(self.app, None)
         parsed = self.check_parser(cmd, ['-y'], [])
         request = deploy_request.read(parsed)
         changed = request.replace(stack_only=True)
@@ -105,7 +106,7 @@ def _help(cmd_class, option):
 
 def test_the_ansible_options_are_declared_once():
     commands = (overcloud_deploy.DeployOvercloud,
-                overcloud_lifecycle.RunUpdate, overcloud_admin.AuthorizeAdmin,
+                overcloud_run.RunUpdate, overcloud_admin.AuthorizeAdmin,
                 overcloud_node.DeleteNode,
                 deployed_server_agent.ConfigDeployedServerAgent)
     for option in ('--overcloud-ssh-user', '--overcloud-ssh-key'):
@@ -113,10 +114,10 @@ def test_the_ansible_options_are_declared_once():
                  for c in commands}
         assert len(helps) == 1, helps
     limits = {c: _help(c, '--limit') for c in (
-        overcloud_deploy.DeployOvercloud, overcloud_lifecycle.RunUpdate,
+        overcloud_deploy.DeployOvercloud, overcloud_run.RunUpdate,
         overcloud_admin.AuthorizeAdmin)}
     # --limit is required for update run: its help has no default.
     assert {h.split(' (default')[0] for h, _d in limits.values()} == {
-        limits[overcloud_lifecycle.RunUpdate][0]}
+        limits[overcloud_run.RunUpdate][0]}
     # tripleoclient's dest stays.
     assert limits[overcloud_admin.AuthorizeAdmin][1] == 'limit_hosts'

@@ -3,7 +3,7 @@
 import threading
 import time
 
-from tripleo_ephemeral import runner_stop
+from tripleo_ephemeral.runner import stop as runner_stop
 
 
 class Engine:

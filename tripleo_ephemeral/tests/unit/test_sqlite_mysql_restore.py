@@ -6,9 +6,9 @@ import gzip
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dumps
-from tripleo_ephemeral.heat_launcher import sqlite_schema
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.heat_db import sqlite_schema
 from tripleo_ephemeral.tests import heat_sqlite
 
 MYSQL_DUMP = ('-- MariaDB dump 10.19\n/*!40101 SET NAMES utf8mb4 */;\n'

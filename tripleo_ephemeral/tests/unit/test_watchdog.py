@@ -11,7 +11,7 @@ from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import watchdog
-from tripleo_ephemeral import heat_watchdog
+from tripleo_ephemeral.heat_launcher import watchdog_process as heat_watchdog
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.tests.unit import fakes
 

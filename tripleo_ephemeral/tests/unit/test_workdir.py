@@ -9,7 +9,7 @@ import pytest
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import workdir
-from tripleo_ephemeral import workdir_archive
+from tripleo_ephemeral.workdir import archives as workdir_archive
 
 
 def test_status_round_trip(tmp_path):
@@ -30,9 +30,9 @@ def test_archive_keeps_modes_and_prunes(tmp_path):
     open(os.path.join(wd.heat_dir, 'heat.sqlite'), 'w').close()
     start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
     for i in range(workdir_archive.ARCHIVES_KEPT + 2):
-        path = wd.archive(now=start + datetime.timedelta(minutes=i))
+        path = wd.archives.write(now=start + datetime.timedelta(minutes=i))
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert len(wd.archives()) == workdir_archive.ARCHIVES_KEPT
+    assert len(wd.archives.all()) == workdir_archive.ARCHIVES_KEPT
     with tarfile.open(path) as tar:
         names = tar.getnames()
         member = tar.getmember('w/oc-passwords.yaml')
@@ -104,15 +104,15 @@ def test_load_is_a_hint(tmp_path):
 def test_pruning_keeps_the_newest_successful_archive(tmp_path):
     wd = workdir.WorkDir(str(tmp_path / 'w'), 'oc').create()
     start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
-    good = wd.archive(now=start)
+    good = wd.archives.write(now=start)
     for i in range(1, workdir_archive.ARCHIVES_KEPT + 3):
-        wd.archive(now=start + datetime.timedelta(minutes=i),
-                   succeeded=False)
-    kept = wd.archives()
+        wd.archives.write(now=start + datetime.timedelta(minutes=i),
+                          succeeded=False)
+    kept = wd.archives.all()
     assert good in kept and len(kept) == workdir_archive.ARCHIVES_KEPT + 1
     assert all(a.endswith('-failed.tar.gz') for a in kept if a != good)
-    newer = wd.archive(now=start + datetime.timedelta(hours=1))
-    assert good not in wd.archives() and newer in wd.archives()
+    newer = wd.archives.write(now=start + datetime.timedelta(hours=1))
+    assert good not in wd.archives.all() and newer in wd.archives.all()
 
 
 def test_replace_dir_swaps_and_keeps_run_state(tmp_path):

@@ -10,8 +10,8 @@ import pytest
 
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite
 from tripleo_ephemeral.tests.unit import fakes
 from tripleo_ephemeral import workdir
@@ -77,7 +77,7 @@ def test_ctrl_c_during_config_download(run, tmp_path, monkeypatch):
         run.run(launcher)
     assert 'stop' in launcher.calls and not launcher.alive
     assert _status(run) == 'DEPLOY_FAILED'
-    assert run.workdir.archives()  # the state is kept
+    assert run.workdir.archives.all()  # the state is kept
 
 
 def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
@@ -128,7 +128,7 @@ def test_bad_input_writes_nothing(tmp_path, monkeypatch):
         dep.run(launcher)
     assert _listing(wd.path) == before
     assert wd.status() == workdir.DEPLOY_SUCCESS
-    assert wd.archives() == [] and launcher.calls == []
+    assert wd.archives.all() == [] and launcher.calls == []
 
 
 def _request_setting(env_path, name):
@@ -179,5 +179,5 @@ def test_heat_failing_before_it_takes_the_stack_changes_nothing(
     with pytest.raises(exceptions.DeployError):
         run.run(launcher)
     assert wd.status() == workdir.DEPLOY_SUCCESS
-    assert wd.archives() == [] and launcher.dumps.all() == []
+    assert wd.archives.all() == [] and launcher.dumps.all() == []
     assert not launcher.alive

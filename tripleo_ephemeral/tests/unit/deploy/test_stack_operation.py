@@ -5,7 +5,7 @@ import types
 import pytest
 from heatclient import exc as heat_exc
 
-from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import stack_progress as progress
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.tests.unit import fakes
@@ -64,7 +64,8 @@ class Watcher(progress.StackWatcher):
 
 @pytest.fixture(autouse=True)
 def no_sleep(monkeypatch):
-    monkeypatch.setattr(stack_operation.progress, 'StackWatcher', Watcher)
+    monkeypatch.setattr(stack_operation.stack_progress, 'StackWatcher',
+                        Watcher)
     monkeypatch.setattr(progress.event_utils, 'get_events',
                         lambda *a, **kw: [])
 

@@ -36,7 +36,7 @@ def test_the_launcher_side_imports_no_heat():
     code = ('import sys\n'
             'from tripleo_ephemeral.engine_tuning import registry\n'
             'from tripleo_ephemeral.heat_launcher import tuning\n'
-            'from tripleo_ephemeral import runner_options\n'
+            'from tripleo_ephemeral.runner import options as runner_options\n'
             'print(sorted(m for m in sys.modules if m == "heat" or '
             'm.startswith(("heat.", "oslo_db", "oslo_messaging"))))\n')
     out = subprocess.run([sys.executable, '-c', code], check=True,

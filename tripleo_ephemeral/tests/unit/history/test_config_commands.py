@@ -7,7 +7,8 @@ from osc_lib import exceptions
 from osc_lib.test import base as osc_base
 import pytest
 
-from tripleo_ephemeral.commands import overcloud_config
+from tripleo_ephemeral.commands import overcloud_config_diff
+from tripleo_ephemeral.commands import overcloud_config_history
 from tripleo_ephemeral.history import hooks
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral.tests.unit.history import test_versions
@@ -54,7 +55,7 @@ def test_diff_from_applied_to_the_last_render(history_dir):
     wd, first, second = history_dir
     commands = Commands()
     columns, rows = commands.run(
-        overcloud_config.DiffConfig,
+        overcloud_config_diff.DiffConfig,
         ['--work-dir', str(wd), '--stack', 'oc'],
         [('old', 'applied'), ('new', 'HEAD'), ('unified', False)])
     rows = [dict(zip(columns, r)) for r in rows]
@@ -72,7 +73,7 @@ def test_diff_from_applied_to_the_last_render(history_dir):
 def test_unified_diff_as_text(history_dir):
     wd, first, second = history_dir
     commands = Commands()
-    commands.run(overcloud_config.DiffConfig,
+    commands.run(overcloud_config_diff.DiffConfig,
                  ['--work-dir', str(wd), '--stack', 'oc', '--unified',
                   '--from', first[:8]])
     assert '-interval: 5\n+interval: 2\n' in commands.app.stdout.getvalue()
@@ -81,7 +82,7 @@ def test_unified_diff_as_text(history_dir):
 def test_unknown_version_is_one_line(history_dir):
     wd, _, _ = history_dir
     with pytest.raises(exceptions.CommandError) as caught:
-        Commands().run(overcloud_config.DiffConfig,
+        Commands().run(overcloud_config_diff.DiffConfig,
                        ['--work-dir', str(wd), '--stack', 'oc',
                         '--to', 'nosuch'])
     assert '--to nosuch: no such version' in str(caught.value)
@@ -89,14 +90,14 @@ def test_unknown_version_is_one_line(history_dir):
 
 def test_no_history_says_how_to_get_one(tmp_path):
     with pytest.raises(exceptions.CommandError) as caught:
-        Commands().run(overcloud_config.ListConfigVersions,
+        Commands().run(overcloud_config_history.ListConfigVersions,
                        ['--work-dir', str(tmp_path), '--stack', 'oc'])
     assert 'has no config-download versions: deploy' in str(caught.value)
 
 
 def test_history_lists_versions_and_runs(history_dir):
     wd, first, second = history_dir
-    columns, rows = Commands().run(overcloud_config.ListConfigVersions,
+    columns, rows = Commands().run(overcloud_config_history.ListConfigVersions,
                                    ['--work-dir', str(wd), 'oc'])
     rows = [dict(zip(columns, r)) for r in rows]
     assert [(r['Version'], r['Applied'], r['Command']) for r in rows] == [

@@ -10,7 +10,7 @@ that it can start, wait for and stop. This runner:
 * serves the ``heat-api`` paste pipeline on a threaded WSGI server;
 * stops in seconds on SIGTERM or SIGINT (exit 0): the API first, then the
   engine's listeners; in-flight resource work gets ``stop_grace`` seconds
-  (:func:`tripleo_ephemeral.runner_stop.stop_engine`).
+  (:func:`tripleo_ephemeral.runner.stop.stop_engine`).
 
 ``--mode api`` serves only the API and ``--mode engine --workers N`` runs
 only N engines (oslo.service forks them), for a pod with a real message
@@ -39,8 +39,8 @@ from oslo_log import log as logging  # noqa: E402
 
 from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
 from tripleo_ephemeral.engine_tuning import report as tuning_report  # noqa: E402,E501
-from tripleo_ephemeral import runner_options  # noqa: E402
-from tripleo_ephemeral import runner_stop  # noqa: E402
+from tripleo_ephemeral.runner import options as runner_options  # noqa: E402
+from tripleo_ephemeral.runner import stop as runner_stop  # noqa: E402
 
 EXIT_PORT_IN_USE = 98
 EXIT_DB_SYNC_FAILED = 3

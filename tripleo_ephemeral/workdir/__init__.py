@@ -2,7 +2,7 @@
 
 Between commands nothing runs; what a deployment keeps is here. This module
 is the only one that spells the layout (the install archives' names are in
-:mod:`tripleo_ephemeral.workdir_archive`); everything else asks a
+:mod:`tripleo_ephemeral.workdir.archives`); everything else asks a
 :class:`WorkDir` for its paths::
 
     ~/overcloud-deploy/<stack>/            the default work dir
@@ -60,8 +60,8 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import dumps
-from tripleo_ephemeral import workdir_archive
+from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.workdir import archives as install_archives
 
 LOG = logging.getLogger(__name__)
 
@@ -115,15 +115,16 @@ def check_stack_name(stack):
             'separators): choose another --stack' % (stack,))
 
 
-class WorkDir(workdir_archive.InstallArchives):
+class WorkDir:
     """The work dir of one stack; ``path`` defaults to
-    ``~/overcloud-deploy/<stack>``. Its install archives (``archive()``,
-    ``archives()``) are in :mod:`tripleo_ephemeral.workdir_archive`."""
+    ``~/overcloud-deploy/<stack>``. Its install archives are
+    ``archives`` (:class:`tripleo_ephemeral.workdir.archives.Archives`)."""
 
     def __init__(self, path=None, stack=DEFAULT_STACK):
         self.stack = stack
         self.path = os.path.abspath(os.path.expanduser(
             path or default_path(stack)))
+        self.archives = install_archives.Archives(self)
 
     def join(self, *names):
         return os.path.join(self.path, *names)

@@ -37,7 +37,7 @@ from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords as passwords_mod
-from tripleo_ephemeral.saved import dump_reader
+from tripleo_ephemeral.heat_db import dump_reader
 from tripleo_ephemeral import workdir as workdir_mod
 
 _UUID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-'

@@ -1,10 +1,8 @@
-"""openstack overcloud config diff | history
+"""openstack overcloud config diff
 
 The versions of config-download (a git repository, one commit per render)
 and what changed between two of them, read without Heat.
 """
-
-import logging
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
@@ -13,27 +11,13 @@ from osc_lib import exceptions as osc_exceptions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import overcloud_credentials
 from tripleo_ephemeral.history import changes
-from tripleo_ephemeral.history import runs
-from tripleo_ephemeral.history import versions
 
-LOG = logging.getLogger(__name__)
 
 DIFF_COLUMNS = ('Kind', 'Change', 'Name', 'Role', 'Hosts', 'Added',
                 'Removed', 'Detail')
 #: Parameter values not shown: their names end so.
 SECRET_SUFFIXES = ('Password', 'Secret', 'Key', 'Token')
-
-
-def _history(work_dir):
-    history = versions.ConfigHistory(work_dir.config_download_dir)
-    if not history.head():
-        raise osc_exceptions.CommandError(
-            _('%(dir)s has no config-download versions: deploy the stack '
-              '(--stack-only renders without running Ansible)') % {
-                  'dir': work_dir.config_download_dir})
-    return history
 
 
 def _resolve(history, name, option):
@@ -122,11 +106,11 @@ class DiffConfig(command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = overcloud_credentials.work_dir(parsed_args)
+        wd = options.existing_work_dir(parsed_args)
         unified = parsed_args.unified
         show_noise = parsed_args.show_noise
         with errors.user_errors('--work-dir'):
-            history = _history(wd)
+            history = options.config_history(wd)
             new = _resolve(history, parsed_args.new, '--to')
             old = None
             if parsed_args.old != 'applied' or history.resolve('applied'):
@@ -145,37 +129,3 @@ class DiffConfig(command.Lister):
             self.app.stdout.write(''.join(row[-1] for row in rows))
             return DIFF_COLUMNS, []
         return DIFF_COLUMNS + (('Diff',) if unified else ()), rows
-
-
-class ListConfigVersions(command.Lister):
-    """List the versions of config-download, newest first, with the
-    Ansible runs that applied (or failed to apply) each."""
-
-    auth_required = False
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser, positional_stack=True)
-        parser.add_argument(
-            '--limit', metavar='<count>', type=int, default=None,
-            help=_('Show only the newest <count> versions'))
-        return parser
-
-    def take_action(self, parsed_args):
-        self.log.debug('take_action(%s)', parsed_args)
-        wd = overcloud_credentials.work_dir(parsed_args)
-        with errors.user_errors('--work-dir'):
-            history = _history(wd)
-            found = history.versions(limit=parsed_args.limit)
-            recorded = runs.runs(history)
-            applied = history.resolve('applied')
-        rows = []
-        for version in found:
-            ran = ['%s %s' % (r.tag, r.message) for r in recorded
-                   if r.sha == version.sha]
-            rows.append((version.short, version.date.isoformat(),
-                         version.deploy_identifier, version.command,
-                         version.sha == applied,
-                         format_columns.ListColumn(ran)))
-        return ('Version', 'Date', 'Deploy Identifier', 'Command',
-                'Applied', 'Runs'), rows

@@ -2,7 +2,7 @@
 
 :class:`SqliteDatabase` (native and container Heat) and
 :class:`MysqlDatabase` (the pod's MariaDB) write their dumps into a
-:class:`~tripleo_ephemeral.heat_launcher.dumps.DumpStore` and restore from
+:class:`~tripleo_ephemeral.heat_db.dumps.DumpStore` and restore from
 it; a pod's dump restores into SQLite through a scratch MariaDB.
 """
 
@@ -13,7 +13,7 @@ import sqlite3
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import sqlite_dump
+from tripleo_ephemeral.heat_db import sqlite_dump
 
 LOG = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ class SqliteDatabase(Database):
         return store.latest
 
     def restore(self, store, path=None):
-        from tripleo_ephemeral.heat_launcher import crossdb
+        from tripleo_ephemeral.heat_db import crossdb
 
         path = path or store.newest()
         image = store.image_for(path)
@@ -168,8 +168,8 @@ class SqliteDatabase(Database):
 
     def _load_mysql_dump(self, sql, path, tmp):
         """A pod's dump: through a scratch MariaDB into an empty schema."""
-        from tripleo_ephemeral.heat_launcher import crossdb
-        from tripleo_ephemeral.heat_launcher import sqlite_schema
+        from tripleo_ephemeral.heat_db import crossdb
+        from tripleo_ephemeral.heat_db import sqlite_schema
 
         if self.mysql_reader is None or self.runner is None:
             raise exceptions.DatabaseError(
@@ -302,7 +302,7 @@ class MysqlDatabase(Database):
 
     def restore(self, store, path=None):
         """Verify the dump now; :meth:`load` puts it in the new server."""
-        from tripleo_ephemeral.heat_launcher import crossdb
+        from tripleo_ephemeral.heat_db import crossdb
 
         path = path or store.newest()
         sql = store.read_verified(path)
@@ -315,7 +315,7 @@ class MysqlDatabase(Database):
         A MySQL dump loads before ``db_sync`` (``schema_ready`` False); a
         SQLite one needs the schema and loads after it.
         """
-        from tripleo_ephemeral.heat_launcher import crossdb
+        from tripleo_ephemeral.heat_db import crossdb
 
         if self.pending is None:
             return False

@@ -12,7 +12,7 @@ import os
 import sqlite3
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import dumps
+from tripleo_ephemeral.heat_db import dumps
 
 LOG = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ def _is_mysql(sql):
 def _mysql_to_sqlite(sql, path):
     """A MariaDB dump, through the cross-database loader if present."""
     try:
-        from tripleo_ephemeral.heat_launcher import crossdb
+        from tripleo_ephemeral.heat_db import crossdb
         convert = getattr(crossdb, 'mysql_dump_to_sqlite_sql')
     except (ImportError, AttributeError):
         raise exceptions.SavedStateError(

@@ -1,12 +1,12 @@
 """The watchdog process of a Heat tied to a command (see
 :mod:`tripleo_ephemeral.heat_launcher.watchdog`).
 
-``python -m tripleo_ephemeral.heat_watchdog --heat-dir D --owner PID
---launch-id ID`` waits for the owner to die. If the launcher state then
-still says that launch runs under that owner, it takes the heat dir's lock
-and stops Heat as the owner would have (gracefully, with a dump), by the
-pid or podman names the launcher recorded, and leaves a note the next
-launch reports. Otherwise (a normal stop, ``--keep-running``, another
+``python -m tripleo_ephemeral.heat_launcher.watchdog_process --heat-dir D
+--owner PID --launch-id ID`` waits for the owner to die. If the launcher
+state then still says that launch runs under that owner, it takes the heat
+dir's lock and stops Heat as the owner would have (gracefully, with a
+dump), by the pid or podman names the launcher recorded, and leaves a note
+the next launch reports. Otherwise (a normal stop, ``--keep-running``, another
 launch) it just exits.
 """
 
@@ -15,7 +15,7 @@ import logging
 import sys
 import time
 
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
 

@@ -2,8 +2,8 @@
 
 ``<stack>-install-<UTC time>.tar.gz`` (``-failed.tar.gz`` when the deploy
 did not succeed) beside the work dir's files, the newest
-:data:`ARCHIVES_KEPT` kept. :class:`InstallArchives` is a mixin of
-:class:`tripleo_ephemeral.workdir.WorkDir`, which owns the paths.
+:data:`ARCHIVES_KEPT` kept. A :class:`~tripleo_ephemeral.workdir.WorkDir`
+reaches them as ``wd.archives`` (an :class:`Archives`).
 """
 
 import datetime
@@ -13,7 +13,7 @@ import tarfile
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import database
+from tripleo_ephemeral.heat_db import database
 
 LOG = logging.getLogger(__name__)
 
@@ -41,11 +41,14 @@ def is_transient(name):
             (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
 
 
-class InstallArchives:
-    """``archive()`` and ``archives()`` of a work dir (its ``path``,
-    ``stack``, ``join`` and ``_stack_file``)."""
+class Archives:
+    """The install archives of a work dir: :meth:`write` one, :meth:`all`
+    of them."""
 
-    def archive(self, now=None, succeeded=True, dest=None):
+    def __init__(self, workdir):
+        self.workdir = workdir
+
+    def write(self, now=None, succeeded=True, dest=None):
         """Write ``<stack>-install-<UTC timestamp>.tar.gz`` of the work dir
         (``...-failed.tar.gz`` unless it ``succeeded``), or ``dest``, kept
         apart from the rotation.
@@ -57,9 +60,10 @@ class InstallArchives:
         deploy that succeeded.
         """
         now = now or datetime.datetime.now(datetime.timezone.utc)
-        path = dest or self._stack_file('install-%s%s.tar.gz' % (
-            now.strftime('%Y%m%d-%H%M%S'), '' if succeeded else
-            FAILED_SUFFIX))
+        wd = self.workdir
+        path = dest or wd.join('%s%s%s%s.tar.gz' % (
+            wd.stack, ARCHIVE_INFIX, now.strftime('%Y%m%d-%H%M%S'),
+            '' if succeeded else FAILED_SUFFIX))
 
         def _filter(info):
             return None if is_transient(info.name) else info
@@ -68,24 +72,26 @@ class InstallArchives:
             with fileutil.atomic_open(path, binary=True) as raw:
                 with tarfile.open(fileobj=raw, mode='w:gz',
                                   compresslevel=6) as tar:
-                    tar.add(self.path, arcname=os.path.basename(self.path),
+                    tar.add(wd.path, arcname=os.path.basename(wd.path),
                             filter=_filter)
         except OSError as exc:
             raise exceptions.WorkDirError(
                 'Could not write the install archive %s: %s' %
                 (path, exc.strerror or exc))
         if dest is None:
-            self._prune_archives()
+            self._prune()
         return path
 
-    def archives(self):
-        prefix = self.stack + ARCHIVE_INFIX
-        return sorted((self.join(n) for n in os.listdir(self.path)
+    def all(self):
+        """The rotated archives of the stack, newest first."""
+        wd = self.workdir
+        prefix = wd.stack + ARCHIVE_INFIX
+        return sorted((wd.join(n) for n in os.listdir(wd.path)
                        if n.startswith(prefix) and n.endswith('.tar.gz')),
                       reverse=True)
 
-    def _prune_archives(self):
-        archives = self.archives()
+    def _prune(self):
+        archives = self.all()
         succeeded = [a for a in archives if not a.endswith(
             FAILED_SUFFIX + '.tar.gz')]
         keep = set(archives[:ARCHIVES_KEPT] + succeeded[:1])

@@ -25,21 +25,21 @@ import time
 
 from heatclient import exc as heat_exc
 
-from tripleo_ephemeral.deploy import adopt_files
-from tripleo_ephemeral.deploy import equivalence
+from tripleo_ephemeral.adoption import files as adopt_files
+from tripleo_ephemeral.adoption import equivalence
 from tripleo_ephemeral.deploy import heat_client
-from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import stack_progress
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import database
-from tripleo_ephemeral.heat_launcher import dump_import
-from tripleo_ephemeral.heat_launcher import generations
+from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.adoption import dump_import
+from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral import progress as progress_channel
-from tripleo_ephemeral.saved import dump_reader
+from tripleo_ephemeral.heat_db import dump_reader
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
@@ -134,14 +134,14 @@ class Adoption:
                     'its stored template: %s' % (
                         self.stack, stack_operation.heat_message(
                             exc, launcher.heat_dir)))
-            status = progress.StackWatcher(client, stack_id,
-                                           out=self.say).wait()
+            status = stack_progress.StackWatcher(
+                client, stack_id, out=self.say).wait()
             if status != 'CREATE_COMPLETE':
                 raise exceptions.AdoptionError(
                     'Re-creating stack %s for its database dump ended %s '
                     '(Heat\'s log: %s); adopt from a dump of its database '
                     'instead (--heat-db-dump)' % (
-                        self.stack, status, launcher.log_dir))
+                        self.stack, status, launcher.files.log_dir))
             recreated = stack_outputs.fetch_outputs(client, stack_id)
         finally:
             dump = launcher.stop(dump=True, origin=generations.ADOPT)

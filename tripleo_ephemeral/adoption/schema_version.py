@@ -16,7 +16,7 @@ import os
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import sqlite_schema
+from tripleo_ephemeral.heat_db import sqlite_schema
 
 LOG = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@ import types
 
 import pytest
 
-from tripleo_ephemeral.deploy import progress
+from tripleo_ephemeral.deploy import stack_progress as progress
 from tripleo_ephemeral.tests.unit import fakes
 
 

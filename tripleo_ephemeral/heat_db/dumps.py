@@ -24,8 +24,8 @@ import zlib
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import generations
-from tripleo_ephemeral.heat_launcher import gzip_pipe
+from tripleo_ephemeral.heat_db import generations
+from tripleo_ephemeral.heat_db import gzip_pipe
 
 LOG = logging.getLogger(__name__)
 

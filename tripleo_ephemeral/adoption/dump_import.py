@@ -15,10 +15,10 @@ import shutil
 import sqlite3
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import crossdb
-from tripleo_ephemeral.heat_launcher import dump_input
-from tripleo_ephemeral.heat_launcher import schema_version
-from tripleo_ephemeral.heat_launcher import sqlite_schema
+from tripleo_ephemeral.heat_db import crossdb
+from tripleo_ephemeral.adoption import dump_input
+from tripleo_ephemeral.adoption import schema_version
+from tripleo_ephemeral.heat_db import sqlite_schema
 
 LOG = logging.getLogger(__name__)
 

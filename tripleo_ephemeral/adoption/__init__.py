@@ -1,0 +1,1 @@
+"""Adopting a tripleoclient stack: its database dump, files and servers."""

@@ -1,0 +1,67 @@
+"""openstack overcloud update|upgrade prepare
+
+The prepare commands are ``overcloud deploy`` (its parser, its options)
+with the lifecycle environment put first and ``--stack-only`` forced.
+"""
+
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import confirm
+from tripleo_ephemeral.commands import deploy_request
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import overcloud_deploy
+from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.overcloud import template_processing
+
+
+_PROMPTS = {'update': confirm.UPDATE_PROMPT, 'upgrade': confirm.UPGRADE_PROMPT}
+
+
+class _Prepare(overcloud_deploy.DeployOvercloud):
+    kind = None
+
+    def take_action(self, parsed_args):
+        confirm.confirm(parsed_args, _PROMPTS[self.kind],
+                        '%s prepare' % self.kind)
+        if parsed_args.config_download_only:
+            raise osc_exceptions.CommandError(
+                _('%s prepare creates a stack: drop --config-download-only')
+                % self.kind)
+        request = deploy_request.read(parsed_args)
+        with errors.user_errors('--templates'):
+            environment = lifecycle.prepare_environment(
+                request.templates or
+                template_processing.bundled_templates_dir(), self.kind)
+        result = self.deploy(request.replace(
+            environment_files=(environment,) + request.environment_files,
+            stack_only=True))
+        if result.status == 'DEPLOY_SUCCESS':  # not --dry-run/--setup-only
+            self.app.stderr.write('%s init on stack %s complete.\n' % (
+                self.kind.capitalize(), request.stack))
+        return result.row()
+
+
+class PrepareUpdate(_Prepare):
+    """Create the stack with the minor update environment (no host touched).
+
+    "overcloud deploy --stack-only" with
+    environments/lifecycle/update-prepare.yaml put first: it renders the
+    update playbooks "overcloud update run" runs. Takes every option of
+    "overcloud deploy".
+    """
+
+    kind = 'update'
+
+
+class PrepareUpgrade(_Prepare):
+    """Create the stack with the major upgrade environment (no host touched).
+
+    "overcloud deploy --stack-only" with
+    environments/lifecycle/upgrade-prepare.yaml put first: it renders the
+    upgrade playbooks "overcloud upgrade run" runs. Unlike tripleoclient it
+    does not create tripleo-admin on the hosts: "overcloud admin authorize"
+    does.
+    """
+
+    kind = 'upgrade'

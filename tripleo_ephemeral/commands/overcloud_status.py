@@ -1,0 +1,39 @@
+"""openstack overcloud status"""
+
+import argparse
+
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.history import hooks as history
+
+
+class ShowStatus(command.Lister):
+    """Show how the last deploy of a stack ended (its status file), and
+    whether config-download holds changes no Ansible run applied yet."""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        options.add_work_dir_options(parser)
+        parser.add_argument(
+            '--plan', dest='stack', metavar='<stack>',
+            default=argparse.SUPPRESS,
+            help=_('Same as --stack (tripleoclient\'s name)'))
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = options.existing_work_dir(parsed_args)
+        status = wd.status()
+        if not status:
+            raise osc_exceptions.CommandError(
+                _('No deployment was found for %(stack)s: %(file)s is '
+                  'missing; deploy it first') % {'stack': wd.stack,
+                                                 'file': wd.status_file})
+        columns, values = history.status_values(wd)
+        return (('Stack Name', 'Deployment Status') + columns,
+                [(wd.stack, status) + values])

@@ -1,0 +1,40 @@
+"""openstack tripleo saved output show"""
+
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.overcloud import outputs as stack_outputs
+from tripleo_ephemeral.commands import saved_source
+
+
+class ShowSavedOutput(command.ShowOne):
+    """Show the outputs the last deploy saved, without Heat"""
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('output', metavar='<output>', nargs='?',
+                            help=_('Show only this output'))
+        saved_source.add_options(parser, dump=False)
+        return parser
+
+    def take_action(self, parsed_args):
+        work_dir = options.work_dir(parsed_args)
+        with errors.user_errors('--work-dir'):
+            outputs, _deployments = stack_outputs.load(
+                work_dir.outputs_file, work_dir.deployments_file)
+        if parsed_args.output:
+            if parsed_args.output not in outputs:
+                raise osc_exceptions.CommandError(
+                    _('Stack %(stack)s has no output %(name)s; it has: '
+                      '%(names)s') % {'stack': parsed_args.stack,
+                                      'name': parsed_args.output,
+                                      'names': ', '.join(sorted(outputs))})
+            return (('output_key', 'output_value'),
+                    (parsed_args.output, outputs[parsed_args.output]))
+        names = tuple(sorted(outputs))
+        return names, tuple(outputs[n] for n in names)

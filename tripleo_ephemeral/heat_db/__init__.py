@@ -1,0 +1,1 @@
+"""The Heat database: MariaDB and SQLite, dumps, generations, restores."""

@@ -21,13 +21,10 @@ def install(patches, current, stopping):
     set when the engine stops (one root step can start hundreds of nested
     stacks: each checks it, so a stop does not wait for the step)."""
     from heat.common import exception
-    from heat.engine import api
     from heat.engine import scheduler
-    from heat.engine import stk_defn
     from heat.engine.resources import stack_resource
     from heat.engine.resources import template_resource
     from heat.objects import raw_template
-    from heat.rpc import api as rpc_api
 
     from heat.engine import resource
 

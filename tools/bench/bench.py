@@ -82,7 +82,8 @@ def bench_config(config, args, workdir):
                 results['error %s' % case] = 'not run (--baseline-max-nodes)'
                 continue
             try:
-                results.update(tht_cases.run(config, case, workdir))
+                results.update(tht_cases.run(config, case, workdir,
+                                             args.tht_timeout))
             except Exception as exc:
                 print('!! %s %s failed: %s' % (config, case, exc),
                       flush=True)
@@ -118,6 +119,11 @@ def main():
     parser.add_argument('--tht-cases', default=','.join(tht_cases.CASES),
                         help='comma list of: %s' % ', '.join(
                             tht_cases.ALL_CASES))
+    parser.add_argument('--tht-timeout', type=float, default=1800,
+                        help='seconds after which a THT deploy is stopped '
+                             'and recorded as failed (the baseline hangs '
+                             'on 3+50: its 64 threads all wait on nested '
+                             'stacks)')
     parser.add_argument('--baseline-max-nodes', type=int, default=153,
                         help='the baseline runs THT cases of at most this '
                              'many nodes (3+500 would take an hour)')

@@ -91,8 +91,9 @@ def case_dir(workdir, config, case):
                                             .replace('+', 'p')))
 
 
-def run(config, case, workdir):
-    """Deploy THT case ``case`` with configuration ``config``."""
+def run(config, case, workdir, timeout=None):
+    """Deploy THT case ``case`` with configuration ``config``; a deploy
+    still running after ``timeout`` seconds is stopped and fails."""
     templates = tht.find()
     roles, counts = ALL_CASES[case]
     base = case_dir(workdir, config, case)
@@ -116,15 +117,23 @@ def run(config, case, workdir):
         work_dir, 'heat-launcher', 'launcher-state.json')))
     sampler.start()
     started = time.monotonic()
-    proc = subprocess.run(argv, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.terminate()  # the command stops its Heat and cleans up
+        proc.communicate()
+        sampler.stop()
+        raise RuntimeError('%s: %s had not ended after %d s (stopped)' % (
+            config, case, timeout))
     wall = time.monotonic() - started
     peak = sampler.stop()
     if proc.returncode != 0:
-        print(proc.stderr[-3000:], flush=True)
+        print(stderr[-3000:], flush=True)
         raise RuntimeError('%s: %s failed (exit %d)' % (
             config, case, proc.returncode))
-    result = json.loads(proc.stdout)
+    result = json.loads(stdout)
     cpu = sampler.cpu()
     out = {
         case: round(wall, 1),

@@ -11,10 +11,12 @@ the Heat's peak RSS (its process trees: a pod's MariaDB and RabbitMQ
 included).
 
 The big cases (``THT 3+50``, ``THT 3+150``, ``THT 3+500``) run only when
-``--tht-cases`` names them: on 2 cores the baseline takes about 2 minutes
-on 3+50 and fails on 3+150 (SQLite's "database is locked", recorded as
-the case's error), native about 40 s, 75 s and 3 minutes. Their hosts are
-on one /22 (``ctlplane_cidr`` given on the first host), past a /24.
+``--tht-cases`` names them: on 2 cores native takes about 50 s, 70 s and
+6 minutes; the baseline hangs on 3+50 and 3+150 (its 64 engine threads
+all wait on nested stacks: stopped after ``--tht-timeout``, recorded as
+the case's error; bench.py runs it only up to ``--baseline-max-nodes``).
+Their hosts are on one /22 (``ctlplane_cidr`` given on the first host),
+past a /24.
 """
 
 import json

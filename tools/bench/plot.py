@@ -2,12 +2,13 @@
 """Plot time against node count per configuration, as SVG (matplotlib).
 
     python tools/bench/plot.py bench-results/bench-<stamp>.json \
-        doc/source/perf.svg [create|realistic|tht]
+        doc/source/perf.svg [create|realistic|tht|tht-rss]
 
 The series: ``create`` (light ResourceGroup members, the default),
 ``realistic`` (realistic overcloud nodes) or ``tht`` (the scale curve of
 the tripleo-heat-templates overclouds: the whole deploy's wall time
-against their nodes), log-scaled on both axes. Needs matplotlib: the
+against their nodes) or ``tht-rss`` (their Heat's peak RSS against their
+nodes), log-scaled on both axes. Needs matplotlib: the
 ``bench`` extra (``pip install -e .[bench]``; ``tools/dev.py bench``
 installs it). The points of the plots in doc/source are kept in
 doc/source/perf-data/.
@@ -24,7 +25,11 @@ SERIES = {
                   'realistic nodes in the ResourceGroup', 'create seconds'),
     'tht': ('tripleo-heat-templates overcloud deploy --stack-only (log-log)',
             'overcloud nodes', 'deploy seconds'),
+    'tht-rss': ('tripleo-heat-templates deploy: Heat peak RSS (log-log)',
+                'overcloud nodes', 'peak RSS MB'),
 }
+#: the suffix of a THT case's key in a series other than its wall time
+_THT_SUFFIX = {'tht-rss': ' peak rss MB'}
 
 
 def series(data, which='create'):
@@ -37,9 +42,12 @@ def series(data, which='create'):
             if not isinstance(value, (int, float)):
                 continue
             words = key.split()
-            if which == 'tht' and key in nodes:
-                points.append((nodes[key], value))
-            elif (which != 'tht' and len(words) == 2 and
+            if which.startswith('tht'):
+                suffix = _THT_SUFFIX.get(which, '')
+                case = key[:len(key) - len(suffix)]
+                if case in nodes and key == case + suffix:
+                    points.append((nodes[case], value))
+            elif (len(words) == 2 and
                   words[0] == which and words[1].isdigit()):
                 points.append((int(words[1]), value))
         if points:

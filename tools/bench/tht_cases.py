@@ -9,6 +9,14 @@ whole command's wall time, the stack's create time and resource count (the
 command's JSON result), the Heat CPU seconds and CPU ms per resource, and
 the Heat's peak RSS (its process trees: a pod's MariaDB and RabbitMQ
 included).
+
+The big cases (``THT 3+50``, ``THT 3+150``, ``THT 3+500``) run only when
+``--tht-cases`` names them: on 2 cores native takes about 50 s, 70 s and
+6 minutes; the baseline hangs on 3+50 and 3+150 (its 64 engine threads
+all wait on nested stacks: stopped after ``--tht-timeout``, recorded as
+the case's error; bench.py runs it only up to ``--baseline-max-nodes``).
+Their hosts are on one /22 (``ctlplane_cidr`` given on the first host),
+past a /24.
 """
 
 import json
@@ -35,19 +43,35 @@ CASES = {
     'THT 3+10': (None, {'Controller': 3, 'Compute': 10}),
     'THT 6 roles': (SIX_ROLES, {role: 1 for role in SIX_ROLES}),
 }
+#: Opt-in by name (long): Controllers 3 and this many Computes.
+BIG_CASES = {'THT 3+%d' % n: (None, {'Controller': 3, 'Compute': n})
+             for n in (50, 150, 500)}
+ALL_CASES = dict(CASES, **BIG_CASES)
 #: The x axis of the scale curve: nodes of each case.
-NODES = {name: sum(counts.values()) for name, (_, counts) in CASES.items()}
+NODES = {name: sum(counts.values())
+         for name, (_, counts) in ALL_CASES.items()}
+
+
+#: Hosts that fit the default control plane (a /24 from .10 on); more go
+#: on the /22 of 198.18.0.0/15 (RFC 2544's benchmarking range).
+SMALL_PLANE = 240
 
 
 def servers(counts):
     """A deployed-servers file's data for ``counts`` (role -> nodes)."""
+    big = sum(counts.values()) > SMALL_PLANE
     data, address = {}, 10
     for role, count in counts.items():
         data[role] = []
         for index in range(count):
-            data[role].append({
-                'hostname': 'overcloud-%s-%d' % (role.lower(), index),
-                'ctlplane_ip': '192.0.2.%d' % address})
+            host = {'hostname': 'overcloud-%s-%d' % (role.lower(), index)}
+            if big:
+                host['ctlplane_ip'] = '198.18.%d.%d' % divmod(address, 256)
+            else:
+                host['ctlplane_ip'] = '192.0.2.%d' % address
+            if big and address == 10:
+                host['ctlplane_cidr'] = 22
+            data[role].append(host)
             address += 1
     return data
 
@@ -69,10 +93,11 @@ def case_dir(workdir, config, case):
                                             .replace('+', 'p')))
 
 
-def run(config, case, workdir):
-    """Deploy THT case ``case`` with configuration ``config``."""
+def run(config, case, workdir, timeout=None):
+    """Deploy THT case ``case`` with configuration ``config``; a deploy
+    still running after ``timeout`` seconds is stopped and fails."""
     templates = tht.find()
-    roles, counts = CASES[case]
+    roles, counts = ALL_CASES[case]
     base = case_dir(workdir, config, case)
     os.makedirs(base, exist_ok=True)
     work_dir = os.path.join(base, 'overcloud')
@@ -94,15 +119,23 @@ def run(config, case, workdir):
         work_dir, 'heat-launcher', 'launcher-state.json')))
     sampler.start()
     started = time.monotonic()
-    proc = subprocess.run(argv, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.terminate()  # the command stops its Heat and cleans up
+        proc.communicate()
+        sampler.stop()
+        raise RuntimeError('%s: %s had not ended after %d s (stopped)' % (
+            config, case, timeout))
     wall = time.monotonic() - started
     peak = sampler.stop()
     if proc.returncode != 0:
-        print(proc.stderr[-3000:], flush=True)
+        print(stderr[-3000:], flush=True)
         raise RuntimeError('%s: %s failed (exit %d)' % (
             config, case, proc.returncode))
-    result = json.loads(proc.stdout)
+    result = json.loads(stdout)
     cpu = sampler.cpu()
     out = {
         case: round(wall, 1),

@@ -17,7 +17,8 @@ The shims, by topic (``doc/source/performance.rst`` says what each bought):
   real threads, always on).
 * :mod:`.fast_create` (with :mod:`.fast_nested`): a fresh root create on
   Heat's legacy engine with the whole nested tree created in its thread,
-  converted to a convergence tree when it ends.
+  converted to a convergence tree when it ends; :mod:`.fast_release`:
+  each nested stack finished and let go of as soon as it ends.
 * :mod:`.sqlite`: ``BEGIN IMMEDIATE``, the PRAGMAs, a connection pool and
   no ``sleep(0)`` after each transaction.
 * :mod:`.sync_points`: convergence sync points read and written in one

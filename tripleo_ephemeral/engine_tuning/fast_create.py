@@ -22,7 +22,9 @@ stepped by its parent resource instead of by a thread of its own:
 * when the root create ends, every stack of the tree is converted with
   Heat's own ``Stack.migrate_to_convergence`` (what ``heat-manage
   migrate_convergence_1`` does): the saved tree is a convergence tree,
-  and updates, deletes and a restored dump run on stock convergence.
+  and updates, deletes and a restored dump run on stock convergence
+  (with :mod:`.fast_release`, a nested stack is converted, and let go
+  of, as soon as it ends CREATE_COMPLETE).
 
 Everything else (updates, deletes, adopt, nested stacks created outside
 the fast create's thread, ``convergence_engine = false``) runs stock.
@@ -55,7 +57,11 @@ class _Create:
     def __init__(self, service):
         self.service = service
         self.context = None  # the tree's request context
-        self.nested = []  # in-process nested stacks, in creation order
+        #: in-process nested stacks not released: id -> (stack, runner)
+        self.nested = {}
+        self.created = 0  # nested stacks created in this thread
+        self.released = 0  # finished ones let go (:mod:`.fast_release`)
+        self.reloaded = 0  # released ones loaded again by their parent
         self.changes = 0  # resource state changes so far
         self.seen = 0  # ``changes`` at the last pause
         self.pause = 0.0
@@ -247,11 +253,12 @@ def _run(service, stack, msg_queue=None):
         except Exception:
             LOG.exception('Fast create of %s: the tree could not be made a '
                           'convergence tree; it stays legacy', stack.name)
-    LOG.info('Fast create of %s: %s %s, %d nested stacks, %.1f s wall '
-             '(%.1f s paused with nothing to do), %.1f s CPU of the process',
-             stack.name, stack.action, stack.status, len(fast.nested),
-             time.monotonic() - wall, fast.paused,
-             time.process_time() - started)
+    LOG.info('Fast create of %s: %s %s, %d nested stacks (%d released when '
+             'done, %d loaded again), %.1f s wall (%.1f s paused with '
+             'nothing to do), %.1f s CPU of the process', stack.name,
+             stack.action, stack.status, fast.created, fast.released,
+             fast.reloaded, time.monotonic() - wall,
+             fast.paused, time.process_time() - started)
 
 
 def _finish(stack, fast):
@@ -265,18 +272,19 @@ def _finish(stack, fast):
 
     from tripleo_ephemeral.engine_tuning import fast_nested
 
-    for nested, runner in fast.nested:
+    for nested, runner in list(fast.nested.values()):
         fast_nested.cancel(nested, runner)
     ctxt = stack.context
     with db_api.context_manager.writer.using(ctxt):
         if stack.defer_state_persist():
             # the event the legacy engine writes when it releases the lock
             stack._send_notification_and_add_event()
-        created = {nested.id: nested for nested, _runner in fast.nested}
+        created = {key: nested for key, (nested, _) in fast.nested.items()}
+        # a released stack was converted when it finished (its row says)
         tree = [fast_nested.as_loaded(created.get(db_stack.id), db_stack) or
                 parser.Stack.load(ctxt, stack_id=db_stack.id, stack=db_stack)
                 for db_stack in stack_object.Stack.get_all_by_root_owner_id(
-                    ctxt, stack.id)]
+                    ctxt, stack.id) if not db_stack.convergence]
         for st in tree + [stack]:
             if not st.convergence:
                 st.migrate_to_convergence()

@@ -21,13 +21,10 @@ def install(patches, current, stopping):
     set when the engine stops (one root step can start hundreds of nested
     stacks: each checks it, so a stop does not wait for the step)."""
     from heat.common import exception
-    from heat.engine import api
     from heat.engine import scheduler
-    from heat.engine import stk_defn
     from heat.engine.resources import stack_resource
     from heat.engine.resources import template_resource
     from heat.objects import raw_template
-    from heat.rpc import api as rpc_api
 
     from heat.engine import resource
 
@@ -102,7 +99,8 @@ def install(patches, current, stopping):
         runner = scheduler.TaskRunner(nested.stack_task,
                                       action=nested.CREATE, reverse=False,
                                       post_func=None)
-        fast.nested.append((nested, runner))
+        fast.nested[nested.id] = (nested, runner)
+        fast.created += 1
         self._nested = nested
         self._outputs = None
         self._fast_runner = runner
@@ -144,18 +142,6 @@ def install(patches, current, stopping):
         self._fast_runner = None
         cancel(self._nested, runner)
 
-    def outputs_in_memory(self):
-        """show_stack's outputs of a nested stack this thread created."""
-        nested = self._nested
-        for res in nested._explicit_dependencies():
-            stk_defn.update_resource_data(
-                nested.defn, res.name,
-                res.node_data(for_resources=False, for_outputs=True))
-        outputs = primitive(
-            api.format_stack_outputs(nested.outputs, resolve_value=True))
-        self._outputs = {o[rpc_api.OUTPUT_KEY]: o for o in outputs}
-        self._fast_outputs = False
-
     def get_output(self, op):
         if getattr(self, '_fast_outputs', False) and self._nested is not None:
             outputs_in_memory(self)
@@ -180,6 +166,24 @@ def install(patches, current, stopping):
 
 
 _PLAIN = (str, int, float, bool, type(None))
+
+
+def outputs_in_memory(res):
+    """show_stack's outputs of a nested stack this thread created (the
+    StackResource ``res``'s), kept as its ``_outputs``."""
+    from heat.engine import api
+    from heat.engine import stk_defn
+    from heat.rpc import api as rpc_api
+
+    nested = res._nested
+    for child in nested._explicit_dependencies():
+        stk_defn.update_resource_data(
+            nested.defn, child.name,
+            child.node_data(for_resources=False, for_outputs=True))
+    outputs = primitive(
+        api.format_stack_outputs(nested.outputs, resolve_value=True))
+    res._outputs = {o[rpc_api.OUTPUT_KEY]: o for o in outputs}
+    res._fast_outputs = False
 
 
 def primitive(value):

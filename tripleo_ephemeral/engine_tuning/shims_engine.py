@@ -119,6 +119,24 @@ SHIMS = (
             target('heat.engine.hot.functions.Yaql.__init__',
                    '203ca91adf9300fc'))),
     Shim(
+        # After fast_create: it wraps the fast check_create_complete.
+        'fast_create_release', 'fast_release', checked_on=HEAT[:1],
+        options=(Option(
+            'fast_create_release', 'bool', False, True,
+            help='During a fast create, finish each nested stack that '
+                 'ended CREATE_COMPLETE at once (outputs computed, '
+                 'converted to convergence) and let go of it, instead of '
+                 'keeping the whole tree in memory until the root\'s '
+                 'create ends.'),),
+        # It wraps fast_create's check_create_complete and reads outputs
+        # as its get_output does (both checked there); does nothing
+        # outside a fast create.
+        targets=(
+            target('heat.engine.resources.stack_resource.StackResource.'
+                   'nested', 'da1539b9fabdc140'),
+            target('heat.engine.stack.Stack.migrate_to_convergence',
+                   'd7635b6dbe0228a3'))),
+    Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(
             'leaf_trigger_delay', 'float', 1.0, 0.05, min=0.0,

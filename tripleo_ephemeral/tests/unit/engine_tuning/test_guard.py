@@ -244,8 +244,8 @@ def test_fingerprints_ignore_comments_docstrings_and_layout():
 
 TUNED = {
     'atomic_sync_points': 'true', 'checkin_yield': 'false',
-    'fast_create': 'true', 'fast_create_transaction_slice': 0.2,
-    'fast_create_yaql_cache': 'true',
+    'fast_create': 'true', 'fast_create_release': 'true',
+    'fast_create_transaction_slice': 0.2, 'fast_create_yaql_cache': 'true',
     'fast_template_parse': 'true', 'gc_freeze': 'true',
     'in_process_bus_wakeup': 'true',
     'gc_thresholds': '10000,20,20', 'lazy_resource_definitions': 'true',
@@ -272,7 +272,8 @@ def test_stock_values():
     assert stock.executor_thread_pool_size == 64
     assert stock.runner_options() == dict(
         TUNED, atomic_sync_points='false', checkin_yield='true',
-        fast_create='false', fast_create_transaction_slice=0.0,
+        fast_create='false', fast_create_release='false',
+        fast_create_transaction_slice=0.0,
         fast_create_yaql_cache='false',
         fast_template_parse='false', gc_freeze='false',
         gc_thresholds='', in_process_bus_wakeup='false',

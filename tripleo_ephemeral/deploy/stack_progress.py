@@ -20,8 +20,9 @@ counts on the way come from the events, and events are spaced out to
 ``COST_FACTOR`` times what they took the last time (at most ``MAX_GAP``),
 keeping the watcher's share of the engine small however large the stack
 grows, while the cheap status check still sees the end soon. A create that
-ends complete is counted from its events too, when they are sure to be
-whole (:meth:`StackWatcher.exact_from_events`); anything else lists the
+ends complete is counted from its events too, a stack whose events may
+have been purged by its own resources alone
+(:meth:`StackWatcher.exact_from_events`); anything else lists the
 resources once at the end.
 
 The stack is addressed as ``name/id``: by id alone, Heat's API answers
@@ -185,21 +186,32 @@ class StackWatcher:
                                                nested_depth=NESTED_DEPTH)
         return Counts(resources, self.action)
 
-    def exact_from_events(self, counts):
-        """Whether ``counts`` from the events are the exact figures: a
-        create that ended complete, every resource its events name
-        complete, none purged (see :data:`EVENTS_WHOLE_BELOW`), and as
-        many as the last create of the same request had, if known."""
+    def exact_from_events(self):
+        """The exact counts of a create that ended complete, from its
+        events, or None. A stack whose events may have been purged (see
+        :data:`EVENTS_WHOLE_BELOW`: a role's ResourceGroup of hundreds of
+        nodes) has its own resources listed, alone: listing the whole tree
+        makes Heat load every nested stack (3,243 of them at 3+500, minutes
+        and gigabytes). None unless every resource is complete and, if
+        known, as many as the last create of the same request had."""
         if self.action != 'CREATE' or self.status != 'CREATE_COMPLETE':
-            return False
-        if not counts.total or counts.complete != counts.total:
-            return False
-        if self.expected_total and counts.total != self.expected_total:
-            return False
+            return None
         per_stack = {}
-        for stack, _name in self._latest:
-            per_stack[stack] = per_stack.get(stack, 0) + 1
-        return max(per_stack.values()) < EVENTS_WHOLE_BELOW
+        for (stack, _name), event in self._latest.items():
+            per_stack.setdefault(stack, []).append(event)
+        resources = []
+        for stack, events in per_stack.items():
+            if len(events) < EVENTS_WHOLE_BELOW:
+                resources.extend(events)
+            else:
+                resources.extend(self.client.resources.list(
+                    _stack_ref(stack)))
+        counts = Counts(resources, self.action)
+        if not counts.total or counts.complete != counts.total:
+            return None
+        if self.expected_total and counts.total != self.expected_total:
+            return None
+        return counts
 
     def _report(self, force=False):
         # Count what the events said (they are fetched anyway); at the end,
@@ -214,9 +226,7 @@ class StackWatcher:
                 # has ended they are all there (a quarter of the cost of
                 # the listing on THT).
                 self._latest = self._all_latest()
-                counts = Counts(list(self._latest.values()), self.action)
-            if not self.exact_from_events(counts):
-                counts = self.counts()
+            counts = self.exact_from_events() or self.counts()
             self.final_counts = counts
             text = str(counts)
         else:
@@ -266,6 +276,11 @@ def _stack_of(event):
         if link.get('rel') == 'stack':
             return link['href']
     return getattr(event, 'stack_name', None)
+
+
+def _stack_ref(href):
+    """``name/id`` of a stack from its link (``.../stacks/<name>/<id>``)."""
+    return href.split('/stacks/', 1)[-1]
 
 
 def _is_top(event):

@@ -213,7 +213,7 @@ def _listed_at_the_end(size, expected_total=None, action='CREATE'):
     stock_list = stack.resources.list
 
     def listing(stack_id, nested_depth=0):
-        listed.append(stack_id)
+        listed.append((stack_id, nested_depth))
         return stock_list(stack_id, nested_depth)
 
     stack.resources.list = listing
@@ -221,19 +221,25 @@ def _listed_at_the_end(size, expected_total=None, action='CREATE'):
         stack, 'root', out=lambda _text: None, action=action,
         expected_total=expected_total, clock=clock, sleep=clock.sleep)
     watcher.wait()
-    return bool(listed), watcher.final_counts
+    return listed, watcher.final_counts
+
+
+TREE = [('root', progress.NESTED_DEPTH)]
 
 
 @pytest.mark.parametrize('size, expected, action, listed', [
-    (10, None, 'CREATE', False),  # a complete create: its events say all
-    (10, 10, 'CREATE', False),
-    (10, 11, 'CREATE', True),  # not what the last create had: list
-    (progress.EVENTS_WHOLE_BELOW, None, 'CREATE', True),  # may be purged
+    (10, None, 'CREATE', []),  # a complete create: its events say all
+    (10, 10, 'CREATE', []),
+    (10, 11, 'CREATE', TREE),  # not what the last create had: list
+    # Its events may be purged: that stack alone is listed, not the tree.
+    (progress.EVENTS_WHOLE_BELOW, None, 'CREATE', [('child', 0)]),
+    (progress.EVENTS_WHOLE_BELOW, progress.EVENTS_WHOLE_BELOW + 1, 'CREATE',
+     [('child', 0)] + TREE),
 ])
 def test_a_complete_create_is_counted_from_its_events(size, expected,
                                                       action, listed):
     was_listed, counts = _listed_at_the_end(size, expected, action)
-    assert was_listed is listed
+    assert was_listed == listed
     assert (counts.total, counts.complete) == (size, size)
 
 

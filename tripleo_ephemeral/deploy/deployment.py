@@ -20,6 +20,7 @@ from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral.deploy import rendering
+from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import rollback
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
@@ -36,33 +37,6 @@ from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
-
-
-class Result:
-    """What a deploy ends with: the command shows it (``-f json``...)."""
-
-    COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
-               'stack_seconds', 'ansible_seconds', 'work_dir',
-               'config_download', 'dump', 'archive', 'config_version',
-               'undeployed_changes')
-
-    def __init__(self, stack, status, **values):
-        unknown = set(values) - set(self.COLUMNS)
-        if unknown:
-            raise TypeError('unknown result field(s): %s' % ', '.join(
-                sorted(unknown)))
-        self.values = dict(values, stack=stack, status=status)
-
-    @property
-    def status(self):
-        return self.values['status']
-
-    def __getitem__(self, column):
-        return self.values.get(column)
-
-    def row(self):
-        """(columns, values), as a cliff ShowOne returns them."""
-        return self.COLUMNS, tuple(self[c] for c in self.COLUMNS)
 
 
 class Deployment:
@@ -160,7 +134,7 @@ class Deployment:
                         status == workdir_mod.DEPLOY_SUCCESS)
                 else:
                     outcome.unchanged(wd, previous, self.say, launcher)
-        return Result(self.stack, status, **values)
+        return result.Result(self.stack, status, **values)
 
     def prepare_only(self, launcher, keep=False, ansible=None):
         """Stop before Heat: check every input as :meth:`run` does, then
@@ -182,8 +156,8 @@ class Deployment:
         self.say('%s: stopped before Heat, as asked' % (
             'Inputs prepared in %s' % wd.path if keep else
             'Every input checked; the work dir is as it was'))
-        return Result(self.stack, 'PREPARED' if keep else 'CHECKED',
-                      work_dir=wd.path if keep or existed else None)
+        return result.Result(self.stack, 'PREPARED' if keep else 'CHECKED',
+                             work_dir=wd.path if keep or existed else None)
 
     def _prepare(self, launcher, ansible):
         """Read and check every input (writing the generated files), and
@@ -371,4 +345,4 @@ class Deployment:
                 wd.set_status(status)
                 values['archive'] = self._archive(
                     status == workdir_mod.DEPLOY_SUCCESS)
-        return Result(self.stack, status, **values)
+        return result.Result(self.stack, status, **values)

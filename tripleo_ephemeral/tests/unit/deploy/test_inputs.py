@@ -1,6 +1,6 @@
 """The deploy's inputs: the request digest that keys the known stack size."""
 
-from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
 
 PARAMS = '/w/oc-deploy-parameters.yaml'
@@ -31,12 +31,12 @@ def test_digest_ignores_the_deploy_parameters_content():
 
 
 def test_expected_size_only_for_the_same_request(tmp_path):
-    run = deployment.Deployment(inputs.Inputs('oc', str(tmp_path)))
-    wd = run.workdir
-    assert run._expected_size('abc') is None
+    wd = inputs.Inputs('oc', str(tmp_path)).workdir
+    phase = heat_phase.HeatPhase('oc', wd, say=lambda text: None)
+    assert phase._expected_size('abc') is None
     wd.save(wd.stack_size_file, {'request': 'abc', 'resources': 42})
-    assert run._expected_size('abc') == 42
-    assert run._expected_size('def') is None
+    assert phase._expected_size('abc') == 42
+    assert phase._expected_size('def') is None
 
 
 def test_skip_deploy_identifier(tmp_path):

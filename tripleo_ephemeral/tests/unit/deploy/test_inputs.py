@@ -2,6 +2,7 @@
 
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
+from tripleo_ephemeral.deploy import request
 
 PARAMS = '/w/oc-deploy-parameters.yaml'
 
@@ -19,15 +20,15 @@ def _args(params='DeployIdentifier: 1', env='a: 1'):
 
 
 def test_digest_ignores_the_deploy_parameters_content():
-    first = inputs.request_digest(_args(), volatile=[PARAMS])
-    again = inputs.request_digest(_args(params='DeployIdentifier: 2'),
-                                  volatile=[PARAMS])
+    first = request.request_digest(_args(), volatile=[PARAMS])
+    again = request.request_digest(_args(params='DeployIdentifier: 2'),
+                                   volatile=[PARAMS])
     assert first == again and len(first) == 64
     # ... but not a changed environment, nor when it is not volatile.
-    assert inputs.request_digest(_args(env='a: 2'), volatile=[PARAMS]) != \
+    assert request.request_digest(_args(env='a: 2'), volatile=[PARAMS]) != \
         first
-    assert inputs.request_digest(_args(params='DeployIdentifier: 2')) != \
-        inputs.request_digest(_args())
+    assert request.request_digest(_args(params='DeployIdentifier: 2')) != \
+        request.request_digest(_args())
 
 
 def test_expected_size_only_for_the_same_request(tmp_path):

@@ -11,6 +11,7 @@ import pytest
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
+from tripleo_ephemeral.deploy import request
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite
@@ -40,7 +41,7 @@ class FakeLauncher(fakes.FakeLauncher):
 def run(tmp_path, monkeypatch):
     dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
     monkeypatch.setattr(dep.inputs, 'prepare',
-                        lambda say: inputs.Request({}, None, {}))
+                        lambda say: request.Request({}, None, {}))
     monkeypatch.setattr(heat_phase.heat_client, 'make_client',
                         lambda session, endpoint: object())
 
@@ -134,7 +135,7 @@ def test_bad_input_writes_nothing(tmp_path, monkeypatch):
 
 def _request_setting(env_path, name):
     import yaml
-    return inputs.Request({
+    return request.Request({
         'template': {'heat_template_version': 'wallaby',
                      'parameters': {'Known': {'type': 'string'}}},
         'files': {'file://%s' % env_path: yaml.safe_dump(

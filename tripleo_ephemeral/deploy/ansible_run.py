@@ -11,29 +11,26 @@ the script's too; before a run the playbooks are walked for modules and
 roles that Ansible lacks (:mod:`tripleo_ephemeral.tripleo_ansible.missing`).
 """
 
-import contextlib
 import dataclasses
 import datetime
 import logging
 import os
-import shutil
 import signal
 import tempfile
 import threading
 import time
 
 import ansible_runner
-import psutil
 
 from tripleo_ephemeral.deploy import ansible_cfg
 from tripleo_ephemeral.deploy import ansible_progress
 from tripleo_ephemeral.deploy import ansible_project
+from tripleo_ephemeral.deploy import ssh_masters
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
-from tripleo_ephemeral import process
 from tripleo_ephemeral.tripleo_ansible import environment as env_mod
 from tripleo_ephemeral.tripleo_ansible import missing
 
@@ -51,10 +48,6 @@ RUN_STATE = ('artifacts', ansible_cfg.ANSIBLE_CFG, ansible_cfg.ANSIBLE_LOG,
 CANCEL_POLL = 0.5
 #: How long an interrupted run may take to end once cancelled.
 CANCEL_WAIT = 10
-#: How long the ssh masters of a run are looked for after it (seconds),
-#: and how long none must be seen to stop looking.
-MASTER_EXIT_WAIT = 5.0
-MASTER_QUIET = 0.5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,7 +187,7 @@ def _run_playbook(config_dir, playbook, options, out, inventory=None,
                       progress, out, inventory, extravars,
                       env.fact_cache)
     finally:
-        close_ssh_masters(control_dir)
+        ssh_masters.close_ssh_masters(control_dir)
     progress.finish()
     elapsed = time.monotonic() - started
     artifacts = os.path.join(config_dir, 'artifacts', ident)
@@ -268,49 +261,6 @@ def _kill(pids):
             os.killpg(os.getpgid(pid), signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-
-
-def close_ssh_masters(control_dir, runner=None):
-    """Close the ssh ControlPersist masters of ``control_dir`` and remove
-    it (``ssh -O exit`` on each socket)."""
-    runner = runner or process.ProcessRunner()
-    try:
-        sockets = sorted(os.listdir(control_dir))
-    except FileNotFoundError:
-        return
-    for name in sockets:
-        try:
-            runner.run(['ssh', '-o', 'ControlPath=%s' % os.path.join(
-                control_dir, name), '-O', 'exit', 'tripleo-ephemeral'],
-                check=False, timeout=10)
-        except exceptions.TripleoEphemeralError as exc:
-            LOG.debug('Could not close ssh master %s: %s', name, exc)
-    # The directory goes first: a master still starting (an ssh that
-    # escaped the kill of ansible-playbook's group) cannot bind its socket
-    # there any more. Masters are ours by their title ("ssh: <control_dir>/
-    # ... [mux]"): any still there, or appearing while the run's last
-    # processes end, is ended by its pid.
-    shutil.rmtree(control_dir, ignore_errors=True)
-    deadline = time.monotonic() + MASTER_EXIT_WAIT
-    quiet_since = time.monotonic()
-    while time.monotonic() < deadline and \
-            time.monotonic() - quiet_since < MASTER_QUIET:
-        for proc in _masters_of(control_dir):
-            quiet_since = time.monotonic()
-            LOG.debug('Terminating ssh master %d', proc.pid)
-            with contextlib.suppress(psutil.Error):
-                proc.terminate()
-        time.sleep(0.1)
-
-
-def _masters_of(control_dir):
-    found = []
-    for proc in psutil.process_iter(['cmdline', 'status']):
-        with contextlib.suppress(psutil.Error):
-            if proc.info['status'] != psutil.STATUS_ZOMBIE and \
-                    control_dir in ' '.join(proc.info['cmdline'] or ()):
-                found.append(proc)
-    return found
 
 
 def _failure_message(runner, progress, config_dir, artifacts):

@@ -4,65 +4,35 @@ The order matters and is the point of this module: every input is read and
 checked before Heat is launched (:mod:`tripleo_ephemeral.deploy.inputs`,
 :mod:`.input_checks`), and a bad one leaves the work dir as it was
 (:mod:`.rollback`); from the launch on, Heat is always stopped and its
-database dumped, and the deployment status and an install archive are
-written whatever happens (a forced stop, the second Ctrl-C, skips the dump
-and the archive). Each step returns what the next one needs.
+database dumped (:mod:`.heat_phase`), and the deployment status and an
+install archive are written whatever happens (a forced stop, the second
+Ctrl-C, skips the dump and the archive). Each step returns what the next
+one needs.
 """
 
 import logging
 import os
-import time
 
 from tripleo_ephemeral.deploy import ansible_project
 from tripleo_ephemeral.deploy import ansible_run
-from tripleo_ephemeral.deploy import heat_client
+from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral.deploy import rendering
+from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import rollback
-from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import credentials
-from tripleo_ephemeral.overcloud import inventory
-from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
-
-
-class Result:
-    """What a deploy ends with: the command shows it (``-f json``...)."""
-
-    COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
-               'stack_seconds', 'ansible_seconds', 'work_dir',
-               'config_download', 'dump', 'archive', 'config_version',
-               'undeployed_changes')
-
-    def __init__(self, stack, status, **values):
-        unknown = set(values) - set(self.COLUMNS)
-        if unknown:
-            raise TypeError('unknown result field(s): %s' % ', '.join(
-                sorted(unknown)))
-        self.values = dict(values, stack=stack, status=status)
-
-    @property
-    def status(self):
-        return self.values['status']
-
-    def __getitem__(self, column):
-        return self.values.get(column)
-
-    def row(self):
-        """(columns, values), as a cliff ShowOne returns them."""
-        return self.COLUMNS, tuple(self[c] for c in self.COLUMNS)
 
 
 class Deployment:
@@ -81,6 +51,9 @@ class Deployment:
         self.no_proxy = no_proxy
         self.python_interpreter = python_interpreter
         self._out = out
+        #: the Heat phase of the run under way (a
+        #: :class:`~.heat_phase.HeatPhase`)
+        self._heat = None
 
     def say(self, text):
         """One line of progress (the command's stderr), never the result;
@@ -118,10 +91,11 @@ class Deployment:
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
-            self._stage = outcome.Stage()
+            self._heat = heat_phase.HeatPhase(
+                self.stack, wd, self.say, verbose_events=self.verbose_events)
             try:
                 created, outputs, deployments, values['dump'] = (
-                    self._stack(launcher, request, keep_running))
+                    self._heat.run(launcher, request, keep_running))
                 values.update(stack_id=created.stack_id,
                               stack_status=created.status,
                               stack_seconds=round(created.seconds, 1),
@@ -151,7 +125,7 @@ class Deployment:
                     'request': request.digest, 'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
             finally:
-                if self._stage.changed() or \
+                if self._heat.stage.changed() or \
                         status == workdir_mod.DEPLOY_SUCCESS:
                     wd.set_status(status)
                     outcome.record(launcher, values.get('dump'),
@@ -160,7 +134,7 @@ class Deployment:
                         status == workdir_mod.DEPLOY_SUCCESS)
                 else:
                     outcome.unchanged(wd, previous, self.say, launcher)
-        return Result(self.stack, status, **values)
+        return result.Result(self.stack, status, **values)
 
     def prepare_only(self, launcher, keep=False, ansible=None):
         """Stop before Heat: check every input as :meth:`run` does, then
@@ -182,8 +156,8 @@ class Deployment:
         self.say('%s: stopped before Heat, as asked' % (
             'Inputs prepared in %s' % wd.path if keep else
             'Every input checked; the work dir is as it was'))
-        return Result(self.stack, 'PREPARED' if keep else 'CHECKED',
-                      work_dir=wd.path if keep or existed else None)
+        return result.Result(self.stack, 'PREPARED' if keep else 'CHECKED',
+                             work_dir=wd.path if keep or existed else None)
 
     def _prepare(self, launcher, ansible):
         """Read and check every input (writing the generated files), and
@@ -248,76 +222,6 @@ class Deployment:
                 self.say('WARNING: %s' % exc)
                 return None
 
-    def _stack(self, launcher, request, keep_running):
-        """Launch Heat, create the stack, save its outputs, stop Heat.
-
-        Returns (:class:`Created`, outputs, deployments, dump path).
-        """
-        self.say('Launching Heat (%s) in %s' % (launcher.heat_type,
-                                                launcher.heat_dir))
-        started = time.monotonic()
-        with interruption.on_force('Heat', launcher.kill):
-            with interruption.activity('launching Heat'):
-                launcher.start(tied=True)
-            self.say('Heat ready in %.1fs at %s' % (
-                time.monotonic() - started, launcher.endpoint))
-            origin = None
-            try:
-                client = heat_client.make_client(
-                    launcher.session(),
-                    launcher.endpoint if launcher.ephemeral else None)
-                self._stage.sent = True
-                with interruption.activity('creating stack %s' % self.stack):
-                    created = stack_operation.run(
-                        client, self.stack, request.create_args, self.say,
-                        heat_dir=self.workdir.heat_dir,
-                        may_update=not launcher.ephemeral,
-                        expected=self._expected_size(request.digest),
-                        verbose=self.verbose_events,
-                        accepted=self._stage.accept)
-                with interruption.activity('saving the stack outputs'):
-                    outputs, deployments = stack_outputs.fetch_and_save(
-                        client, created.ref, self.workdir.outputs_file,
-                        self.workdir.deployments_file)
-                    stack_outputs.fetch_and_save_environment(
-                        client, created.ref,
-                        self.workdir.stack_environment_file,
-                        inventory.STACK_ENVIRONMENT_PARAMETERS,
-                        files=request.create_args.get('files'))
-                origin = generations.DEPLOY
-            finally:
-                dump = self._stop_heat(
-                    launcher, keep_running and self._stage.changed(),
-                    self._stage.heat_origin(origin))
-        return created, outputs, deployments, dump
-
-    def _stop_heat(self, launcher, keep_running, origin):
-        """Stop Heat with a dump (made by ``origin``; None: no dump); with
-        ``keep_running``, unless interrupted, leave it running instead.
-        Returns the dump's path or None."""
-        if not launcher.ephemeral:
-            if interruption.requested():
-                self.say('The installed Heat goes on with stack %s: follow '
-                         'it with "openstack stack event list %s --follow"'
-                         % (self.stack, self.stack))
-            return None
-        if keep_running and not interruption.requested():
-            launcher.release()
-            self.say('Heat left running: export OS_CLOUD=heat or source '
-                     '%s/heatrc; stop it with "openstack tripleo launch '
-                     'heat --heat-dir %s --kill"' % (launcher.heat_dir,
-                                                     launcher.heat_dir))
-            return None
-        return launcher.stop(dump=origin is not None, origin=origin)
-
-    def _expected_size(self, digest):
-        """The resources of the stack, if the last successful deploy of the
-        same request recorded them (the progress then knows its total)."""
-        size = self.workdir.load(self.workdir.stack_size_file) or {}
-        if digest and size.get('request') == digest:
-            return size.get('resources')
-        return None
-
     def _write_credentials(self, outputs):
         """``<stack>rc`` and the ``<stack>`` cloud of the work dir's
         clouds.yaml, when the templates give a Keystone endpoint."""
@@ -371,4 +275,4 @@ class Deployment:
                 wd.set_status(status)
                 values['archive'] = self._archive(
                     status == workdir_mod.DEPLOY_SUCCESS)
-        return Result(self.stack, status, **values)
+        return result.Result(self.stack, status, **values)

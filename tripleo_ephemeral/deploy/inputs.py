@@ -7,16 +7,13 @@ last successful deploy, all before a launcher is started.
 """
 
 import datetime
-import hashlib
-import json
 import os
 import time
 import uuid
 
-from heatclient.common import utils as heat_utils
-
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
+from tripleo_ephemeral.deploy import request
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import environment_file
@@ -39,40 +36,6 @@ DEPLOYED_SERVER_ENVIRONMENTS = (
     'environments/deployed-server-environment.yaml',
     'environments/deployed-server-bootstrap-environment.yaml',
 )
-
-
-class Request:
-    """What the prepared inputs give the run: the stack create kwargs, the
-    deployed servers (or None), the snapshot the checks compared and a
-    digest of the request (:func:`request_digest`), and the warnings for
-    the servers the last deploy had and this one drops (said only once
-    every input passed: a run that stops on input removes nothing)."""
-
-    def __init__(self, create_args, servers, snapshot, digest=None,
-                 removed=()):
-        self.create_args = create_args
-        self.servers = servers
-        self.snapshot = snapshot
-        self.digest = digest
-        self.removed = list(removed)
-
-
-def request_digest(create_args, volatile=()):
-    """The SHA-256 of what a create request asks Heat to build.
-
-    The same templates, environments and files give the same digest, so
-    the same stack size. The ``volatile`` environments (paths) count by
-    name only: the deploy parameters change on every deploy
-    (DeployIdentifier) without changing what is created.
-    """
-    skip = {heat_utils.normalise_file_path_to_url(p) for p in volatile}
-    files = sorted((url, None if url in skip else text)
-                   for url, text in (create_args.get('files') or {}).items())
-    canonical = json.dumps(
-        [create_args.get('template'), files,
-         create_args.get('environment_files')],
-        default=str, skipkeys=True)
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 class Checked:
@@ -239,7 +202,8 @@ class Inputs:
         (changed in place); nothing for an overcloud."""
 
     def prepare(self, say):
-        """Read, write and check everything; return the :class:`Request`.
+        """Read, write and check everything; return the
+        :class:`~.request.Request`.
 
         ``say`` prints a line of progress (the check summary, warnings).
         """
@@ -287,8 +251,9 @@ class Inputs:
         snapshot = self._check_against_last_success(all_envs, roles,
                                                     servers, say)
         self._save(roles, checked.networks, all_envs, servers)
-        return Request(create_args, servers, snapshot, request_digest(
-            create_args, volatile=[wd.deploy_parameters_file]), removed)
+        return request.Request(
+            create_args, servers, snapshot, request.request_digest(
+                create_args, volatile=[wd.deploy_parameters_file]), removed)
 
     def _check_against_last_success(self, env_files, roles, servers, say):
         """Stop before Heat on a change that would break the overcloud."""

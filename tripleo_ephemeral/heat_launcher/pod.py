@@ -19,8 +19,8 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import generations
+from tripleo_ephemeral.heat_db import mysql_database
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
 
@@ -124,7 +124,7 @@ class PodHeatLauncher(base.HeatLauncher):
     @property
     def database(self):
         if self._database is None:
-            self._database = database.MysqlDatabase(
+            self._database = mysql_database.MysqlDatabase(
                 self.podman, self.container_name('mariadb'),
                 self.ports()['mysql'], self.files.path('mysql-client.cnf'),
                 self.heat_dir)
@@ -155,9 +155,9 @@ class PodHeatLauncher(base.HeatLauncher):
         ports = self.ports()
         path = self.files.path
         fileutil.write_atomic(path('mysql-client.cnf'), config.render(
-            'mysql-client.cnf', user=database.MysqlDatabase.USER,
+            'mysql-client.cnf', user=mysql_database.MysqlDatabase.USER,
             password=creds['mysql_password'], port=ports['mysql'],
-            database=database.MysqlDatabase.NAME))
+            database=mysql_database.MysqlDatabase.NAME))
         fileutil.write_atomic(path('rabbitmq.conf'), config.render(
             'rabbitmq.conf', amqp_port=ports['amqp'],
             user=creds['rabbit_user'], password=creds['rabbit_password']))

@@ -14,7 +14,7 @@ import secrets
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral.heat_db import mysql_database
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import readiness
 
@@ -54,8 +54,8 @@ class ScratchMariadb:
         port = readiness.free_port()
         password = secrets.token_hex(16)
         client_file = os.path.join(self.work_dir, _CLIENT_FILE)
-        db = database.MysqlDatabase(self.podman, self.name, port,
-                                    client_file, self.work_dir)
+        db = mysql_database.MysqlDatabase(self.podman, self.name, port,
+                                          client_file, self.work_dir)
         fileutil.write_atomic(client_file, config.render(
             'mysql-client.cnf', user=db.USER, password=password, port=port,
             database=db.NAME))

@@ -8,7 +8,7 @@ from osc_lib.test import base as osc_base
 
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import result
 
 
 class TestDeployOvercloudParser(osc_base.TestCommand):
@@ -142,7 +142,7 @@ class FakeDeployment:
     def render_saved(self, ansible=None):
         self.ansible = ansible
         self.out.write('config-download rendered\n')
-        return deployment.Result(
+        return result.Result(
             self.inputs.stack, 'DEPLOY_SUCCESS',
             work_dir=self.inputs.workdir.path,
             config_download=self.inputs.workdir.config_download_dir)
@@ -159,7 +159,7 @@ class TestDeployOvercloudResult(osc_base.TestCommand):
             '--stack', 'oc', '--work-dir', '/w', '--config-download-only'],
             [])
         columns, values = cmd.take_action(parsed)
-        self.assertEqual(deployment.Result.COLUMNS, columns)
+        self.assertEqual(result.Result.COLUMNS, columns)
         shown = dict(zip(columns, values))
         self.assertEqual('DEPLOY_SUCCESS', shown['status'])
         # --config-download-only runs the playbooks: no inflight

@@ -11,6 +11,7 @@ from tripleo_ephemeral.heat_launcher import container
 from tripleo_ephemeral.heat_db import crossdb
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import generations
+from tripleo_ephemeral.heat_db import mysql_database
 from tripleo_ephemeral.heat_launcher import pod
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.tests import heat_sqlite
@@ -180,8 +181,8 @@ def test_pod_launch_and_kill_argv(tmp_path):
 
 def test_mysql_sql_goes_through_stdin(tmp_path):
     runner = fakes.FakeRunner()
-    db = database.MysqlDatabase(podman.Podman(runner), 'ctr', 3306,
-                                str(tmp_path / 'c.cnf'), str(tmp_path))
+    db = mysql_database.MysqlDatabase(podman.Podman(runner), 'ctr', 3306,
+                                      str(tmp_path / 'c.cnf'), str(tmp_path))
     db.create('s3cret')
     assert not any('s3cret' in ' '.join(c) for c in runner.calls)
     assert any(i and b's3cret' in i for i in runner.inputs)

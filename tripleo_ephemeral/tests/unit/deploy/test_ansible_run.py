@@ -90,17 +90,3 @@ def test_ssh_key_must_be_a_readable_private_key(tmp_path):
         with pytest.raises(exceptions.AnsibleError, match=message):
             ansible_run.check_options(
                 ansible_run.AnsibleOptions(ssh_key=str(path)))
-
-
-def test_ssh_masters_are_closed(tmp_path):
-    from tripleo_ephemeral.tests.unit import fakes
-
-    control = tmp_path / 'cp'
-    control.mkdir()
-    (control / 'abc123').write_text('')
-    runner = fakes.FakeRunner()
-    ansible_run.close_ssh_masters(str(control), runner)
-    assert runner.calls == [['ssh', '-o', 'ControlPath=%s' % (
-        control / 'abc123'), '-O', 'exit', 'tripleo-ephemeral']]
-    assert not control.exists()
-    ansible_run.close_ssh_masters(str(control), runner)  # gone: fine

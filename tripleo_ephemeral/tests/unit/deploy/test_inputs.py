@@ -1,7 +1,8 @@
 """The deploy's inputs: the request digest that keys the known stack size."""
 
-from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
+from tripleo_ephemeral.deploy import request
 
 PARAMS = '/w/oc-deploy-parameters.yaml'
 
@@ -19,24 +20,24 @@ def _args(params='DeployIdentifier: 1', env='a: 1'):
 
 
 def test_digest_ignores_the_deploy_parameters_content():
-    first = inputs.request_digest(_args(), volatile=[PARAMS])
-    again = inputs.request_digest(_args(params='DeployIdentifier: 2'),
-                                  volatile=[PARAMS])
+    first = request.request_digest(_args(), volatile=[PARAMS])
+    again = request.request_digest(_args(params='DeployIdentifier: 2'),
+                                   volatile=[PARAMS])
     assert first == again and len(first) == 64
     # ... but not a changed environment, nor when it is not volatile.
-    assert inputs.request_digest(_args(env='a: 2'), volatile=[PARAMS]) != \
+    assert request.request_digest(_args(env='a: 2'), volatile=[PARAMS]) != \
         first
-    assert inputs.request_digest(_args(params='DeployIdentifier: 2')) != \
-        inputs.request_digest(_args())
+    assert request.request_digest(_args(params='DeployIdentifier: 2')) != \
+        request.request_digest(_args())
 
 
 def test_expected_size_only_for_the_same_request(tmp_path):
-    run = deployment.Deployment(inputs.Inputs('oc', str(tmp_path)))
-    wd = run.workdir
-    assert run._expected_size('abc') is None
+    wd = inputs.Inputs('oc', str(tmp_path)).workdir
+    phase = heat_phase.HeatPhase('oc', wd, say=lambda text: None)
+    assert phase._expected_size('abc') is None
     wd.save(wd.stack_size_file, {'request': 'abc', 'resources': 42})
-    assert run._expected_size('abc') == 42
-    assert run._expected_size('def') is None
+    assert phase._expected_size('abc') == 42
+    assert phase._expected_size('def') is None
 
 
 def test_skip_deploy_identifier(tmp_path):

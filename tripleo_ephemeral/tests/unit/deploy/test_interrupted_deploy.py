@@ -9,7 +9,9 @@ import os
 import pytest
 
 from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
+from tripleo_ephemeral.deploy import request
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite
@@ -39,18 +41,18 @@ class FakeLauncher(fakes.FakeLauncher):
 def run(tmp_path, monkeypatch):
     dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
     monkeypatch.setattr(dep.inputs, 'prepare',
-                        lambda say: inputs.Request({}, None, {}))
-    monkeypatch.setattr(deployment.heat_client, 'make_client',
+                        lambda say: request.Request({}, None, {}))
+    monkeypatch.setattr(heat_phase.heat_client, 'make_client',
                         lambda session, endpoint: object())
 
     def create(*a, accepted, **kw):
         accepted()
-        return deployment.stack_operation.Created('x', 'CREATE_COMPLETE',
+        return heat_phase.stack_operation.Created('x', 'CREATE_COMPLETE',
                                                   1.0, 1)
-    monkeypatch.setattr(deployment.stack_operation, 'run', create)
-    monkeypatch.setattr(deployment.stack_outputs, 'fetch_and_save',
+    monkeypatch.setattr(heat_phase.stack_operation, 'run', create)
+    monkeypatch.setattr(heat_phase.stack_outputs, 'fetch_and_save',
                         lambda *a: ({}, []))
-    monkeypatch.setattr(deployment.stack_outputs,
+    monkeypatch.setattr(heat_phase.stack_outputs,
                         'fetch_and_save_environment', lambda *a, **k: {})
     return dep
 
@@ -133,7 +135,7 @@ def test_bad_input_writes_nothing(tmp_path, monkeypatch):
 
 def _request_setting(env_path, name):
     import yaml
-    return inputs.Request({
+    return request.Request({
         'template': {'heat_template_version': 'wallaby',
                      'parameters': {'Known': {'type': 'string'}}},
         'files': {'file://%s' % env_path: yaml.safe_dump(
@@ -174,7 +176,7 @@ def test_heat_failing_before_it_takes_the_stack_changes_nothing(
 
     def crashed(*a, **kw):
         raise exceptions.DeployError('Heat crashed')
-    monkeypatch.setattr(deployment.stack_operation, 'run', crashed)
+    monkeypatch.setattr(heat_phase.stack_operation, 'run', crashed)
     launcher = _launcher(tmp_path, monkeypatch)
     with pytest.raises(exceptions.DeployError):
         run.run(launcher)

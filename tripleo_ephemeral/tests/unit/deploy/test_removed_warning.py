@@ -4,6 +4,7 @@ import pytest
 
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs
+from tripleo_ephemeral.deploy import request
 from tripleo_ephemeral import exceptions
 
 
@@ -15,7 +16,7 @@ class _Launcher:
 def _deployment(tmp_path, monkeypatch, said):
     dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path)))
     monkeypatch.setattr(dep, 'say', said.append)
-    monkeypatch.setattr(dep.inputs, 'prepare', lambda say: inputs.Request(
+    monkeypatch.setattr(dep.inputs, 'prepare', lambda say: request.Request(
         {}, None, {}, removed=['WARNING: cmp-1 was removed']))
     return dep
 

@@ -1,0 +1,103 @@
+"""The Heat phase of a deploy: launch Heat, create the stack, save its
+outputs, stop Heat with its dump.
+
+:class:`~.deployment.Deployment` runs it once every input passed: from the
+launch on, Heat is always stopped (killed on a forced stop) and, once it
+took the stack, its database dumped; with ``keep_running`` it is left
+running instead, unless interrupted.
+"""
+
+import time
+
+from tripleo_ephemeral.deploy import heat_client
+from tripleo_ephemeral.deploy import outcome
+from tripleo_ephemeral.deploy import stack_operation
+from tripleo_ephemeral.heat_db import generations
+from tripleo_ephemeral import interruption
+from tripleo_ephemeral.overcloud import inventory
+from tripleo_ephemeral.overcloud import outputs as stack_outputs
+
+
+class HeatPhase:
+    """Heat's part of one deploy of ``stack`` into ``workdir`` (a
+    :class:`~tripleo_ephemeral.workdir.WorkDir`); ``say`` is the deploy's
+    progress line. :attr:`stage` tells the deployment whether Heat took
+    the stack, so whether its status, dump and archive change."""
+
+    def __init__(self, stack, workdir, say, verbose_events=False):
+        self.stack = stack
+        self.workdir = workdir
+        self.say = say
+        self.verbose_events = verbose_events
+        self.stage = outcome.Stage()
+
+    def run(self, launcher, request, keep_running):
+        """Launch Heat, create the stack, save its outputs, stop Heat.
+
+        Returns (:class:`~.stack_operation.Created`, outputs, deployments,
+        dump path).
+        """
+        self.say('Launching Heat (%s) in %s' % (launcher.heat_type,
+                                                launcher.heat_dir))
+        started = time.monotonic()
+        with interruption.on_force('Heat', launcher.kill):
+            with interruption.activity('launching Heat'):
+                launcher.start(tied=True)
+            self.say('Heat ready in %.1fs at %s' % (
+                time.monotonic() - started, launcher.endpoint))
+            origin = None
+            try:
+                client = heat_client.make_client(
+                    launcher.session(),
+                    launcher.endpoint if launcher.ephemeral else None)
+                self.stage.sent = True
+                with interruption.activity('creating stack %s' % self.stack):
+                    created = stack_operation.run(
+                        client, self.stack, request.create_args, self.say,
+                        heat_dir=self.workdir.heat_dir,
+                        may_update=not launcher.ephemeral,
+                        expected=self._expected_size(request.digest),
+                        verbose=self.verbose_events,
+                        accepted=self.stage.accept)
+                with interruption.activity('saving the stack outputs'):
+                    outputs, deployments = stack_outputs.fetch_and_save(
+                        client, created.ref, self.workdir.outputs_file,
+                        self.workdir.deployments_file)
+                    stack_outputs.fetch_and_save_environment(
+                        client, created.ref,
+                        self.workdir.stack_environment_file,
+                        inventory.STACK_ENVIRONMENT_PARAMETERS,
+                        files=request.create_args.get('files'))
+                origin = generations.DEPLOY
+            finally:
+                dump = self._stop_heat(
+                    launcher, keep_running and self.stage.changed(),
+                    self.stage.heat_origin(origin))
+        return created, outputs, deployments, dump
+
+    def _stop_heat(self, launcher, keep_running, origin):
+        """Stop Heat with a dump (made by ``origin``; None: no dump); with
+        ``keep_running``, unless interrupted, leave it running instead.
+        Returns the dump's path or None."""
+        if not launcher.ephemeral:
+            if interruption.requested():
+                self.say('The installed Heat goes on with stack %s: follow '
+                         'it with "openstack stack event list %s --follow"'
+                         % (self.stack, self.stack))
+            return None
+        if keep_running and not interruption.requested():
+            launcher.release()
+            self.say('Heat left running: export OS_CLOUD=heat or source '
+                     '%s/heatrc; stop it with "openstack tripleo launch '
+                     'heat --heat-dir %s --kill"' % (launcher.heat_dir,
+                                                     launcher.heat_dir))
+            return None
+        return launcher.stop(dump=origin is not None, origin=origin)
+
+    def _expected_size(self, digest):
+        """The resources of the stack, if the last successful deploy of the
+        same request recorded them (the progress then knows its total)."""
+        size = self.workdir.load(self.workdir.stack_size_file) or {}
+        if digest and size.get('request') == digest:
+            return size.get('resources')
+        return None

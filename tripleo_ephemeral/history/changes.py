@@ -3,8 +3,9 @@ per host, with the noise (:mod:`.noise`) told apart.
 
 A file's place says whom it reaches: ``<Role>/...`` and
 ``group_vars/<Role>`` the hosts of that role, ``<Role>/<host>/...`` and
-``host_vars/<host>`` that host, anything else every host. The roles and
-hosts come from the rendered inventory of both versions.
+``host_vars/<host>`` that host (the directory of a role without nodes
+none), anything else every host. The roles and hosts come from the
+rendered inventory of both versions.
 """
 
 import difflib
@@ -102,6 +103,12 @@ def _inventory_roles(data):
     return {r: sorted(h) for r, h in roles.items()}
 
 
+#: The directories of config-download that are not a role's: every other
+#: directory is one (config-download makes one for every role of the roles
+#: data, those with no nodes too).
+NOT_ROLE_DIRS = ('group_vars', 'host_vars', 'inventory', 'templates')
+
+
 class _Scope:
     """Whom a path reaches, from the roles of both versions."""
 
@@ -119,10 +126,12 @@ class _Scope:
             if parts[0] == 'group_vars':
                 return parts[1], sorted(self.roles.get(parts[1], ()))
             return self.host_role.get(parts[1], ''), [parts[1]]
-        if parts[0] in self.roles:
+        if len(parts) > 1 and parts[0] not in NOT_ROLE_DIRS:
+            # A role's directory, of a role with hosts or without (a role
+            # of the roles data with no nodes reaches no host).
             if len(parts) > 2 and parts[1] in self.host_role:
                 return parts[0], [parts[1]]
-            return parts[0], sorted(self.roles[parts[0]])
+            return parts[0], sorted(self.roles.get(parts[0], ()))
         return '', sorted(self.host_role)
 
 

@@ -201,3 +201,18 @@ def test_a_render_without_ansible_says_what_the_next_run_changes(tmp_path):
         '1 file(s) on 1 host(s) (ctrl-0)')
     assert said[-1].startswith('The next Ansible run would change 1 file(s)')
     assert history.resolve('applied') == first
+
+
+def test_a_file_reaches_the_hosts_of_its_role_and_none_for_a_role_without():
+    scope = changes._Scope({'Controller': ['ctrl-0'], 'Compute': ['cmp-0']})
+    assert scope.of('Controller/config_settings.yaml') == (
+        'Controller', ['ctrl-0'])
+    assert scope.of('Controller/ctrl-0/ControllerDeployment') == (
+        'Controller', ['ctrl-0'])
+    assert scope.of('group_vars/Compute') == ('Compute', ['cmp-0'])
+    assert scope.of('host_vars/cmp-0') == ('Compute', ['cmp-0'])
+    # THT's roles without nodes still get their directory: nobody's.
+    assert scope.of('BlockStorage/config_settings.yaml') == (
+        'BlockStorage', [])
+    assert scope.of('global_vars.yaml') == ('', ['cmp-0', 'ctrl-0'])
+    assert scope.of('templates/heat-config.j2') == ('', ['cmp-0', 'ctrl-0'])

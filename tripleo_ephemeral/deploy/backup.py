@@ -32,10 +32,11 @@ def _walk(root):
     (:func:`tripleo_ephemeral.workdir.archives.is_transient`)."""
     is_transient = archives.is_transient
     for directory, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not is_transient(d))
+        dirs[:] = sorted(d for d in dirs
+                         if not is_transient(os.path.join(directory, d)))
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if not is_transient(name) and os.path.isfile(path) and \
+            if not is_transient(path) and os.path.isfile(path) and \
                     not os.path.islink(path):
                 yield os.path.relpath(path, root)
 

@@ -63,7 +63,8 @@ def copy_templates(source_dir, dest):
     if os.path.exists(dest):
         shutil.rmtree(dest)
     shutil.copytree(source_dir, dest, symlinks=False,
-                    ignore=shutil.ignore_patterns('*.pyc', '__pycache__'))
+                    ignore=shutil.ignore_patterns('*.pyc', '__pycache__',
+                                                  '.git'))
     LOG.debug('Copied templates %s to %s', source_dir, dest)
     return dest
 

@@ -77,7 +77,7 @@ STACK_NAME = re.compile(r'[a-zA-Z][a-zA-Z0-9_.-]{0,254}')
 HEAT_DIR = 'heat-launcher'
 TEMPLATES_DIR = 'tripleo-heat-templates'
 OUTPUTS_DIR = 'outputs'
-CONFIG_DOWNLOAD_DIR = 'config-download'
+CONFIG_DOWNLOAD_DIR = install_archives.CONFIG_DOWNLOAD_DIR
 AGENT_CONFIG_DIR = 'os-collect-config'
 ADOPTED_DIR = 'adopted'
 

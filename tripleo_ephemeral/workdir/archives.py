@@ -25,18 +25,24 @@ FAILED_SUFFIX = '-failed'
 ARCHIVES_KEPT = 5
 
 
-#: Dot files that are kept: config-download's history (tripleo_ephemeral.
-#: history) and its ignore file.
+#: Dot files that are kept in config-download's directory
+#: (``config-download/<stack>/``): its history (tripleo_ephemeral.history)
+#: and its ignore file. Anywhere else (a templates checkout's .git) they go.
 VERSIONED = ('.git', '.gitignore')
+#: The work dir's config-download directory (workdir.CONFIG_DOWNLOAD_DIR).
+CONFIG_DOWNLOAD_DIR = 'config-download'
 
 
-def is_transient(name):
-    """Left out of archives and backups: locks and other dot files (not
-    config-download's git history), the
-    live database of a running Heat, and the install archives (each is
-    itself a copy of the work dir)."""
-    base = os.path.basename(name)
-    return ((base.startswith('.') and base not in VERSIONED) or
+def is_transient(path):
+    """Left out of archives and backups (``path`` relative to, or in, the
+    work dir): locks and other dot files (not config-download's git
+    history), the live database of a running Heat, and the install
+    archives (each is itself a copy of the work dir)."""
+    parts = path.replace(os.sep, '/').rstrip('/').split('/')
+    base = parts[-1]
+    history = (base in VERSIONED and len(parts) >= 3 and
+               parts[-3] == CONFIG_DOWNLOAD_DIR)
+    return ((base.startswith('.') and not history) or
             base.startswith(database.SQLITE_NAME) or
             (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
 

@@ -88,6 +88,11 @@ def test_generated_and_transient_files():
         assert workdir_archive.is_transient(name), name
     for name in ('heat-db-dump.sql.gz', 'oc-passwords.yaml', 'backup.tar.gz'):
         assert not workdir_archive.is_transient(name), name
+    # config-download's history travels; a templates checkout's does not.
+    for path in ('w/config-download/oc/.git', 'config-download/oc/.gitignore'):
+        assert not workdir_archive.is_transient(path), path
+    for path in ('w/tripleo-heat-templates/.git', 'w/.gitignore'):
+        assert workdir_archive.is_transient(path), path
 
 
 def test_load_is_a_hint(tmp_path):

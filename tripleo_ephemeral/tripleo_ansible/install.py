@@ -114,6 +114,16 @@ class AnsibleInstall:
                     self.path, INSTALL_COMMAND))
         return self
 
+    def _replaceable(self):
+        """Whether what is at the path may be removed: an empty directory,
+        or a venv (an install of this command that is outdated or broke
+        half-way), never anything else."""
+        if not os.path.isdir(self.path):
+            return False
+        return not os.listdir(self.path) or any(
+            os.path.exists(os.path.join(self.path, name))
+            for name in (STAMP, 'pyvenv.cfg'))
+
     def install(self, runner, force=False, python=None):
         """Build the venv and install the pins; return True if it did,
         False when a complete install was already there."""
@@ -122,6 +132,11 @@ class AnsibleInstall:
         python = python or find_python()
         version = _version_of(python)
         if os.path.exists(self.path):
+            if not self._replaceable():
+                raise exceptions.TripleoAnsibleError(
+                    '%s exists and is not a TripleO Ansible venv: choose '
+                    'another --dest (or $TRIPLEO_EPHEMERAL_ANSIBLE)' %
+                    self.path)
             LOG.info('Removing the incomplete or outdated %s', self.path)
             shutil.rmtree(self.path)
         os.makedirs(os.path.dirname(self.path), exist_ok=True)

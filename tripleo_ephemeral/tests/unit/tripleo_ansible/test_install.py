@@ -20,6 +20,8 @@ class FakeRunner:
         self.argvs.append(argv)
         if argv[1:3] == ['-m', 'venv']:
             os.makedirs(os.path.join(argv[3], 'bin'))
+            with open(os.path.join(argv[3], 'pyvenv.cfg'), 'w') as f:
+                f.write('home = /usr/bin\n')
             path = os.path.join(argv[3], 'bin', 'ansible-playbook')
             with open(path, 'w') as f:
                 f.write('#!/bin/sh\n')
@@ -74,6 +76,18 @@ def test_changed_pins_or_an_interrupted_install_install_again(tmp_path):
     assert ansible.install(runner) is True
     os.remove(stamp)  # as if the last install was cut short
     assert not ansible.installed()
+    assert ansible.install(runner) is True  # a venv of ours: replaced
+
+
+def test_a_directory_that_is_not_a_venv_is_never_removed(tmp_path):
+    mine = tmp_path / 'mine'
+    mine.mkdir()
+    (mine / 'notes.txt').write_text('keep me')
+    ansible = install.AnsibleInstall(str(mine))
+    with pytest.raises(exceptions.TripleoAnsibleError,
+                       match='is not a TripleO Ansible venv: choose another'):
+        ansible.install(FakeRunner())
+    assert (mine / 'notes.txt').read_text() == 'keep me'
 
 
 def test_missing_install_is_one_line_naming_the_command(tmp_path):

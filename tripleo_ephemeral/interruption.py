@@ -67,7 +67,7 @@ class Controller:
 
     def say(self, text):
         # A lost terminal must not stop the clean-up: the log gets it.
-        progress.channel(self._say, level=logging.WARNING)(text)
+        self._say(text)
 
     @property
     def requested(self):

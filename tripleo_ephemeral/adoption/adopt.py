@@ -58,10 +58,10 @@ class Adoption:
         self.workdir = workdir_mod.WorkDir(work_dir, stack)
         self.stack = stack
         self.overwrite = overwrite
-        self._out = out
+        self._say = progress_channel.channel(out)
 
     def say(self, text):
-        progress_channel.channel(self._out)(text)
+        self._say(text)
 
     def _refuse_existing(self):
         found = adopt_files.existing(self.workdir)

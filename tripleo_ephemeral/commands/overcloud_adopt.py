@@ -15,6 +15,7 @@ from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
 from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral import process
+from tripleo_ephemeral import progress
 
 LOG = logging.getLogger(__name__)
 
@@ -76,23 +77,24 @@ class AdoptOvercloud(command.ShowOne):
                 'of OS_CLOUD) or --heat-db-dump <file>'))
         wd = options.work_dir(parsed_args)
         spec = options.launcher_spec(parsed_args)
+        say = progress.channel(self.app.stderr)
         adoption = adopt.Adoption(parsed_args.stack, wd.path,
                                   overwrite=parsed_args.overwrite,
                                   out=self.app.stderr)
         with errors.user_errors('--work-dir', fixes=_FIXES), \
-                interrupts.stop_in_order(_('the adoption')):
+                interrupts.stop_in_order(_('the adoption'), say):
             if installed:
                 # The stack is re-created once on native Heat, for the dump.
                 return adoption.from_installed(
                     heat_launcher.get_launcher('installed', wd.heat_dir),
                     options.build_launcher(spec.replace(heat_type='native'),
-                                           wd.heat_dir))
+                                           wd.heat_dir, say=say))
             runner = process.ProcessRunner()
             reader = scratch_mariadb.ScratchMariadb(
                 podman_cli.Podman(runner), spec.images, wd.path,
                 pull=spec.pull)
             return adoption.from_dump(
                 parsed_args.heat_db_dump,
-                options.build_launcher(spec, wd.heat_dir), runner,
+                options.build_launcher(spec, wd.heat_dir, say=say), runner,
                 mysql_reader=reader,
                 key_file=parsed_args.heat_db_auth_encryption_key)

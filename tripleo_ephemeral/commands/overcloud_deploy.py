@@ -154,6 +154,7 @@ class DeployOvercloud(command.ShowOne):
         """Run the deploy ``request`` (a
         :class:`~.deploy_request.DeployRequest`); return its result."""
         inputs = deploy_inputs.Inputs(**request.inputs_kwargs())
+        say = progress.channel(self.app.stderr)
         run = deployment.Deployment(
             inputs, out=self.app.stderr,
             verbose_events=request.verbose_events,
@@ -162,17 +163,16 @@ class DeployOvercloud(command.ShowOne):
             python_interpreter=request.python_interpreter,
             config_copies=request.tripleoclient.config_copies)
         with errors.user_errors('--work-dir'), \
-                interrupts.stop_in_order(_('the deployment'),
-                                         self.app.stderr):
+                interrupts.stop_in_order(_('the deployment'), say):
             if request.config_download_only:
                 return run.render_saved(request.ansible)
             spec = request.launcher
             if spec.heat_type == 'auto':
                 spec = spec.replace(heat_type=_choose_heat_type(
-                    inputs, self.app.stderr, spec.overrides))
+                    inputs, say, spec.overrides))
             launcher = options.build_launcher(
                 spec, request.workdir.heat_dir,
-                say=progress.channel(self.app.stderr))
+                say=say)
             if request.tripleoclient.stop:  # --dry-run, --setup-only
                 return run.prepare_only(
                     launcher, keep=request.tripleoclient.stop == 'setup-only',
@@ -183,9 +183,9 @@ class DeployOvercloud(command.ShowOne):
                 run_ansible=not request.stack_only)
 
 
-def _choose_heat_type(inputs, out, overrides):
+def _choose_heat_type(inputs, say, overrides):
     nodes, roles = inputs.size()
     heat_type, reason = auto.choose(nodes, roles, auto.pod_ready,
                                     auto.fast_create_on(list(overrides)))
-    out.write('--heat-type auto chose %s: %s\n' % (heat_type, reason))
+    say('--heat-type auto chose %s: %s' % (heat_type, reason))
     return heat_type

@@ -16,6 +16,7 @@ from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -133,12 +134,14 @@ class DeployStandalone(command.ShowOne):
                 timeout=parsed_args.timeout,
                 disable_container_prepare=(
                     parsed_args.disable_container_prepare))
+        say = progress.channel(self.app.stderr)
         run = deployment.Deployment(
             inputs, out=self.app.stderr,
             python_interpreter=compat.python_interpreter)
         with errors.user_errors('--work-dir'), \
-                interrupts.stop_in_order(_('the deployment')):
-            launcher = options.build_launcher(spec, inputs.workdir.heat_dir)
+                interrupts.stop_in_order(_('the deployment'), say):
+            launcher = options.build_launcher(spec, inputs.workdir.heat_dir,
+                                              say=say)
             result = run.run(
                 launcher, keep_running=parsed_args.keep_running,
                 ansible=ansible, run_ansible=not parsed_args.stack_only)

@@ -50,7 +50,7 @@ class Deployment:
         self.strict = strict
         self.no_proxy = no_proxy
         self.python_interpreter = python_interpreter
-        self._out = out
+        self._say = progress_channel.channel(out)
         #: the Heat phase of the run under way (a
         #: :class:`~.heat_phase.HeatPhase`)
         self._heat = None
@@ -58,7 +58,7 @@ class Deployment:
     def say(self, text):
         """One line of progress (the command's stderr), never the result;
         through :func:`~tripleo_ephemeral.progress.channel`."""
-        progress_channel.channel(self._out)(text)
+        self._say(text)
 
     def run(self, launcher, keep_running=False, ansible=None,
             run_ansible=True):

@@ -78,12 +78,12 @@ class HeatLauncher(abc.ABC):
         self.stop_timeout = stop_timeout
         self.stop_grace = stop_grace
         self.debug = debug
-        self._say = say
+        self._say = progress.channel(say)
         self.dumps = dumps.DumpStore(self.heat_dir)
 
     def say(self, text):
         """One line of progress for the user (a lost terminal is fine)."""
-        progress.channel(self._say)(text)
+        self._say(text)
 
     # -- stopping (:class:`.stopping.Stopper`) --------------------------------
 

@@ -5,6 +5,7 @@ import signal
 import pytest
 
 from tripleo_ephemeral import interruption
+from tripleo_ephemeral import progress
 from tripleo_ephemeral.tests import pause_hook
 
 
@@ -74,7 +75,7 @@ def test_without_a_controller_nothing_happens():
 def test_a_lost_terminal_does_not_break_the_handler(ctl):
     def broken(text):
         raise OSError(5, 'Input/output error')
-    ctl._say = broken
+    ctl._say = progress.channel(broken)
     with pytest.raises(interruption.Interrupted):
         ctl._handle(signal.SIGHUP, None)
 

@@ -3,6 +3,7 @@
 import errno
 import io
 import logging
+import types
 
 from tripleo_ephemeral.adoption import adopt
 from tripleo_ephemeral.deploy import deployment
@@ -58,7 +59,7 @@ def test_a_closed_stream_and_a_broken_function_never_raise(caplog):
 def test_every_layer_writes_through_it(caplog):
     lost = LostTerminal()
     run = deployment.Deployment.__new__(deployment.Deployment)
-    run._out = lost
+    run._say = progress.channel(lost)
     adoption = adopt.Adoption('oc', '/tmp/wd-not-made', out=lost)
     ctl = interruption.Controller(progress.channel(lost))
     with caplog.at_level(logging.INFO):
@@ -68,3 +69,18 @@ def test_every_layer_writes_through_it(caplog):
         progress.channel(lost)('command')
     said = [r.getMessage() for r in caplog.records]
     assert said == ['deploy', 'adopt', 'signal', 'command']
+
+
+def test_a_layer_remembers_its_lost_terminal(caplog):
+    """A deploy, an adoption and a launcher wrap their stream once: after
+    the first failed write the log gets every later line at once."""
+    for make in (
+            lambda out: deployment.Deployment(
+                types.SimpleNamespace(stack='oc', workdir=None), out=out),
+            lambda out: adopt.Adoption('oc', '/tmp/wd-not-made', out=out)):
+        lost = LostTerminal()
+        layer = make(lost)
+        with caplog.at_level(logging.INFO):
+            for line in ('one', 'two', 'three'):
+                layer.say(line)
+        assert lost.tries == 1

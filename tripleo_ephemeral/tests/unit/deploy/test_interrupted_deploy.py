@@ -149,7 +149,6 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
 
     said = []
     run.strict = strict
-    run._out = None
     monkeypatch.setattr(run, 'say', said.append)
     run.inputs.environment_files = ['/e/typo.yaml']
     monkeypatch.setattr(run.inputs, 'prepare', lambda say: _request_setting(

@@ -237,6 +237,10 @@ class HeatLauncher(abc.ABC):
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
+        if restore_db:
+            # A dump named wrong fails before anything in the heat dir
+            # changes (resolved again below: stopping a stale Heat dumps).
+            self.dumps.resolve(restore_db)
         self.pre_start_check()
         self._renew_secrets()
         self.prepare()

@@ -169,3 +169,9 @@ def test_forced_stop_kills_without_a_dump(launcher, monkeypatch):
         ctl.forced = True
         assert launcher.stop(dump=True) is None
     assert launcher.calls == ['launch', 'kill']
+
+
+def test_a_dump_named_wrong_fails_before_the_heat_dir_changes(launcher):
+    with pytest.raises(exceptions.DumpNotFoundError):
+        launcher.start(restore_db='20990101T000000Z')
+    assert not os.path.exists(launcher.files.config_file)

@@ -12,6 +12,8 @@ import json
 import logging
 import os
 
+from tripleo_ephemeral import fileutil
+
 LOG = logging.getLogger(__name__)
 
 PATTERN = 'engine-tunings-%s.json'
@@ -21,12 +23,10 @@ def write(log_dir, mode, installed, refused):
     """Record ``installed`` (names) and ``refused`` (name -> why) of the
     runner of ``mode``; a failure to write is only logged."""
     path = os.path.join(log_dir, PATTERN % mode)
-    tmp = '%s.%d.tmp' % (path, os.getpid())
     try:
-        with open(tmp, 'w') as f:
-            json.dump({'mode': mode, 'installed': list(installed),
-                       'refused': dict(refused)}, f, sort_keys=True)
-        os.replace(tmp, path)
+        fileutil.write_atomic(path, json.dumps(
+            {'mode': mode, 'installed': list(installed),
+             'refused': dict(refused)}, sort_keys=True))
     except OSError as exc:
         LOG.warning('Could not record the engine tunings in %s: %s', path,
                     exc)
@@ -44,9 +44,9 @@ def clear(log_dir):
     """Forget what an earlier launch recorded."""
     for path in glob.glob(os.path.join(log_dir, PATTERN % '*')):
         try:
-            os.remove(path)
-        except OSError:
-            pass
+            fileutil.remove(path)
+        except OSError as exc:
+            LOG.debug('Could not remove %s: %s', path, exc)
 
 
 def read(log_dir):

@@ -26,15 +26,23 @@ def environment(config_dir, options, require=True):
         require=require)
 
 
+def with_saved_key(config_dir, options):
+    """``options``, or without an SSH key of their own, with the key the
+    last deploy's ansible.cfg in ``config_dir`` names (if it still
+    exists)."""
+    if not options.ssh_key:
+        saved = ansible_cfg.saved_ssh_key(config_dir)
+        if saved and os.path.exists(saved):
+            return options.replace(ssh_key=saved)
+    return options
+
+
 def write_files(config_dir, options, require=True):
     """Write ``ansible.cfg`` and ``ansible-playbook-command.sh`` (for the
     deploy playbook) into ``config_dir`` from ``options``; without an SSH
     key, the last deploy's is kept. Returns the environment."""
     config_dir = os.path.abspath(config_dir)
-    if not options.ssh_key:
-        saved = ansible_cfg.saved_ssh_key(config_dir)
-        if saved and os.path.exists(saved):
-            options = options.replace(ssh_key=saved)
+    options = with_saved_key(config_dir, options)
     env = environment(config_dir, options, require=require)
     fileutil.write_atomic(os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG),
                           ansible_cfg.text(config_dir, options,

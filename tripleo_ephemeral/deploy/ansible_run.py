@@ -125,10 +125,7 @@ def run_config_download(config_dir, options, out):
     """Run the deploy playbook of ``config_dir`` (writing its ansible.cfg
     and command script from ``options``); return seconds taken."""
     config_dir = os.path.abspath(config_dir)
-    if not options.ssh_key:
-        saved = ansible_cfg.saved_ssh_key(config_dir)
-        if saved and os.path.exists(saved):
-            options = options.replace(ssh_key=saved)
+    options = ansible_project.with_saved_key(config_dir, options)
     playbook = os.path.join(config_dir,
                             options.playbook or DEFAULT_PLAYBOOK)
     _check(config_dir, playbook, options)

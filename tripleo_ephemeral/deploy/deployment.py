@@ -111,12 +111,13 @@ class Deployment:
                 rendering.copy_project(values['config_download'],
                                        self.config_copies, self.stack,
                                        self.say)
-                if ansible is not None:
-                    ansible_project.write_files(
-                        values['config_download'], ansible, require=False)
                 if ansible is not None and run_ansible:
+                    # Writes the files as it runs, with the run's --limit.
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
+                elif ansible is not None:
+                    ansible_project.write_files(
+                        values['config_download'], ansible, require=False)
                 status = workdir_mod.DEPLOY_SUCCESS
                 values.update(history.result_values(
                     wd, None if run_ansible else self.say))

@@ -91,13 +91,12 @@ def runs(history):
     out = history.git.text(
         'for-each-ref',
         '--format=%(refname:short)%1f%(*objectname)%1f'
-        '%(creatordate:iso-strict)%1f%(contents:subject)', 'refs/tags/')
+        '%(creatordate:unix)%1f%(contents:subject)', 'refs/tags/')
     found = []
     for line in out.splitlines():
         tag, sha, date, message = line.split('\x1f', 3)
         if tag.split('-', 1)[0] in (APPLIED, FAILED, PARTIAL, ADOPTED):
-            found.append(Run(tag, sha, datetime.datetime.fromisoformat(date),
-                             message))
+            found.append(Run(tag, sha, versions.when(date), message))
     # Newest first by the tag's own time (microseconds; the tag date has
     # seconds only).
     return sorted(found, key=lambda r: r.tag.split('-', 1)[1], reverse=True)

@@ -35,6 +35,14 @@ TRAILERS = ('Stack', 'Deploy-Identifier', 'Command')
 GC_AUTO = 256
 
 
+def when(seconds):
+    """The UTC time of git's ``%ct`` (seconds since the epoch): every
+    git prints it alike, where its ISO forms differ (``Z`` or
+    ``+00:00``, which Python 3.10 cannot read)."""
+    return datetime.datetime.fromtimestamp(int(seconds),
+                                           datetime.timezone.utc)
+
+
 def command_line(argv=None):
     """The command that is running, as the user typed it."""
     argv = list(sys.argv if argv is None else argv)
@@ -146,7 +154,7 @@ class ConfigHistory:
         newest first."""
         if not self.head():
             return []
-        args = ['log', '-z', '--format=%H%x1f%cI%x1f%s%x1f%B']
+        args = ['log', '-z', '--format=%H%x1f%ct%x1f%s%x1f%B']
         if limit:
             args.append('-n%d' % limit)
         out = self.git.run(*(args + [revision, '--'])).stdout.decode(
@@ -156,7 +164,7 @@ class ConfigHistory:
             if not record.strip():
                 continue
             sha, date, subject, body = record.strip('\n').split('\x1f', 3)
-            found.append(Version(sha, datetime.datetime.fromisoformat(date),
+            found.append(Version(sha, when(date),
                                  subject, _trailers(body)))
         return found
 

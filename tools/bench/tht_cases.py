@@ -125,7 +125,11 @@ def run(config, case, workdir, timeout=None):
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.terminate()  # the command stops its Heat and cleans up
-        proc.communicate()
+        try:
+            proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
         sampler.stop()
         raise RuntimeError('%s: %s had not ended after %d s (stopped)' % (
             config, case, timeout))

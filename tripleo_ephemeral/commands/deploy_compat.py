@@ -53,13 +53,11 @@ def add_options(parser):
     return group
 
 
-def apply_answers(parsed_args, not_given=None):
+def apply_answers(parsed_args):
     """The inputs ``--answers-file`` gives, merged with the command line's
     (which win): a dict of ``templates``, ``environment_files`` (the
     answers' environments first), ``roles_file`` and ``networks_file``.
     ``parsed_args`` is only read.
-
-    ``not_given`` is the value ``--templates`` has when it was not given.
     """
     merged = {'templates': parsed_args.templates,
               'environment_files': list(parsed_args.environment_files),
@@ -82,7 +80,7 @@ def apply_answers(parsed_args, not_given=None):
         # Relative to the current directory, as tripleoclient's.
         return options.abs_path(str(value))
 
-    if answers.get('templates') and merged['templates'] is not_given:
+    if answers.get('templates') and merged['templates'] is None:
         merged['templates'] = _path(answers['templates'])
     environments = answers.get('environments') or []
     if not isinstance(environments, list):

@@ -88,7 +88,7 @@ def read(parsed_args):
     """The :class:`DeployRequest` of ``overcloud deploy``'s options, with
     ``--answers-file`` merged in and ``--templates`` without a value
     resolved to the installed templates."""
-    given = deploy_compat.apply_answers(parsed_args, None)
+    given = deploy_compat.apply_answers(parsed_args)
     compat = tripleoclient_options.read_deploy(
         parsed_args, parsed_args.config_download_only)
     templates = given['templates']

@@ -17,10 +17,6 @@ the database as stock Heat's does (counted: ``reloaded`` in the log).
 A stack that failed or was cancelled stays for the end of the create.
 """
 
-import logging
-
-LOG = logging.getLogger(__name__)
-
 
 def install_fast_create_release(patches):
     """Release finished nested stacks during a fast create."""

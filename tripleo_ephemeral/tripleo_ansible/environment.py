@@ -35,8 +35,6 @@ CFG = 'ansible.cfg'
 #: tripleoclient's constants.ANSIBLE_CWL plus its stdout callback.
 CALLBACKS = 'tripleo_dense,tripleo_profile_tasks,tripleo_states'
 STDOUT_CALLBACK = 'tripleo_dense'
-#: tripleoclient's --overcloud-ssh-user default.
-DEFAULT_SSH_USER = 'tripleo-admin'
 #: What marks playbooks written for tripleo-ansible: its strategies.
 _MARK = 'strategy: tripleo_'
 #: tripleo-ansible's plugin directories under <venv>/share/ansible/plugins.
@@ -150,7 +148,8 @@ class PlaybookEnvironment:
         plugins = os.path.join(self.ansible.share_dir, 'plugins')
         env.update({
             'ANSIBLE_BECOME': 'True',
-            'ANSIBLE_REMOTE_USER': options.ssh_user or DEFAULT_SSH_USER,
+            'ANSIBLE_REMOTE_USER': (options.ssh_user or
+                                    inventory_mod.DEFAULT_SSH_USER),
             'ANSIBLE_STDOUT_CALLBACK': STDOUT_CALLBACK,
             'ANSIBLE_CALLBACKS_ENABLED': CALLBACKS,
             'ANSIBLE_ROLES_PATH': os.path.join(self.ansible.share_dir,

@@ -6,6 +6,7 @@ import pytest
 import sqlalchemy
 
 from tripleo_ephemeral.engine_tuning import guard
+from tripleo_ephemeral.engine_tuning import lean_writes
 
 SHIM = 'lean_database_writes'
 
@@ -101,11 +102,16 @@ def _events(cnxt, stack_id, count, reasons=('done',)):
         for i in range(count)]
 
 
-def test_events_are_the_same_objects_without_a_read(db, install_shim):
+def test_events_are_the_same_objects_without_a_read(db, install_shim,
+                                                    monkeypatch):
     """The model's setter still cuts a reason at 255 characters (None
     becomes ''); the object and the row are the same as stock's."""
     from heat.objects import event as event_object
 
+    # The look at the stack's event count (for pruning) comes at random,
+    # one insert in event_purge_batch_size / 2: not in this test (it failed
+    # now and then on the SELECT of that look), tested on its own below.
+    monkeypatch.setattr(lean_writes.random, 'uniform', lambda a, b: b)
     cnxt, stack_id, selects = db
     reasons = ('done', 'y' * 300, None)
     stock = _events(cnxt, stack_id, 3, reasons)

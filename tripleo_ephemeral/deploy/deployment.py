@@ -10,6 +10,7 @@ Ctrl-C, skips the dump and the archive). Each step returns what the next
 one needs.
 """
 
+import contextlib
 import logging
 import os
 
@@ -69,16 +70,9 @@ class Deployment:
         Only a deploy that gets as far as launching Heat records a status
         and an archive: until then any error undoes what preparing wrote.
         """
-        # Bad input fails before anything is written to the work dir.
-        self.inputs.check(self.say)
-        launcher.check_prerequisites()
         wd = self.workdir
-        if ansible is not None and run_ansible:
-            ansible_run.check_options(ansible)
-        existed = os.path.isdir(wd.path)
-        new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
-            launcher.heat_dir]
-        wd.create()
+        existed, new_heat_dir = self._checked(
+            launcher, ansible if run_ansible else None)
         values = {'work_dir': wd.path}
         with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
             self._report_unfinished()
@@ -142,14 +136,13 @@ class Deployment:
         keep what preparing wrote into the work dir (``keep``,
         --setup-only) or undo it all (--dry-run). Status CHECKED or
         PREPARED; the work dir's deployment status is not touched."""
-        self.inputs.check(self.say)
-        launcher.check_prerequisites()
-        if ansible is not None:
-            ansible_run.check_options(ansible)
         wd = self.workdir
-        existed = os.path.isdir(wd.path)
-        wd.create()
-        with locking.DirLock(wd.path), rollback.Rollback(
+        existed, new_heat_dir = self._checked(launcher, ansible)
+        # An existing heat dir is locked as a deploy locks it (the check may
+        # stop a Heat left running there); none is made for this.
+        heat_lock = (contextlib.nullcontext() if new_heat_dir else
+                     locking.DirLock(launcher.heat_dir))
+        with locking.DirLock(wd.path), heat_lock, rollback.Rollback(
                 wd.path, dirs=[wd.templates_dir], say=self.say,
                 existed=existed, undo=not keep), \
                 interruption.activity('checking the inputs'):
@@ -159,6 +152,21 @@ class Deployment:
             'Every input checked; the work dir is as it was'))
         return result.Result(self.stack, 'PREPARED' if keep else 'CHECKED',
                              work_dir=wd.path if keep or existed else None)
+
+    def _checked(self, launcher, ansible):
+        """Check what can be checked before anything is written (the
+        inputs, the launcher's prerequisites, ``ansible``'s options), then
+        make the work dir; return whether it existed, and the heat dir if
+        this run makes it (a list, for the rollback)."""
+        self.inputs.check(self.say)
+        launcher.check_prerequisites()
+        if ansible is not None:
+            ansible_run.check_options(ansible)
+        existed = os.path.isdir(self.workdir.path)
+        new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
+            launcher.heat_dir]
+        self.workdir.create()
+        return existed, new_heat_dir
 
     def _prepare(self, launcher, ansible):
         """Read and check every input (writing the generated files), and

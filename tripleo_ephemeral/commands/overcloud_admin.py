@@ -10,6 +10,7 @@ from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral import progress
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import ssh_admin
@@ -43,15 +44,12 @@ class AuthorizeAdmin(command.ShowOne):
             default=60, action=parseractions.NonNegativeAction,
             help=_('Seconds to wait for each host to let the user in '
                    '(default: 60; tripleoclient waited 600)'))
-        deprecated = parser.add_argument_group(
-            _('Accepted and ignored (tripleoclient)'))
-        for name in ('--overcloud-ssh-network',
-                     '--overcloud-ssh-enable-timeout', '--static-inventory'):
-            deprecated.add_argument(name, help=_('Ignored'))
+        tripleoclient_options.add_options(parser, tripleoclient_options.ADMIN)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
+        tripleoclient_options.check_ssh_network(parsed_args)
         wd = options.work_dir(parsed_args)
         ansible = ansible_options.read(parsed_args, limit_dest=LIMIT_DEST,
                                        ssh_user=False)

@@ -151,12 +151,7 @@ def read_deploy(parsed_args, config_download_only=False):
     """The :class:`DeployValues` of a deploy's parsed arguments; a refused
     option or combination is a CommandError."""
     compat_options.check_refused(parsed_args, DEPLOY)
-    network = compat_options.value(parsed_args, SSH_NETWORK, 'ctlplane')
-    if network != 'ctlplane':
-        raise osc_exceptions.CommandError(
-            _('--overcloud-ssh-network %s: Ansible reaches the hosts on '
-              'ctlplane here; give each host\'s address on %s as its '
-              'ctlplane_ip in the servers file') % (network, network))
+    check_ssh_network(parsed_args)
     stops = [o for o in (DRY_RUN, SETUP_ONLY) if o.given(parsed_args)]
     if len(stops) > 1 or (stops and config_download_only):
         raise osc_exceptions.CommandError(
@@ -178,6 +173,28 @@ def read_deploy(parsed_args, config_download_only=False):
                             if o.given(parsed_args)),
         checks_fatal=not ERRORS_NONFATAL.given(parsed_args),
         warnings_fatal=WARNINGS_FATAL.given(parsed_args))
+
+
+def check_ssh_network(parsed_args):
+    """``--overcloud-ssh-network`` may only say ctlplane."""
+    network = compat_options.value(parsed_args, SSH_NETWORK, 'ctlplane')
+    if network != 'ctlplane':
+        raise osc_exceptions.CommandError(
+            _('--overcloud-ssh-network %s: Ansible reaches the hosts on '
+              'ctlplane here; give each host\'s address on %s as its '
+              'ctlplane_ip in the servers file') % (network, network))
+
+
+# -- overcloud admin authorize ----------------------------------------------
+
+ADMIN = (
+    SSH_NETWORK,
+    CompatOption('--overcloud-ssh-enable-timeout', kind=NOOP, type=int,
+                 metavar='<seconds>',
+                 why=_('as in tripleoclient 20, which no longer used it')),
+    CompatOption('--static-inventory', kind=NOOP, metavar='<inventory>',
+                 why=_('the rendered inventory of the work dir is used')),
+)
 
 
 # -- overcloud node delete, overcloud delete --------------------------------

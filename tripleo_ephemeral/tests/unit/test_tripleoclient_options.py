@@ -6,6 +6,7 @@ from osc_lib.test import base as osc_base
 
 from tripleo_ephemeral.commands import compat_options
 from tripleo_ephemeral.commands import launch_heat
+from tripleo_ephemeral.commands import overcloud_admin
 from tripleo_ephemeral.commands import overcloud_delete
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import overcloud_node
@@ -88,6 +89,16 @@ class TestOtherCommands(osc_base.TestCommand):
         exc = self.assertRaises(osc_exceptions.CommandError, tco.check,
                                 parsed, tco.NODE_DELETE)
         self.assertIn('overcloud node delete <host>', str(exc))
+
+    def test_admin_authorize_takes_the_ssh_network_as_deploy_does(self):
+        cls = overcloud_admin.AuthorizeAdmin
+        self._parsed(cls, ['--overcloud-ssh-network', 'ctlplane',
+                           '--overcloud-ssh-enable-timeout', '5',
+                           '--static-inventory', 'inv.yaml'])
+        parsed = self._parsed(cls, ['--overcloud-ssh-network', 'external'])
+        exc = self.assertRaises(osc_exceptions.CommandError,
+                                cls(self.app, None).take_action, parsed)
+        self.assertIn('ctlplane_ip in the servers file', str(exc))
 
     def test_delete_refuses_unprovisioning(self):
         for argv in (['-b', 'b.yaml'], ['--networks-file', 'n.yaml']):

@@ -2,8 +2,9 @@
 """Benchmark TripleO's native Heat configuration against this project's.
 
 One run, one machine, the same templates for every configuration
-(heats.py): ``baseline`` (Heat as TripleO's native launcher ran it) and
-this project's ``native``, ``container`` and ``pod`` with their tuned
+(heats.py): ``baseline`` (Heat as TripleO's native launcher ran it),
+``baseline-pod`` when ``--baselines`` names it (TripleO's pod launcher's
+settings for scale) and this project's ``native``, ``container`` and ``pod`` with their tuned
 defaults (those available here), plus any ``--variant``.
 
 Cases, each selectable with ``--cases``:
@@ -18,14 +19,15 @@ Cases, each selectable with ``--cases``:
 * ``tht``: tripleo-heat-templates 18.0.0 overclouds deployed with
   ``openstack overcloud deploy --stack-only`` as a user does
   (tht_cases.py: ``--tht-cases``, default 1+1, 3+3, 3+10 and six roles;
-  3+50, 3+150 and 3+500 when named, the baseline only up to
+  3+50, 3+150 and 3+500 when named, the baselines only up to
   ``--baseline-max-nodes``); wall time, Heat CPU, CPU ms per resource,
   peak RSS;
 * ``preview``: after ``THT 1+1``, Heat's ``stack preview`` of the request
   that stack was created with against its create again, in Heat CPU
   seconds (preview_case.py; native heat types).
 
-Prints a table with baseline/ours ratios and writes the numbers as JSON
+Prints a table with baseline/ours ratios (a case that failed or was
+stopped shows so, in the table and the JSON) and writes the numbers as JSON
 (``--out``); ``plot.py`` draws them.
 
     python3 tools/dev.py bench [--types native,pod] [--cases light,tht]
@@ -77,7 +79,7 @@ def bench_config(config, args, workdir):
         results['error'] = str(exc)
     if 'tht' in args.cases:
         for case in args.tht_cases:
-            if (config == 'baseline' and
+            if (config in heats.BASELINES and
                     tht_cases.NODES[case] > args.baseline_max_nodes):
                 results['error %s' % case] = 'not run (--baseline-max-nodes)'
                 continue
@@ -101,7 +103,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--types', default='native,container,pod',
                         help='heat types to compare with the baseline')
-    parser.add_argument('--no-baseline', action='store_true')
+    parser.add_argument('--no-baseline', action='store_true',
+                        help='run none of --baselines')
+    parser.add_argument(
+        '--baselines', default='baseline',
+        help='comma list of TripleO\'s configurations to compare with: '
+             'baseline (its native launcher: SQLite, one heat-all), '
+             'baseline-pod (its pod launcher for scale: MariaDB, '
+             'RabbitMQ, half the CPUs as engines)')
     parser.add_argument(
         '--variant', action='append', default=[],
         metavar='NAME=TYPE:SECTION.OPTION=VALUE,...',
@@ -141,7 +150,12 @@ def main():
     unknown = set(args.tht_cases) - set(tht_cases.ALL_CASES)
     if unknown:
         parser.error('unknown THT case(s) %s' % ', '.join(sorted(unknown)))
-    configs = ([] if args.no_baseline else ['baseline']) + heats.available(
+    baselines = [] if args.no_baseline else [
+        b for b in args.baselines.split(',') if b]
+    unknown = set(baselines) - set(heats.BASELINES)
+    if unknown:
+        parser.error('unknown baseline(s) %s' % ', '.join(sorted(unknown)))
+    configs = baselines + heats.available(
         [t for t in args.types.split(',') if t]) + [
         heats.parse_variant(v) for v in args.variant]
     workdir = tempfile.mkdtemp(prefix='tripleo-ephemeral-bench-')
@@ -152,9 +166,7 @@ def main():
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print()
-    print(report.table({c: {k: v for k, v in r.items()
-                            if not k.startswith('error')}
-                        for c, r in all_results.items()}, configs))
+    print(report.table(all_results, configs, baselines))
     path = report.write_json(
         args.out, sizes=args.sizes, realistic_sizes=args.realistic_sizes,
         tht_nodes={c: tht_cases.NODES[c] for c in args.tht_cases},

@@ -2,9 +2,14 @@
 
 ``baseline`` is Heat as TripleO's native launcher ran it (one heat-all, a
 separate ``heat-manage db_sync`` before every launch, every tuning at
-Heat's own value: ``Tuning.stock()``); ``native``, ``container`` and
-``pod`` are this project's heat types with their tuned defaults; a
-``--variant`` is a heat type with heat.conf overrides.
+Heat's own value: ``Tuning.stock()``); ``baseline-pod`` is Heat as
+TripleO's pod launcher ran it for scale (this project's pod: MariaDB,
+RabbitMQ, heat-api and heat-engine containers, with ``Tuning.stock()``
+and the engine count and heat.conf values of python-tripleoclient
+20.0.0's ``heat_launcher.py`` and ``templates/ephemeral-heat/heat.conf.j2``);
+``native``, ``container`` and ``pod`` are this project's heat types with
+their tuned defaults; a ``--variant`` is a heat type with heat.conf
+overrides.
 """
 
 import json
@@ -23,6 +28,33 @@ from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 
 #: --variant NAME=type:section.option=value,...: a heat type with overrides.
 VARIANTS = {}
+
+#: The configurations that stand for TripleO (``--baselines``).
+BASELINES = ('baseline', 'baseline-pod')
+
+#: What TripleO's pod heat.conf (tripleoclient 20.0.0) sets beyond this
+#: project's template, which already has its rpc_response_timeout,
+#: max_resources_per_stack=-1, max_json_body_size and nested depth.
+TRIPLEO_POD_CONF = {
+    'DEFAULT': {'client_retry_limit': '2', 'debug': 'true'},
+    'oslo_messaging_notifications': {'driver': 'noop'},
+    'oslo_messaging_rabbit': {'heartbeat_timeout_threshold': '60'},
+    'yaql': {'limit_iterators': '10000'},
+}
+
+
+def tripleo_pod_engine_workers():
+    """tripleoclient's ``_get_num_engine_workers``: half the CPUs (one
+    engine on 2 cores; at least one)."""
+    return max(1, (os.cpu_count() or 1) // 2)
+
+
+def tripleo_pod_tuning():
+    """``Tuning.stock()`` plus TripleO's pod heat.conf."""
+    tuning = launcher_tuning.Tuning.stock()
+    tuning.overrides = {section: dict(values)
+                        for section, values in TRIPLEO_POD_CONF.items()}
+    return tuning
 
 
 class BaselineLauncher(native.NativeHeatLauncher):
@@ -62,6 +94,8 @@ def heat_type_of(config):
     """The ``--heat-type`` a configuration runs."""
     if config == 'baseline':
         return 'native'
+    if config == 'baseline-pod':
+        return 'pod'
     return VARIANTS[config][0] if config in VARIANTS else config
 
 
@@ -69,6 +103,8 @@ def overrides_of(config):
     """``section.option=value`` strings a configuration sets (CLI form)."""
     if config == 'baseline':
         return list(launcher_tuning.Tuning.stock().as_overrides())
+    if config == 'baseline-pod':
+        return list(tripleo_pod_tuning().as_overrides())
     if config in VARIANTS:
         return ['%s.%s=%s' % (section, option, value)
                 for section, values in VARIANTS[config][1].items()
@@ -76,10 +112,31 @@ def overrides_of(config):
     return []
 
 
+def engine_workers_of(config):
+    """The pod engines a configuration asks for (None: the default)."""
+    if config == 'baseline-pod':
+        return tripleo_pod_engine_workers()
+    return None
+
+
+def command_options(config):
+    """The ``openstack`` options that launch ``config``'s Heat."""
+    argv = ['--heat-type', heat_type_of(config)]
+    for override in overrides_of(config):
+        argv += ['--heat-config-override', override]
+    if engine_workers_of(config):
+        argv += ['--heat-engine-workers', str(engine_workers_of(config))]
+    return argv
+
+
 def make_launcher(config, heat_dir):
     port = readiness.free_port()
     if config == 'baseline':
         return BaselineLauncher(heat_dir, port)
+    if config == 'baseline-pod':
+        return heat_launcher.get_launcher(
+            'pod', heat_dir, api_port=port, tuning=tripleo_pod_tuning(),
+            engine_workers=tripleo_pod_engine_workers())
     if config in VARIANTS:
         heat_type, overrides = VARIANTS[config]
         return heat_launcher.get_launcher(

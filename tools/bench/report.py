@@ -1,4 +1,4 @@
-"""The benchmark's table (Markdown, ratios against the baseline) and JSON."""
+"""The benchmark's table (Markdown, ratios against the baselines) and JSON."""
 
 import datetime
 import json
@@ -9,24 +9,33 @@ import os
 _NO_RATIO = (' resources', ' MB')
 
 
-def table(all_results, configs):
+def table(all_results, configs, baselines=('baseline',)):
+    """Markdown of ``all_results`` (config -> {figure: value}), with
+    each baseline's ratio to each of the others; a figure's ``error
+    <figure>`` (a case that failed, was stopped or not run) shows as such
+    in its place."""
     keys = []
     for config in configs:
         for key in all_results.get(config, {}):
-            if key not in keys:
+            key = key[len('error '):] if key.startswith('error ') else key
+            if key != 'error' and key not in keys:
                 keys.append(key)
-    ours = [c for c in configs if c != 'baseline']
-    head = ['case', 'baseline'] + ours + ['baseline/%s' % c for c in ours]
+    bases = [c for c in configs if c in baselines]
+    ours = [c for c in configs if c not in baselines]
+    head = (['case'] + bases + ours +
+            ['%s/%s' % (b, c) for b in bases for c in ours])
     rows = [head]
     for key in keys:
-        base = all_results.get('baseline', {}).get(key)
-        row = [key, _fmt(base)]
-        row += [_fmt(all_results.get(c, {}).get(key)) for c in ours]
-        for c in ours:
-            value = all_results.get(c, {}).get(key)
-            ratio = (base and value and isinstance(base, (int, float)) and
-                     not key.endswith(_NO_RATIO))
-            row.append('%.2fx' % (base / value) if ratio else '')
+        row = [key] + [_cell(all_results.get(c, {}), key)
+                       for c in bases + ours]
+        for b in bases:
+            base = all_results.get(b, {}).get(key)
+            for c in ours:
+                value = all_results.get(c, {}).get(key)
+                ratio = (base and value and
+                         isinstance(base, (int, float)) and
+                         not key.endswith(_NO_RATIO))
+                row.append('%.2fx' % (base / value) if ratio else '')
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = []
@@ -36,6 +45,17 @@ def table(all_results, configs):
         if i == 0:
             lines.append('|' + '|'.join('-' * (w + 2) for w in widths) + '|')
     return '\n'.join(lines)
+
+
+def _cell(results, key):
+    if key in results:
+        return _fmt(results[key])
+    error = results.get('error %s' % key)
+    if error is None:
+        return ''
+    if 'not run' in error:
+        return 'not run'
+    return 'stopped' if 'had not ended' in error else 'failed'
 
 
 def _fmt(value):

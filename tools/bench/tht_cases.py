@@ -3,8 +3,9 @@
 Each case is ``openstack overcloud deploy --templates <THT> --stack-only
 --deployed-servers <servers> -f json`` in a child process (TEST-NET
 addresses: nothing is contacted), with THT's own roles data, or a roles
-file of six of THT's ``roles/`` for the many-roles case. The baseline adds
-``Tuning.stock()``'s ``--heat-config-override`` options. Recorded: the
+file of six of THT's ``roles/`` for the many-roles case. The baselines add
+``Tuning.stock()``'s ``--heat-config-override`` options (and
+``baseline-pod`` TripleO's pod settings: ``heats.command_options``). Recorded: the
 whole command's wall time, the stack's create time and resource count (the
 command's JSON result), the Heat CPU seconds and CPU ms per resource, and
 the Heat's peak RSS (its process trees: a pod's MariaDB and RabbitMQ
@@ -107,13 +108,12 @@ def run(config, case, workdir, timeout=None):
     argv = [os.path.join(os.path.dirname(sys.executable), 'openstack'),
             'overcloud', 'deploy', '--templates', templates,
             '--deployed-servers', servers_path, '--stack-only',
-            '--work-dir', work_dir, '--heat-type', heats.heat_type_of(config),
+            '--work-dir', work_dir,
             '--heat-api-port', str(readiness.free_port()), '-f', 'json']
+    argv += heats.command_options(config)
     if roles:
         argv += ['-r', roles_file(templates, roles,
                                   os.path.join(base, 'roles_data.yaml'))]
-    for override in heats.overrides_of(config):
-        argv += ['--heat-config-override', override]
     print('== %s: %s' % (config, case), flush=True)
     sampler = heats.ProcessSampler(heats.state_file_pids(os.path.join(
         work_dir, 'heat-launcher', 'launcher-state.json')))
@@ -130,9 +130,14 @@ def run(config, case, workdir, timeout=None):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
-        sampler.stop()
-        raise RuntimeError('%s: %s had not ended after %d s (stopped)' % (
-            config, case, timeout))
+        peak = sampler.stop()
+        error = '%s: %s had not ended after %d s (stopped)' % (
+            config, case, timeout)
+        print('!! %s' % error, flush=True)
+        # The failure is the result: kept with what it cost until then.
+        return {'error %s' % case: error,
+                '%s cpu s until stopped' % case: round(sampler.cpu(), 1),
+                '%s peak rss MB' % case: round(peak / 2 ** 20)}
     wall = time.monotonic() - started
     peak = sampler.stop()
     if proc.returncode != 0:

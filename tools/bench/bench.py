@@ -4,8 +4,9 @@
 One run, one machine, the same templates for every configuration
 (heats.py): ``baseline`` (Heat as TripleO's native launcher ran it),
 ``baseline-pod`` when ``--baselines`` names it (TripleO's pod launcher's
-settings for scale) and this project's ``native``, ``container`` and ``pod`` with their tuned
-defaults (those available here), plus any ``--variant``.
+settings for scale) and this project's ``native``, ``container`` and
+``pod`` with their tuned defaults (those available here), plus any
+``--variant``.
 
 Cases, each selectable with ``--cases``:
 
@@ -115,7 +116,8 @@ def main():
         '--variant', action='append', default=[],
         metavar='NAME=TYPE:SECTION.OPTION=VALUE,...',
         help='also run TYPE with these heat.conf overrides, e.g. '
-             'nodelay=native:ephemeral_heat.leaf_trigger_delay=0')
+             'nodelay=native:ephemeral_heat.leaf_trigger_delay=0 '
+             '(engine_workers=N: a pod\'s engine count)')
     parser.add_argument('--cases', default=','.join(CASES),
                         help='comma list of: %s' % ', '.join(CASES))
     parser.add_argument('--sizes', default='1,10,50,200', type=_sizes,

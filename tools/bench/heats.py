@@ -77,13 +77,21 @@ class BaselineLauncher(native.NativeHeatLauncher):
         return super()._launch()
 
 
+#: --variant NAME=pod:engine_workers=N,...: the pod engines of a variant.
+VARIANT_ENGINES = {}
+
+
 def parse_variant(text):
-    """``name=type:section.option=value,...`` -> the registered name."""
+    """``name=type:section.option=value,...`` -> the registered name
+    (``engine_workers=N``, with no section, is a pod's engine count)."""
     name, _, rest = text.partition('=')
     heat_type, _, settings = rest.partition(':')
     overrides = {}
     for item in filter(None, settings.split(',')):
         key, _, value = item.partition('=')
+        if key == 'engine_workers':
+            VARIANT_ENGINES[name] = int(value)
+            continue
         section, _, option = key.rpartition('.')
         overrides.setdefault(section, {})[option] = value
     VARIANTS[name] = (heat_type, overrides)
@@ -116,7 +124,7 @@ def engine_workers_of(config):
     """The pod engines a configuration asks for (None: the default)."""
     if config == 'baseline-pod':
         return tripleo_pod_engine_workers()
-    return None
+    return VARIANT_ENGINES.get(config)
 
 
 def command_options(config):
@@ -139,9 +147,11 @@ def make_launcher(config, heat_dir):
             engine_workers=tripleo_pod_engine_workers())
     if config in VARIANTS:
         heat_type, overrides = VARIANTS[config]
+        extra = ({'engine_workers': VARIANT_ENGINES[config]}
+                 if config in VARIANT_ENGINES else {})
         return heat_launcher.get_launcher(
             heat_type, heat_dir, api_port=port,
-            tuning=launcher_tuning.Tuning(overrides=overrides))
+            tuning=launcher_tuning.Tuning(overrides=overrides), **extra)
     return heat_launcher.get_launcher(config, heat_dir, api_port=port)
 
 

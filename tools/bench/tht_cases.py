@@ -5,11 +5,12 @@ Each case is ``openstack overcloud deploy --templates <THT> --stack-only
 addresses: nothing is contacted), with THT's own roles data, or a roles
 file of six of THT's ``roles/`` for the many-roles case. The baselines add
 ``Tuning.stock()``'s ``--heat-config-override`` options (and
-``baseline-pod`` TripleO's pod settings: ``heats.command_options``). Recorded: the
-whole command's wall time, the stack's create time and resource count (the
-command's JSON result), the Heat CPU seconds and CPU ms per resource, and
-the Heat's peak RSS (its process trees: a pod's MariaDB and RabbitMQ
-included).
+``baseline-pod`` TripleO's pod settings: ``heats.command_options``).
+Recorded: the whole command's wall time, the stack's create time and
+resource count (the command's JSON result), the Heat CPU seconds and CPU
+ms per resource, and the Heat's peak RSS (its process trees: a pod's
+MariaDB and RabbitMQ included); for a deploy stopped after the timeout,
+its CPU and peak RSS until then.
 
 The big cases (``THT 3+50``, ``THT 3+150``, ``THT 3+500``) run only when
 ``--tht-cases`` names them: on 2 cores native takes about 50 s, 70 s and

@@ -136,7 +136,7 @@ def main():
                              'on 3+50: its 64 threads all wait on nested '
                              'stacks)')
     parser.add_argument('--baseline-max-nodes', type=int, default=153,
-                        help='the baseline runs THT cases of at most this '
+                        help='the baselines run THT cases of at most this '
                              'many nodes (3+500 would take an hour)')
     parser.add_argument('--out', default='bench-results',
                         help='directory for the JSON results')

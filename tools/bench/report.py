@@ -5,8 +5,9 @@ import json
 import os
 
 #: Figures where smaller is better: their ratio is baseline / ours.
-#: (Resource counts and dump sizes are shown without a ratio.)
-_NO_RATIO = (' resources', ' MB')
+#: (Resource counts, dump sizes and what a stopped case cost are shown
+#: without a ratio.)
+_NO_RATIO = (' resources', ' MB', ' until stopped')
 
 
 def table(all_results, configs, baselines=('baseline',)):

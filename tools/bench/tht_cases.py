@@ -138,7 +138,7 @@ def run(config, case, workdir, timeout=None):
         # The failure is the result: kept with what it cost until then.
         return {'error %s' % case: error,
                 '%s cpu s until stopped' % case: round(sampler.cpu(), 1),
-                '%s peak rss MB' % case: round(peak / 2 ** 20)}
+                '%s peak rss MB until stopped' % case: round(peak / 2 ** 20)}
     wall = time.monotonic() - started
     peak = sampler.stop()
     if proc.returncode != 0:

@@ -20,6 +20,7 @@ from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import outcome
+from tripleo_ephemeral.deploy import phases as deploy_phases
 from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import rollback
@@ -55,6 +56,8 @@ class Deployment:
         #: the Heat phase of the run under way (a
         #: :class:`~.heat_phase.HeatPhase`)
         self._heat = None
+        #: seconds per phase of this run (the result's ``phase_seconds``)
+        self.phases = deploy_phases.started()
 
     def say(self, text):
         """One line of progress (the command's stderr), never the result;
@@ -71,8 +74,10 @@ class Deployment:
         and an archive: until then any error undoes what preparing wrote.
         """
         wd = self.workdir
+        phases = self.phases
         existed, new_heat_dir = self._checked(
             launcher, ansible if run_ansible else None)
+        phases.lap('checks')
         values = {'work_dir': wd.path}
         with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
             self._report_unfinished()
@@ -85,8 +90,10 @@ class Deployment:
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
+            phases.lap('inputs')
             self._heat = heat_phase.HeatPhase(
-                self.stack, wd, self.say, verbose_events=self.verbose_events)
+                self.stack, wd, self.say, verbose_events=self.verbose_events,
+                phases=phases)
             try:
                 created, outputs, deployments, values['dump'] = (
                     self._heat.run(launcher, request, keep_running))
@@ -95,26 +102,31 @@ class Deployment:
                               stack_seconds=round(created.seconds, 1),
                               resources=created.resources)
                 self._write_credentials(outputs)
+                phases.lap('rc_file')
                 ssh_user = ansible.ssh_user if ansible is not None else None
                 with interruption.activity('rendering config-download'):
                     values['config_download'] = rendering.render(
                         wd, outputs, deployments, rendering.settings(
                             ssh_user, request.servers,
                             self.python_interpreter),
-                        self.say)
+                        self.say, phases=phases)
                 rendering.copy_project(values['config_download'],
                                        self.config_copies, self.stack,
                                        self.say)
+                phases.lap('copies')
                 if ansible is not None and run_ansible:
                     # Writes the files as it runs, with the run's --limit.
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
+                    phases.lap('ansible')
                 elif ansible is not None:
                     ansible_project.write_files(
                         values['config_download'], ansible, require=False)
+                    phases.lap('ansible_files')
                 status = workdir_mod.DEPLOY_SUCCESS
                 values.update(history.result_values(
                     wd, None if run_ansible else self.say))
+                phases.lap('changes')
                 wd.save(wd.last_success_file, request.snapshot)
                 wd.save(wd.stack_size_file, {
                     'request': request.digest, 'resources': created.resources,
@@ -125,10 +137,13 @@ class Deployment:
                     wd.set_status(status)
                     outcome.record(launcher, values.get('dump'),
                                    status == workdir_mod.DEPLOY_SUCCESS)
+                    phases.lap('status')
                     values['archive'] = self._archive(
                         status == workdir_mod.DEPLOY_SUCCESS)
+                    phases.lap('archive')
                 else:
                     outcome.unchanged(wd, previous, self.say, launcher)
+        values['phase_seconds'] = phases.values()
         return result.Result(self.stack, status, **values)
 
     def prepare_only(self, launcher, keep=False, ansible=None):

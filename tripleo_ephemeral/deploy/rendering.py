@@ -41,12 +41,15 @@ def saved_settings(workdir, servers=None):
     return settings(servers=servers)
 
 
-def render(workdir, outputs, deployments, render_settings, say):
+def render(workdir, outputs, deployments, render_settings, say,
+           phases=None):
     """Render into the work dir's config-download dir; return it.
 
     The project is rendered into a new directory beside the old one, then
     swapped in: a failure keeps the last good project (and its run state)
-    whole. Its git history is carried over and the render committed.
+    whole. Its git history is carried over and the render committed
+    (``phases``, a deploy's :class:`~.phases.Phases`, gets ``render``
+    and ``history``).
     """
     dest = workdir.config_download_dir
     started = time.monotonic()
@@ -60,7 +63,11 @@ def render(workdir, outputs, deployments, render_settings, say):
     workdir.save(workdir.render_settings_file, render_settings)
     say('config-download rendered into %s in %.1fs' % (
         dest, time.monotonic() - started))
+    if phases is not None:
+        phases.lap('render')
     history.commit_render(workdir, say)
+    if phases is not None:
+        phases.lap('history')
     return dest
 
 

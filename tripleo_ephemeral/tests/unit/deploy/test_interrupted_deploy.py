@@ -160,7 +160,7 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
         assert launcher.calls == [] and run.workdir.status() is None
     else:
         from tripleo_ephemeral.deploy import rendering
-        monkeypatch.setattr(rendering, 'render', lambda *a: '/cd')
+        monkeypatch.setattr(rendering, 'render', lambda *a, **kw: '/cd')
         assert run.run(launcher).status == workdir.DEPLOY_SUCCESS
         assert any(s.startswith('WARNING: /e/typo.yaml sets Knwon')
                    for s in said)

@@ -24,6 +24,11 @@ FAILED_SUFFIX = '-failed'
 #: Install archives kept per stack (the reference never pruned any).
 ARCHIVES_KEPT = 5
 
+#: gzip level of an archive. Most of its bytes are the Heat dump, gzipped
+#: already: level 1 took half the CPU of level 6 (THT 3+150's work dir:
+#: 1.7 s against 3.5 s) for a 7 % larger archive.
+COMPRESS_LEVEL = 1
+
 
 #: Dot files that are kept in config-download's directory
 #: (``config-download/<stack>/``): its history (tripleo_ephemeral.history)
@@ -77,7 +82,7 @@ class Archives:
         try:
             with fileutil.atomic_open(path, binary=True) as raw:
                 with tarfile.open(fileobj=raw, mode='w:gz',
-                                  compresslevel=6) as tar:
+                                  compresslevel=COMPRESS_LEVEL) as tar:
                     tar.add(wd.path, arcname=os.path.basename(wd.path),
                             filter=_filter)
         except OSError as exc:

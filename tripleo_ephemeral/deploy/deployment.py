@@ -94,22 +94,28 @@ class Deployment:
             self._heat = heat_phase.HeatPhase(
                 self.stack, wd, self.say, verbose_events=self.verbose_events,
                 phases=phases)
+            ssh_user = ansible.ssh_user if ansible is not None else None
+            render_settings = rendering.settings(
+                ssh_user, request.servers, self.python_interpreter)
+            builds = []  # config-download, rendered while Heat stops
+
+            def start_render(outputs, deployments):
+                builds.append(rendering.Build(
+                    wd, outputs, deployments, render_settings).start())
             try:
                 created, outputs, deployments, values['dump'] = (
-                    self._heat.run(launcher, request, keep_running))
+                    self._heat.run(launcher, request, keep_running,
+                                   on_outputs=start_render))
                 values.update(stack_id=created.stack_id,
                               stack_status=created.status,
                               stack_seconds=round(created.seconds, 1),
                               resources=created.resources)
                 self._write_credentials(outputs)
                 phases.lap('rc_file')
-                ssh_user = ansible.ssh_user if ansible is not None else None
                 with interruption.activity('rendering config-download'):
                     values['config_download'] = rendering.render(
-                        wd, outputs, deployments, rendering.settings(
-                            ssh_user, request.servers,
-                            self.python_interpreter),
-                        self.say, phases=phases)
+                        wd, outputs, deployments, render_settings, self.say,
+                        phases=phases, build=builds[0] if builds else None)
                 rendering.copy_project(values['config_download'],
                                        self.config_copies, self.stack,
                                        self.say)
@@ -132,6 +138,8 @@ class Deployment:
                     'request': request.digest, 'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
             finally:
+                for build in builds:  # unless swapped in, nothing is kept
+                    build.discard()
                 if self._heat.stage.changed() or \
                         status == workdir_mod.DEPLOY_SUCCESS:
                     wd.set_status(status)

@@ -36,9 +36,11 @@ class HeatPhase:
         #: stop, dump
         self.phases = phases or deploy_phases.Phases()
 
-    def run(self, launcher, request, keep_running):
+    def run(self, launcher, request, keep_running, on_outputs=None):
         """Launch Heat, create the stack, save its outputs, stop Heat.
 
+        ``on_outputs(outputs, deployments)`` is called once they are saved,
+        before Heat stops (what needs no Heat starts then: the render).
         Returns (:class:`~.stack_operation.Created`, outputs, deployments,
         dump path).
         """
@@ -77,6 +79,8 @@ class HeatPhase:
                         files=request.create_args.get('files'))
                 origin = generations.DEPLOY
                 self.phases.lap('outputs')
+                if on_outputs is not None:
+                    on_outputs(outputs, deployments)
             finally:
                 dump = self._stop_heat(
                     launcher, keep_running and self.stage.changed(),

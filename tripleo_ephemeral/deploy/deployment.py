@@ -84,8 +84,9 @@ class Deployment:
             with rollback.Rollback(wd.path, dirs=[wd.templates_dir],
                                    say=self.say, existed=existed,
                                    created=new_heat_dir), \
-                    interruption.activity('checking the inputs'):
-                request = self._prepare(
+                    interruption.activity('checking the inputs'), \
+                    interruption.on_force('Heat', launcher.kill):
+                request = self._prepare_while_heat_starts(
                     launcher, ansible if run_ansible else None)
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
@@ -191,9 +192,23 @@ class Deployment:
         self.workdir.create()
         return existed, new_heat_dir
 
-    def _prepare(self, launcher, ansible):
+    def _prepare_while_heat_starts(self, launcher, ansible):
+        """:meth:`_prepare` while Heat's processes start up (where the
+        launcher can start them ahead: :meth:`~.base.HeatLauncher.spawn`);
+        a failed check kills them, with no dump, before the rollback."""
+        spawned = launcher.spawn(tied=True)
+        try:
+            return self._prepare(launcher, ansible, spawned=spawned)
+        except BaseException:
+            if spawned:
+                with interruption.shielded('stopping Heat'):
+                    launcher.unspawn()
+            raise
+
+    def _prepare(self, launcher, ansible, spawned=False):
         """Read and check every input (writing the generated files), and
-        check that Heat can start here; return the request."""
+        check that Heat can start here (unless it is starting:
+        ``spawned``); return the request."""
         request = self.inputs.prepare(self.say)
         self._check_parameters(request.create_args)
         if not self.inputs.generate_passwords:
@@ -209,7 +224,8 @@ class Deployment:
                                      request.servers)
         input_checks.check_tripleo_ansible(self.inputs.templates,
                                            ansible is not None, self.say)
-        launcher.pre_start_check()
+        if not spawned:
+            launcher.pre_start_check()
         for warning in request.removed:  # only now: every input passed
             self.say(warning)
         return request

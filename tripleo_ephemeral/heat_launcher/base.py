@@ -53,6 +53,9 @@ class HeatLauncher(abc.ABC):
     heat_type = None
     #: Whether this launcher starts (and so stops) Heat at all.
     ephemeral = True
+    #: Whether :meth:`spawn` may start Heat ahead (its database is a file
+    #: of the heat dir that :meth:`unspawn` removes).
+    spawns_early = False
 
     def __init__(self, heat_dir, api_port=None, *,
                  bind_host=DEFAULT_BIND_HOST, tuning=None, runner=None,
@@ -78,6 +81,8 @@ class HeatLauncher(abc.ABC):
         self.stop_timeout = stop_timeout
         self.stop_grace = stop_grace
         self.debug = debug
+        #: the state of a Heat :meth:`spawn` started, until :meth:`start`
+        self._spawned = None
         self._say = progress.channel(say)
         self.dumps = dumps.DumpStore(self.heat_dir)
 
@@ -237,6 +242,8 @@ class HeatLauncher(abc.ABC):
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
+        if self._spawned is not None and self._wait_spawned():
+            return self
         if restore_db:
             # A dump named wrong fails before anything in the heat dir
             # changes (resolved again below: stopping a stale Heat dumps).
@@ -271,6 +278,11 @@ class HeatLauncher(abc.ABC):
         return self
 
     def _launch_once(self, tied):
+        saved = self._spawn_once(tied)
+        with interruption.activity('waiting for the Heat API'):
+            self.wait_until_ready(saved)
+
+    def _spawn_once(self, tied):
         owner = watchdog.owner_fields() if tied else {'owner_pid': None}
         tuning_report.clear(self.files.log_dir)
         saved = self.state.save(
@@ -281,8 +293,56 @@ class HeatLauncher(abc.ABC):
         saved = self.state.save(**self._launch())
         if tied:
             saved = self.state.save(**self._start_watchdog(saved))
-        with interruption.activity('waiting for the Heat API'):
-            self.wait_until_ready(saved)
+        return saved
+
+    # -- an early start (:mod:`tripleo_ephemeral.deploy.early_heat`) ---------
+
+    def spawn(self, tied=False):
+        """Start Heat's processes without waiting for its API, so that it
+        starts up while the caller works (a deploy's input checks);
+        :meth:`start` then waits for it, :meth:`unspawn` undoes it.
+        Returns False, starting nothing, where starting could change what
+        a failed check must leave as it was: a database left by a crash
+        (its recovery dumps it), a Heat still running (stopping it dumps),
+        or no Heat of ours to start."""
+        if not (self.ephemeral and self.spawns_early) or \
+                self.database.has_data() or self.state.load().get('running'):
+            return False  # (a Heat left running: its stop would dump)
+        self.pre_start_check()
+        self._renew_secrets()
+        self.prepare()
+        try:
+            self._spawned = self._spawn_once(tied)
+        except BaseException:
+            with interruption.shielded('stopping Heat'):
+                self.unspawn()
+            raise
+        return True
+
+    def unspawn(self):
+        """Kill what :meth:`spawn` started, without a dump, and remove its
+        (empty) database: as if it never ran."""
+        self._spawned = None
+        self.kill()
+        self.database.remove()
+
+    def _wait_spawned(self):
+        """:meth:`start`'s wait for a spawned Heat; False if its port was
+        taken meanwhile (killed: start launches again)."""
+        saved, self._spawned = self._spawned, None
+        try:
+            with interruption.activity('waiting for the Heat API'):
+                self.wait_until_ready(saved)
+        except exceptions.PortInUseError:
+            self.unspawn()
+            if self.port_given:
+                raise
+            return False
+        except BaseException:
+            with interruption.shielded('stopping Heat'):
+                self.kill()
+            raise
+        return True
 
     def _start_watchdog(self, saved):
         """Start the watchdog of a tied Heat; return its state fields."""

@@ -81,13 +81,19 @@ class Deployment:
         values = {'work_dir': wd.path}
         with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
             self._report_unfinished()
-            with rollback.Rollback(wd.path, dirs=[wd.templates_dir],
-                                   say=self.say, existed=existed,
-                                   created=new_heat_dir), \
+            # Heat may start ahead where the rollback undoes what it writes
+            # (its heat dir is the work dir's, and its logs are copied).
+            early = os.path.dirname(launcher.heat_dir) == os.path.abspath(
+                wd.path)
+            with rollback.Rollback(
+                    wd.path, dirs=[wd.templates_dir] + (
+                        [launcher.heat_dir] if early else []),
+                    say=self.say, existed=existed, created=new_heat_dir,
+                    copied=[launcher.files.log_dir]), \
                     interruption.activity('checking the inputs'), \
                     interruption.on_force('Heat', launcher.kill):
                 request = self._prepare_while_heat_starts(
-                    launcher, ansible if run_ansible else None)
+                    launcher, ansible if run_ansible else None, early)
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
@@ -192,11 +198,12 @@ class Deployment:
         self.workdir.create()
         return existed, new_heat_dir
 
-    def _prepare_while_heat_starts(self, launcher, ansible):
-        """:meth:`_prepare` while Heat's processes start up (where the
-        launcher can start them ahead: :meth:`~.base.HeatLauncher.spawn`);
-        a failed check kills them, with no dump, before the rollback."""
-        spawned = launcher.spawn(tied=True)
+    def _prepare_while_heat_starts(self, launcher, ansible, early):
+        """:meth:`_prepare` while Heat's processes start up (``early``, and
+        where the launcher can start them ahead:
+        :meth:`~.base.HeatLauncher.spawn`); a failed check kills them,
+        with no dump, before the rollback."""
+        spawned = early and launcher.spawn(tied=True)
         try:
             return self._prepare(launcher, ansible, spawned=spawned)
         except BaseException:

@@ -110,3 +110,44 @@ def _stop_at_the_launch(self, launcher, request, keep_running, **kw):
 def _request():
     from tripleo_ephemeral.deploy import request
     return request.Request({}, None, {})
+
+
+def _snapshot(path):
+    found = {}
+    for root, dirs, files in os.walk(path):
+        for name in files:
+            if name == '.tripleo-ephemeral.lock':
+                continue
+            full = os.path.join(root, name)
+            with open(full, 'rb') as f:
+                found[os.path.relpath(full, path)] = (
+                    f.read(), os.stat(full).st_mtime_ns)
+    return found
+
+
+def test_a_bad_input_leaves_an_existing_heat_dir_as_it_was(
+        tmp_path, launcher, monkeypatch):
+    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    wd = dep.workdir.create()
+    launcher.__init__(wd.heat_dir)
+    os.makedirs(launcher.files.log_dir)
+    with open(os.path.join(launcher.files.log_dir, 'heat.log'), 'w') as f:
+        f.write('the last deploy\n')
+    launcher.prepare()  # the last deploy's heat.conf and the rest
+    before = _snapshot(wd.path)
+    launched = launcher._launch
+
+    def launch():  # Heat appends to its log in place, and makes its db
+        with open(os.path.join(launcher.files.log_dir, 'heat.log'),
+                  'a') as f:
+            f.write('starting\n')
+        return launched()
+    monkeypatch.setattr(launcher, '_launch', launch)
+
+    def prepare(say):
+        raise exceptions.DeployedServersError('servers file: bad')
+    monkeypatch.setattr(dep.inputs, 'prepare', prepare)
+    with pytest.raises(exceptions.DeployedServersError):
+        dep.run(launcher)
+    assert launcher.calls == ['launch', 'watchdog', 'kill']
+    assert _snapshot(wd.path) == before

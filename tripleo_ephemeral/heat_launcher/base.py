@@ -7,8 +7,10 @@ runs pre-checks, launches and waits for readiness under one deadline, and
 context manager, a launcher always stops and dumps its database on exit.
 
 A launcher delegates its stop, kill and release to a
-:class:`.stopping.Stopper` (``launcher.stopper``) and finds the files of
-its heat dir through a :class:`.heat_files.HeatDir` (``launcher.files``).
+:class:`.stopping.Stopper` (``launcher.stopper``), a start ahead (a deploy
+checking its inputs meanwhile) to a :class:`.spawning.Spawner`
+(``launcher.spawner``), and finds the files of its heat dir through a
+:class:`.heat_files.HeatDir` (``launcher.files``).
 """
 
 import abc
@@ -26,6 +28,7 @@ from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
+from tripleo_ephemeral.heat_launcher import spawning
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import stopping
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
@@ -81,8 +84,7 @@ class HeatLauncher(abc.ABC):
         self.stop_timeout = stop_timeout
         self.stop_grace = stop_grace
         self.debug = debug
-        #: the state of a Heat :meth:`spawn` started, until :meth:`start`
-        self._spawned = None
+        self.spawner = spawning.Spawner(self)
         self._say = progress.channel(say)
         self.dumps = dumps.DumpStore(self.heat_dir)
 
@@ -242,7 +244,7 @@ class HeatLauncher(abc.ABC):
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
-        if self._spawned is not None and self._wait_spawned():
+        if self.spawner.saved is not None and self.spawner.wait():
             return self
         if restore_db:
             # A dump named wrong fails before anything in the heat dir
@@ -295,54 +297,19 @@ class HeatLauncher(abc.ABC):
             saved = self.state.save(**self._start_watchdog(saved))
         return saved
 
-    # -- an early start (:mod:`tripleo_ephemeral.deploy.early_heat`) ---------
+    # -- an early start (:class:`.spawning.Spawner`) ---------------------
 
     def spawn(self, tied=False):
         """Start Heat's processes without waiting for its API, so that it
-        starts up while the caller works (a deploy's input checks);
-        :meth:`start` then waits for it, :meth:`unspawn` undoes it.
-        Returns False, starting nothing, where starting could change what
-        a failed check must leave as it was: a database left by a crash
-        (its recovery dumps it), a Heat still running (stopping it dumps),
-        or no Heat of ours to start."""
-        if not (self.ephemeral and self.spawns_early) or \
-                self.database.has_data() or self.state.load().get('running'):
-            return False  # (a Heat left running: its stop would dump)
-        self.pre_start_check()
-        self._renew_secrets()
-        self.prepare()
-        try:
-            self._spawned = self._spawn_once(tied)
-        except BaseException:
-            with interruption.shielded('stopping Heat'):
-                self.unspawn()
-            raise
-        return True
+        starts up while the caller works; :meth:`start` then waits for it,
+        :meth:`unspawn` undoes it. False: nothing started
+        (:meth:`.Spawner.spawn`)."""
+        return self.spawner.spawn(tied)
 
     def unspawn(self):
-        """Kill what :meth:`spawn` started, without a dump, and remove its
-        (empty) database: as if it never ran."""
-        self._spawned = None
-        self.kill()
-        self.database.remove()
-
-    def _wait_spawned(self):
-        """:meth:`start`'s wait for a spawned Heat; False if its port was
-        taken meanwhile (killed: start launches again)."""
-        saved, self._spawned = self._spawned, None
-        try:
-            with interruption.activity('waiting for the Heat API'):
-                self.wait_until_ready(saved)
-        except exceptions.PortInUseError:
-            self.unspawn()
-            if self.port_given:
-                raise
-            return False
-        except BaseException:
-            with interruption.shielded('stopping Heat'):
-                self.kill()
-            raise
-        return True
+        """Kill what :meth:`spawn` started, without a dump; remove its
+        database."""
+        self.spawner.unspawn()
 
     def _start_watchdog(self, saved):
         """Start the watchdog of a tied Heat; return its state fields."""

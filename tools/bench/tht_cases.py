@@ -8,9 +8,10 @@ file of six of THT's ``roles/`` for the many-roles case. The baselines add
 ``baseline-pod`` TripleO's pod settings: ``heats.command_options``).
 Recorded: the whole command's wall time, the stack's create time and
 resource count (the command's JSON result), the Heat CPU seconds and CPU
-ms per resource, and the Heat's peak RSS (its process trees: a pod's
-MariaDB and RabbitMQ included); for a deploy stopped after the timeout,
-its CPU and peak RSS until then.
+ms per resource, the Heat's peak RSS (its process trees: a pod's MariaDB
+and RabbitMQ included; for a deploy stopped after the timeout, its CPU and
+peak RSS until then), and the deploy's seconds per phase (its
+``phase_seconds``; the wall time but the create is ``<case> outside s``).
 
 The big cases (``THT 3+50``, ``THT 3+150``, ``THT 3+500``) run only when
 ``--tht-cases`` names them: on 2 cores native takes about 50 s, 70 s and
@@ -95,6 +96,21 @@ def case_dir(workdir, config, case):
                                             .replace('+', 'p')))
 
 
+def phase_figures(case, wall, phases):
+    """The deploy's own seconds per phase (its result's ``phase_seconds``),
+    ``<case> outside s``: the wall time but the stack create, and
+    ``<case> phase exit s``: the wall time no phase holds (printing the
+    result, the interpreter's exit, the child's start not seen from
+    inside)."""
+    if not phases:
+        return {}
+    out = {'%s outside s' % case: round(wall - phases.get('create', 0), 1)}
+    for name, seconds in phases.items():
+        out['%s phase %s s' % (case, name)] = seconds
+    out['%s phase exit s' % case] = round(wall - sum(phases.values()), 2)
+    return out
+
+
 def run(config, case, workdir, timeout=None):
     """Deploy THT case ``case`` with configuration ``config``; a deploy
     still running after ``timeout`` seconds is stopped and fails."""
@@ -157,6 +173,7 @@ def run(config, case, workdir, timeout=None):
     if result.get('resources'):
         out['%s cpu ms/res' % case] = round(1000 * cpu /
                                             result['resources'], 1)
+    out.update(phase_figures(case, wall, result.get('phase_seconds')))
     print('    %s' % ', '.join('%s %s' % (k, v) for k, v in out.items()),
           flush=True)
     return out

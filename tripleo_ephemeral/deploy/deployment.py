@@ -20,6 +20,7 @@ from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import outcome
+from tripleo_ephemeral.deploy import phases as deploy_phases
 from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import rollback
@@ -55,6 +56,8 @@ class Deployment:
         #: the Heat phase of the run under way (a
         #: :class:`~.heat_phase.HeatPhase`)
         self._heat = None
+        #: seconds per phase of this run (the result's ``phase_seconds``)
+        self.phases = deploy_phases.started()
 
     def say(self, text):
         """One line of progress (the command's stderr), never the result;
@@ -71,64 +74,91 @@ class Deployment:
         and an archive: until then any error undoes what preparing wrote.
         """
         wd = self.workdir
+        phases = self.phases
         existed, new_heat_dir = self._checked(
             launcher, ansible if run_ansible else None)
+        phases.lap('checks')
         values = {'work_dir': wd.path}
         with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
             self._report_unfinished()
-            with rollback.Rollback(wd.path, dirs=[wd.templates_dir],
-                                   say=self.say, existed=existed,
-                                   created=new_heat_dir), \
-                    interruption.activity('checking the inputs'):
-                request = self._prepare(
-                    launcher, ansible if run_ansible else None)
+            # Heat may start ahead where the rollback undoes what it writes
+            # (its heat dir is the work dir's, and its logs are copied).
+            early = os.path.dirname(launcher.heat_dir) == os.path.abspath(
+                wd.path)
+            with rollback.Rollback(
+                    wd.path, dirs=[wd.templates_dir] + (
+                        [launcher.heat_dir] if early else []),
+                    say=self.say, existed=existed, created=new_heat_dir,
+                    copied=[launcher.files.log_dir]), \
+                    interruption.activity('checking the inputs'), \
+                    interruption.on_force('Heat', launcher.kill):
+                request = self._prepare_while_heat_starts(
+                    launcher, ansible if run_ansible else None, early)
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
             wd.set_status(workdir_mod.DEPLOYING)
+            phases.lap('inputs')
             self._heat = heat_phase.HeatPhase(
-                self.stack, wd, self.say, verbose_events=self.verbose_events)
+                self.stack, wd, self.say, verbose_events=self.verbose_events,
+                phases=phases)
+            ssh_user = ansible.ssh_user if ansible is not None else None
+            render_settings = rendering.settings(
+                ssh_user, request.servers, self.python_interpreter)
+            builds = []  # config-download, rendered while Heat stops
+
+            def start_render(outputs, deployments):
+                builds.append(rendering.Build(
+                    wd, outputs, deployments, render_settings).start())
             try:
                 created, outputs, deployments, values['dump'] = (
-                    self._heat.run(launcher, request, keep_running))
+                    self._heat.run(launcher, request, keep_running,
+                                   on_outputs=start_render))
                 values.update(stack_id=created.stack_id,
                               stack_status=created.status,
                               stack_seconds=round(created.seconds, 1),
                               resources=created.resources)
                 self._write_credentials(outputs)
-                ssh_user = ansible.ssh_user if ansible is not None else None
+                phases.lap('rc_file')
                 with interruption.activity('rendering config-download'):
                     values['config_download'] = rendering.render(
-                        wd, outputs, deployments, rendering.settings(
-                            ssh_user, request.servers,
-                            self.python_interpreter),
-                        self.say)
+                        wd, outputs, deployments, render_settings, self.say,
+                        phases=phases, build=builds[0] if builds else None)
                 rendering.copy_project(values['config_download'],
                                        self.config_copies, self.stack,
                                        self.say)
+                phases.lap('copies')
                 if ansible is not None and run_ansible:
                     # Writes the files as it runs, with the run's --limit.
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
+                    phases.lap('ansible')
                 elif ansible is not None:
                     ansible_project.write_files(
                         values['config_download'], ansible, require=False)
+                    phases.lap('ansible_files')
                 status = workdir_mod.DEPLOY_SUCCESS
                 values.update(history.result_values(
                     wd, None if run_ansible else self.say))
+                phases.lap('changes')
                 wd.save(wd.last_success_file, request.snapshot)
                 wd.save(wd.stack_size_file, {
                     'request': request.digest, 'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
             finally:
+                for build in builds:  # unless swapped in, nothing is kept
+                    build.discard()
                 if self._heat.stage.changed() or \
                         status == workdir_mod.DEPLOY_SUCCESS:
                     wd.set_status(status)
                     outcome.record(launcher, values.get('dump'),
                                    status == workdir_mod.DEPLOY_SUCCESS)
+                    phases.lap('status')
                     values['archive'] = self._archive(
                         status == workdir_mod.DEPLOY_SUCCESS)
+                    phases.lap('archive')
                 else:
                     outcome.unchanged(wd, previous, self.say, launcher)
+        values['phase_seconds'] = phases.values()
         return result.Result(self.stack, status, **values)
 
     def prepare_only(self, launcher, keep=False, ansible=None):
@@ -168,9 +198,24 @@ class Deployment:
         self.workdir.create()
         return existed, new_heat_dir
 
-    def _prepare(self, launcher, ansible):
+    def _prepare_while_heat_starts(self, launcher, ansible, early):
+        """:meth:`_prepare` while Heat's processes start up (``early``, and
+        where the launcher can start them ahead:
+        :meth:`~.base.HeatLauncher.spawn`); a failed check kills them,
+        with no dump, before the rollback."""
+        spawned = early and launcher.spawn(tied=True)
+        try:
+            return self._prepare(launcher, ansible, spawned=spawned)
+        except BaseException:
+            if spawned:
+                with interruption.shielded('stopping Heat'):
+                    launcher.unspawn()
+            raise
+
+    def _prepare(self, launcher, ansible, spawned=False):
         """Read and check every input (writing the generated files), and
-        check that Heat can start here; return the request."""
+        check that Heat can start here (unless it is starting:
+        ``spawned``); return the request."""
         request = self.inputs.prepare(self.say)
         self._check_parameters(request.create_args)
         if not self.inputs.generate_passwords:
@@ -186,7 +231,8 @@ class Deployment:
                                      request.servers)
         input_checks.check_tripleo_ansible(self.inputs.templates,
                                            ansible is not None, self.say)
-        launcher.pre_start_check()
+        if not spawned:
+            launcher.pre_start_check()
         for warning in request.removed:  # only now: every input passed
             self.say(warning)
         return request

@@ -11,6 +11,7 @@ import time
 
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import outcome
+from tripleo_ephemeral.deploy import phases as deploy_phases
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import interruption
@@ -24,16 +25,22 @@ class HeatPhase:
     progress line. :attr:`stage` tells the deployment whether Heat took
     the stack, so whether its status, dump and archive change."""
 
-    def __init__(self, stack, workdir, say, verbose_events=False):
+    def __init__(self, stack, workdir, say, verbose_events=False,
+                 phases=None):
         self.stack = stack
         self.workdir = workdir
         self.say = say
         self.verbose_events = verbose_events
         self.stage = outcome.Stage()
+        #: the deploy's :class:`~.phases.Phases`: launch, create, outputs,
+        #: stop, dump
+        self.phases = phases or deploy_phases.Phases()
 
-    def run(self, launcher, request, keep_running):
+    def run(self, launcher, request, keep_running, on_outputs=None):
         """Launch Heat, create the stack, save its outputs, stop Heat.
 
+        ``on_outputs(outputs, deployments)`` is called once they are saved,
+        before Heat stops (what needs no Heat starts then: the render).
         Returns (:class:`~.stack_operation.Created`, outputs, deployments,
         dump path).
         """
@@ -43,6 +50,7 @@ class HeatPhase:
         with interruption.on_force('Heat', launcher.kill):
             with interruption.activity('launching Heat'):
                 launcher.start(tied=True)
+            self.phases.lap('launch')
             self.say('Heat ready in %.1fs at %s' % (
                 time.monotonic() - started, launcher.endpoint))
             origin = None
@@ -59,6 +67,7 @@ class HeatPhase:
                         expected=self._expected_size(request.digest),
                         verbose=self.verbose_events,
                         accepted=self.stage.accept)
+                self.phases.lap('create')
                 with interruption.activity('saving the stack outputs'):
                     outputs, deployments = stack_outputs.fetch_and_save(
                         client, created.ref, self.workdir.outputs_file,
@@ -69,10 +78,16 @@ class HeatPhase:
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
                         files=request.create_args.get('files'))
                 origin = generations.DEPLOY
+                self.phases.lap('outputs')
+                if on_outputs is not None:
+                    on_outputs(outputs, deployments)
             finally:
                 dump = self._stop_heat(
                     launcher, keep_running and self.stage.changed(),
                     self.stage.heat_origin(origin))
+                self.phases.lap('stop')
+                self.phases.move(launcher.stopper.dump_seconds, 'stop',
+                                 'dump')
         return created, outputs, deployments, dump
 
     def _stop_heat(self, launcher, keep_running, origin):

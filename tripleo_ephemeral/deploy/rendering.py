@@ -10,6 +10,8 @@ brings a deleted host back.
 
 import os
 import shutil
+import tempfile
+import threading
 import time
 
 from tripleo_ephemeral.deploy import ansible_run
@@ -41,26 +43,110 @@ def saved_settings(workdir, servers=None):
     return settings(servers=servers)
 
 
-def render(workdir, outputs, deployments, render_settings, say):
+class Build:
+    """The files of a render of ``outputs``, written into a new directory
+    beside the work dir's config-download dir, on a thread if
+    :meth:`start` is asked (a deploy renders while Heat stops and its
+    database is dumped: the render is Python, the dump mostly SQLite and
+    zlib, which let go of the GIL). Only :func:`render` swaps it in: an
+    interrupted deploy discards it and keeps the last project."""
+
+    def __init__(self, workdir, outputs, deployments, render_settings):
+        self.workdir = workdir
+        self.outputs = outputs
+        self.deployments = deployments
+        self.render_settings = render_settings
+        #: seconds the render took (not the wait for it)
+        self.seconds = None
+        self._staged = None
+        self._error = None
+        self._thread = None
+
+    def start(self, thread=True):
+        """Render now, or on a thread with ``thread``; return self."""
+        if thread:
+            self._thread = threading.Thread(
+                target=self._run, name='config-download-render', daemon=True)
+            self._thread.start()
+        else:
+            self._run()
+        return self
+
+    def _run(self):
+        started = time.monotonic()
+        wd = self.workdir
+        try:
+            stack_environment = stack_outputs.load_environment(
+                wd.stack_environment_file)
+            excluded = deleted_hosts.names(wd)
+            parent, name = os.path.split(wd.config_download_dir)
+            os.makedirs(parent, mode=0o700, exist_ok=True)
+            # replace_dir's own prefix: the same clean-up applies.
+            self._staged = tempfile.mkdtemp(dir=parent,
+                                            prefix='.%s.new-' % name)
+            config_download.render(
+                self.outputs, self._staged, wd.stack,
+                deployments=self.deployments,
+                stack_environment=stack_environment, excluded_hosts=excluded,
+                **self.render_settings)
+        except BaseException as exc:  # raised again by wait()
+            self._error = exc
+        self.seconds = time.monotonic() - started
+
+    def wait(self):
+        """Wait for the render; raise what it raised."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            error, self._error = self._error, None
+            self.discard()
+            raise error
+
+    def adopt(self, path):
+        """``replace_dir``'s build: the rendered directory becomes
+        ``path``."""
+        os.rmdir(path)
+        os.rename(self._staged, path)
+        self._staged = None
+
+    def discard(self):
+        """Wait for the render and remove what it wrote (nothing once
+        adopted); safe to repeat."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._staged is not None:
+            shutil.rmtree(self._staged, ignore_errors=True)
+            self._staged = None
+
+
+def render(workdir, outputs, deployments, render_settings, say,
+           phases=None, build=None):
     """Render into the work dir's config-download dir; return it.
 
     The project is rendered into a new directory beside the old one, then
     swapped in: a failure keeps the last good project (and its run state)
-    whole. Its git history is carried over and the render committed.
+    whole. Its git history is carried over and the render committed
+    (``phases``, a deploy's :class:`~.phases.Phases`, gets ``render``
+    and ``history``). ``build``: the :class:`Build` of the same outputs
+    and settings, started earlier.
     """
     dest = workdir.config_download_dir
-    started = time.monotonic()
-    stack_environment = stack_outputs.load_environment(
-        workdir.stack_environment_file)
-    excluded = deleted_hosts.names(workdir)
-    fileutil.replace_dir(dest, lambda path: config_download.render(
-        outputs, path, workdir.stack, deployments=deployments,
-        stack_environment=stack_environment, excluded_hosts=excluded,
-        **render_settings), keep=ansible_run.RUN_STATE + history.KEEP)
+    if build is None:
+        build = Build(workdir, outputs, deployments,
+                      render_settings).start(thread=False)
+    build.wait()
+    try:
+        fileutil.replace_dir(dest, build.adopt,
+                             keep=ansible_run.RUN_STATE + history.KEEP)
+    finally:
+        build.discard()
     workdir.save(workdir.render_settings_file, render_settings)
-    say('config-download rendered into %s in %.1fs' % (
-        dest, time.monotonic() - started))
+    say('config-download rendered into %s in %.1fs' % (dest, build.seconds))
+    if phases is not None:
+        phases.lap('render')
     history.commit_render(workdir, say)
+    if phases is not None:
+        phases.lap('history')
     return dest
 
 

@@ -1,5 +1,7 @@
 """What a deploy ends with, as the commands show it."""
 
+from osc_lib.cli import format_columns
+
 
 class Result:
     """What a deploy ends with: the command shows it (``-f json``...)."""
@@ -7,7 +9,9 @@ class Result:
     COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
                'stack_seconds', 'ansible_seconds', 'work_dir',
                'config_download', 'dump', 'archive', 'config_version',
-               'undeployed_changes')
+               'undeployed_changes', 'phase_seconds')
+    #: Columns whose value is a mapping (a table shows it as key=value).
+    DICTS = ('phase_seconds',)
 
     def __init__(self, stack, status, **values):
         unknown = set(values) - set(self.COLUMNS)
@@ -25,4 +29,6 @@ class Result:
 
     def row(self):
         """(columns, values), as a cliff ShowOne returns them."""
-        return self.COLUMNS, tuple(self[c] for c in self.COLUMNS)
+        return self.COLUMNS, tuple(
+            format_columns.DictColumn(self[c]) if c in self.DICTS and
+            self[c] is not None else self[c] for c in self.COLUMNS)

@@ -29,14 +29,17 @@ class Rollback:
     if it raises. ``dirs`` are the directories of the work dir the block
     may rewrite; ``created`` those the caller made just before (a lock's
     directory), removed again like the block's new entries; a work dir
-    that did not exist (``existed``) is removed as a whole."""
+    that did not exist (``existed``) is removed as a whole. The files
+    directly in ``copied`` (directories of ``dirs``: logs, which a Heat
+    started ahead appends to) are copied instead of linked."""
 
     def __init__(self, path, dirs=(), say=None, existed=True, created=(),
-                 undo=False):
+                 undo=False, copied=()):
         self.path = path
         #: undo the writes even when the block succeeds (a dry run)
         self.undo = undo
         self.dirs = [os.path.basename(d.rstrip(os.sep)) for d in dirs]
+        self.copied = {os.path.abspath(d) for d in copied}
         self.created = {os.path.basename(d.rstrip(os.sep)) for d in created}
         self.backup = os.path.join(path, BACKUP_DIR)
         self.existed = existed
@@ -53,7 +56,7 @@ class Rollback:
                 os.link(src, dest)
             elif name in self.dirs and os.path.isdir(src):
                 shutil.copytree(src, dest, symlinks=True,
-                                copy_function=os.link)
+                                copy_function=self._copy)
         # Written last: a backup without it was never used.
         fileutil.write_atomic(os.path.join(self.backup, MANIFEST),
                               json.dumps({'entries': names}))
@@ -67,6 +70,12 @@ class Rollback:
         else:
             self._restore()
         return False
+
+    def _copy(self, src, dest):
+        if os.path.dirname(os.path.abspath(src)) in self.copied:
+            shutil.copy2(src, dest)
+        else:
+            os.link(src, dest)
 
     def _entries(self):
         """Top-level names that belong to the deployment (not ours, not

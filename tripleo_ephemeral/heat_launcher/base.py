@@ -7,8 +7,10 @@ runs pre-checks, launches and waits for readiness under one deadline, and
 context manager, a launcher always stops and dumps its database on exit.
 
 A launcher delegates its stop, kill and release to a
-:class:`.stopping.Stopper` (``launcher.stopper``) and finds the files of
-its heat dir through a :class:`.heat_files.HeatDir` (``launcher.files``).
+:class:`.stopping.Stopper` (``launcher.stopper``), a start ahead (a deploy
+checking its inputs meanwhile) to a :class:`.spawning.Spawner`
+(``launcher.spawner``), and finds the files of its heat dir through a
+:class:`.heat_files.HeatDir` (``launcher.files``).
 """
 
 import abc
@@ -26,6 +28,7 @@ from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import heat_files
 from tripleo_ephemeral.heat_launcher import readiness
+from tripleo_ephemeral.heat_launcher import spawning
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.heat_launcher import stopping
 from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
@@ -53,6 +56,9 @@ class HeatLauncher(abc.ABC):
     heat_type = None
     #: Whether this launcher starts (and so stops) Heat at all.
     ephemeral = True
+    #: Whether :meth:`spawn` may start Heat ahead (its database is a file
+    #: of the heat dir that :meth:`unspawn` removes).
+    spawns_early = False
 
     def __init__(self, heat_dir, api_port=None, *,
                  bind_host=DEFAULT_BIND_HOST, tuning=None, runner=None,
@@ -78,6 +84,7 @@ class HeatLauncher(abc.ABC):
         self.stop_timeout = stop_timeout
         self.stop_grace = stop_grace
         self.debug = debug
+        self.spawner = spawning.Spawner(self)
         self._say = progress.channel(say)
         self.dumps = dumps.DumpStore(self.heat_dir)
 
@@ -237,6 +244,8 @@ class HeatLauncher(abc.ABC):
         ``tied``: Heat belongs to this process; if it dies without stopping
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
+        if self.spawner.saved is not None and self.spawner.wait():
+            return self
         if restore_db:
             # A dump named wrong fails before anything in the heat dir
             # changes (resolved again below: stopping a stale Heat dumps).
@@ -271,6 +280,11 @@ class HeatLauncher(abc.ABC):
         return self
 
     def _launch_once(self, tied):
+        saved = self._spawn_once(tied)
+        with interruption.activity('waiting for the Heat API'):
+            self.wait_until_ready(saved)
+
+    def _spawn_once(self, tied):
         owner = watchdog.owner_fields() if tied else {'owner_pid': None}
         tuning_report.clear(self.files.log_dir)
         saved = self.state.save(
@@ -281,8 +295,21 @@ class HeatLauncher(abc.ABC):
         saved = self.state.save(**self._launch())
         if tied:
             saved = self.state.save(**self._start_watchdog(saved))
-        with interruption.activity('waiting for the Heat API'):
-            self.wait_until_ready(saved)
+        return saved
+
+    # -- an early start (:class:`.spawning.Spawner`) ---------------------
+
+    def spawn(self, tied=False):
+        """Start Heat's processes without waiting for its API, so that it
+        starts up while the caller works; :meth:`start` then waits for it,
+        :meth:`unspawn` undoes it. False: nothing started
+        (:meth:`.Spawner.spawn`)."""
+        return self.spawner.spawn(tied)
+
+    def unspawn(self):
+        """Kill what :meth:`spawn` started, without a dump; remove its
+        database."""
+        self.spawner.unspawn()
 
     def _start_watchdog(self, saved):
         """Start the watchdog of a tied Heat; return its state fields."""

@@ -21,6 +21,7 @@ class NativeHeatLauncher(base.HeatLauncher):
     """One ``tripleo-heat-all`` process, SQLite in the heat dir."""
 
     heat_type = 'native'
+    spawns_early = True
 
     def __init__(self, heat_dir, api_port=None, *,
                  images=None, pull=True, podman=None, **kwargs):

@@ -23,6 +23,9 @@ class Stopper:
 
     def __init__(self, launcher):
         self.launcher = launcher
+        #: Seconds the last stop spent dumping the database (None: no
+        #: dump), for the deploy's phases.
+        self.dump_seconds = None
 
     def release(self):
         """Untie Heat from this process: it outlives it (--keep-running)."""
@@ -68,6 +71,7 @@ class Stopper:
 
     def _stop(self, dump, origin):
         launcher = self.launcher
+        self.dump_seconds = None
         saved = launcher.state.load()
         if origin == generations.LAUNCH and saved.get('dump_origin'):
             # A deploy left it running (--keep-running): its outcome.
@@ -86,9 +90,10 @@ class Stopper:
             with interruption.activity('dumping the Heat database'):
                 path = launcher.database.dump(launcher.dumps)
                 launcher.dumps.record_origin(path, origin, stacks)
+            self.dump_seconds = time.monotonic() - started
             launcher.say(
                 'Dumped the Heat database to %s (%d bytes, %.1fs)' % (
-                    path, os.path.getsize(path), time.monotonic() - started))
+                    path, os.path.getsize(path), self.dump_seconds))
             # The dump is the artifact; the live database goes with Heat.
             launcher.database.remove()
             return path

@@ -24,6 +24,12 @@ FAILED_SUFFIX = '-failed'
 #: Install archives kept per stack (the reference never pruned any).
 ARCHIVES_KEPT = 5
 
+#: gzip level of an archive. Most of its bytes are the Heat dump, gzipped
+#: already: level 1 took 0.34 s of CPU against 0.48 s for level 6 on THT
+#: 1+1's work dir (an archive 4.7 % larger), 0.84 s against 0.99 s on
+#: 3+150's (1.6 % larger).
+COMPRESS_LEVEL = 1
+
 
 #: Dot files that are kept in config-download's directory
 #: (``config-download/<stack>/``): its history (tripleo_ephemeral.history)
@@ -77,7 +83,7 @@ class Archives:
         try:
             with fileutil.atomic_open(path, binary=True) as raw:
                 with tarfile.open(fileobj=raw, mode='w:gz',
-                                  compresslevel=6) as tar:
+                                  compresslevel=COMPRESS_LEVEL) as tar:
                     tar.add(wd.path, arcname=os.path.basename(wd.path),
                             filter=_filter)
         except OSError as exc:

@@ -90,6 +90,29 @@ def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
     assert _status(run) == 'DEPLOY_FAILED'
 
 
+def test_ctrl_c_during_the_dump_keeps_the_last_config_download(
+        run, tmp_path, monkeypatch):
+    # The render runs while Heat stops: an interrupted stop discards it.
+    wd = run.workdir.create()
+    project = os.path.join(wd.config_download_dir, 'kept.yaml')
+    os.makedirs(wd.config_download_dir)
+    open(project, 'w').close()
+    rendered = []
+    monkeypatch.setattr(heat_phase.stack_outputs, 'fetch_and_save',
+                        lambda *a: ({'RoleData': {}}, []))
+    monkeypatch.setattr(deployment.rendering.config_download, 'render',
+                        lambda outputs, dest, *a, **kw: rendered.append(
+                            dest) or open(os.path.join(dest, 'new.yaml'),
+                                          'w').close())
+    launcher = _launcher(tmp_path, monkeypatch, interrupt_dump=True)
+    with pytest.raises(KeyboardInterrupt):
+        run.run(launcher)
+    assert rendered  # it did render, ahead
+    assert os.listdir(wd.config_download_dir) == ['kept.yaml']
+    assert os.listdir(os.path.dirname(wd.config_download_dir)) == [
+        os.path.basename(wd.config_download_dir)]
+
+
 def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
     path = heat_sqlite.stack_db(tmp_path / 'heat.sqlite')
     db = database.SqliteDatabase(path)
@@ -160,7 +183,7 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
         assert launcher.calls == [] and run.workdir.status() is None
     else:
         from tripleo_ephemeral.deploy import rendering
-        monkeypatch.setattr(rendering, 'render', lambda *a: '/cd')
+        monkeypatch.setattr(rendering, 'render', lambda *a, **kw: '/cd')
         assert run.run(launcher).status == workdir.DEPLOY_SUCCESS
         assert any(s.startswith('WARNING: /e/typo.yaml sets Knwon')
                    for s in said)

@@ -245,6 +245,7 @@ def test_fingerprints_ignore_comments_docstrings_and_layout():
 TUNED = {
     'atomic_sync_points': 'true', 'checkin_yield': 'false',
     'fast_create': 'true', 'fast_create_release': 'true',
+    'fast_create_shared_defaults': 'true',
     'fast_create_transaction_slice': 0.2, 'fast_create_yaql_cache': 'true',
     'fast_template_parse': 'true', 'gc_freeze': 'true',
     'in_process_bus_wakeup': 'true',
@@ -273,6 +274,7 @@ def test_stock_values():
     assert stock.runner_options() == dict(
         TUNED, atomic_sync_points='false', checkin_yield='true',
         fast_create='false', fast_create_release='false',
+        fast_create_shared_defaults='false',
         fast_create_transaction_slice=0.0,
         fast_create_yaql_cache='false',
         fast_template_parse='false', gc_freeze='false',

@@ -257,6 +257,7 @@ TUNED = {
     'rpc_idle_poll_max': 0.5, 'skip_unconsumed_notifications': 'true',
     'sqlite_begin_immediate': 'true', 'sqlite_busy_timeout_ms': 600000,
     'sqlite_journal_mode': 'WAL', 'sqlite_pool_size': 32,
+    'sqlite_stack_indexes': 'true',
     'sqlite_synchronous': 'NORMAL', 'task_poll_interval': 1.0,
 }
 
@@ -285,6 +286,7 @@ def test_stock_values():
         prompt_executor_stop='false', resource_chain_concurrency=0,
         rpc_idle_poll_max=5.0,
         skip_unconsumed_notifications='false', sqlite_journal_mode='DELETE',
+        sqlite_stack_indexes='false',
         sqlite_pool_size=0, sqlite_synchronous='FULL')
     overrides = stock.as_overrides()
     assert overrides[0] == 'DEFAULT.executor_thread_pool_size=64'

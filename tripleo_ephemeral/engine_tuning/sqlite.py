@@ -154,7 +154,6 @@ def install_checkin_yield(patches):
     patches.on_undo(restore)
 
 
-
 #: Columns Heat looks rows up by, a nested stack at a time, that its
 #: SQLite schema leaves without an index (a server database indexes a
 #: foreign key's column itself): index name -> (table, column).

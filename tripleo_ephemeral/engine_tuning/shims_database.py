@@ -69,6 +69,18 @@ SHIMS = (
             'oslo_db.sqlalchemy.engines._init_connection_args[sqlite]',
             'adf2b5d5e550ec80'),)),
     Shim(
+        # After sqlite_pragmas: its connect listener (busy_timeout) first.
+        'sqlite_stack_indexes', 'sqlite',
+        untargeted='listens to SQLAlchemy\'s documented "connect" event '
+                   'and creates two indexes with SQLite\'s CREATE INDEX IF '
+                   'NOT EXISTS: no code of Heat or a library is replaced',
+        options=(Option(
+            'sqlite_stack_indexes', 'bool', False, True,
+            help='Index resource.stack_id and event.stack_id in a SQLite '
+                 'database (a server database indexes these foreign keys '
+                 'itself): without them each query of a stack\'s resources '
+                 'or events reads the whole table.'),)),
+    Shim(
         # oslo.db's public thread_checkin setting: nothing to fingerprint.
         'checkin_yield', 'sqlite', stage='database',
         untargeted='sets oslo.db\'s documented thread_checkin option of '

@@ -2,7 +2,8 @@
 
 The fast create (:mod:`.fast_create`), Heat's hard-coded sleeps
 (:mod:`.sleeps`), yaql results kept during a fast create
-(:mod:`.yaql_memo`), resource definitions and templates parsed on demand
+(:mod:`.yaql_memo`), parameter_defaults encoded once
+(:mod:`.shared_defaults`), resource definitions and templates parsed on demand
 (:mod:`.definitions`, :mod:`.attributes`) and parents woken by their
 nested stacks (:mod:`.wakeups`). No Heat here.
 """
@@ -136,6 +137,33 @@ SHIMS = (
                    'nested', 'da1539b9fabdc140'),
             target('heat.engine.stack.Stack.migrate_to_convergence',
                    'd7635b6dbe0228a3'))),
+    Shim(
+        # After fast_create: only inside a fast create.
+        'fast_create_shared_defaults', 'shared_defaults',
+        checked_on=HEAT[:1],
+        options=(Option(
+            'fast_create_shared_defaults', 'bool', False, True,
+            help='During a fast create, JSON-encode each value of the '
+                 'parameter_defaults that every nested stack\'s stored '
+                 'environment carries once, and parse a JSON parameter '
+                 'whose value is one of them from that text (the same '
+                 'rows and values as stock Heat).'),),
+        targets=(
+            # The name Json.process_bind_param calls (fingerprinted with
+            # the functions that read it).
+            target('heat.db.types.dumps', '5faadd4777480aed'),
+            target('heat.engine.parameters.JsonParam.parse',
+                   'f2813a95a2460500'),
+            # Why the values come back: a child's parameter_defaults are
+            # a new dict of its parent's values.
+            target('heat.engine.environment.get_child_environment',
+                   '692283b48f6ea3f4'),
+            target('heat.engine.environment.Environment.load',
+                   '268d5f6f32131380'),
+            target('heat.engine.environment.Environment.env_as_dict',
+                   'e9086ac79480d03b'),
+            target('heat.engine.environment.Environment.user_env_as_dict',
+                   '49f597df7b5002a5'))),
     Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(

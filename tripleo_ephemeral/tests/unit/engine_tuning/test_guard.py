@@ -245,6 +245,7 @@ def test_fingerprints_ignore_comments_docstrings_and_layout():
 TUNED = {
     'atomic_sync_points': 'true', 'checkin_yield': 'false',
     'fast_create': 'true', 'fast_create_release': 'true',
+    'fast_create_shared_defaults': 'true',
     'fast_create_transaction_slice': 0.2, 'fast_create_yaql_cache': 'true',
     'fast_template_parse': 'true', 'gc_freeze': 'true',
     'in_process_bus_wakeup': 'true',
@@ -256,6 +257,7 @@ TUNED = {
     'rpc_idle_poll_max': 0.5, 'skip_unconsumed_notifications': 'true',
     'sqlite_begin_immediate': 'true', 'sqlite_busy_timeout_ms': 600000,
     'sqlite_journal_mode': 'WAL', 'sqlite_pool_size': 32,
+    'sqlite_stack_indexes': 'true',
     'sqlite_synchronous': 'NORMAL', 'task_poll_interval': 1.0,
 }
 
@@ -273,6 +275,7 @@ def test_stock_values():
     assert stock.runner_options() == dict(
         TUNED, atomic_sync_points='false', checkin_yield='true',
         fast_create='false', fast_create_release='false',
+        fast_create_shared_defaults='false',
         fast_create_transaction_slice=0.0,
         fast_create_yaql_cache='false',
         fast_template_parse='false', gc_freeze='false',
@@ -283,6 +286,7 @@ def test_stock_values():
         prompt_executor_stop='false', resource_chain_concurrency=0,
         rpc_idle_poll_max=5.0,
         skip_unconsumed_notifications='false', sqlite_journal_mode='DELETE',
+        sqlite_stack_indexes='false',
         sqlite_pool_size=0, sqlite_synchronous='FULL')
     overrides = stock.as_overrides()
     assert overrides[0] == 'DEFAULT.executor_thread_pool_size=64'

@@ -10,7 +10,7 @@ def test_every_tuning_guards_a_target_or_says_why_it_needs_none():
         assert bool(shim.targets) != bool(shim.untargeted), shim.name
     untargeted = sorted(s.name for s in registry.SHIMS if s.untargeted)
     assert untargeted == ['checkin_yield', 'gc_freeze', 'gc_thresholds',
-                          'sqlite_pragmas']
+                          'sqlite_pragmas', 'sqlite_stack_indexes']
 
 
 def test_a_refused_shim_is_named_with_why(monkeypatch):

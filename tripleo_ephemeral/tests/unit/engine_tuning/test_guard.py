@@ -128,11 +128,11 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
         changed = [path for path, obj in before if _resolve(path) is not obj]
     finally:
         guard.uninstall()
-    expected = _needed([
-        shim.name for stage in spec.STAGES
-        for shim in registry.SHIMS if shim.stage == stage
-        and shim.name != 'task_poll_interval'  # tuned as stock
-        and shim.when != ('message_bus' if in_process else 'in_process')])
+    tuned = registry.tuned(in_process)
+    assert 'task_poll_interval' not in tuned  # tuned as stock
+    expected = _needed([shim.name for stage in spec.STAGES
+                        for shim in registry.SHIMS
+                        if shim.stage == stage and shim.name in tuned])
     assert installed == expected
     assert 'heat.engine.template.parse' in changed
     assert ('heat.db.api.stack_update' in changed) is in_process

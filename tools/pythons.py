@@ -4,8 +4,9 @@
 
 Used by the CI smoke (.ci/smoke_pythons.py), the benchmark's
 ``--pythons`` and the tests that compare Pythons. A Python is looked for as
-``python3.X`` on PATH, then in pyenv's versions (``$PYENV_ROOT``, else
-``~/.pyenv``; the newest patch release first), and used only when it runs
+``python3.X`` on PATH, then in pyenv's versions (``$PYENV_ROOT``,
+``~/.pyenv`` and the root of a pyenv ``shims`` directory on PATH; the
+newest patch release first), and used only when it runs
 and says it is 3.X (a pyenv shim of a version that is not selected is on
 PATH but does not run). Standard library only: it runs before anything is
 installed.
@@ -53,9 +54,10 @@ def _candidates(version):
     on_path = shutil.which(name)
     if on_path:
         yield on_path
-    pyenv = os.environ.get('PYENV_ROOT') or os.path.expanduser('~/.pyenv')
-    found = glob.glob(os.path.join(pyenv, 'versions', '%d.%d.*' % version,
-                                   'bin', name))
+    found = []
+    for pyenv in _pyenv_roots():
+        found += glob.glob(os.path.join(pyenv, 'versions',
+                                        '%d.%d.*' % version, 'bin', name))
 
     def release(path):
         micro = os.path.basename(os.path.dirname(os.path.dirname(path)))
@@ -63,6 +65,20 @@ def _candidates(version):
                 for p in micro.split('.')[2:3]]
 
     yield from sorted(found, key=release, reverse=True)
+
+
+def _pyenv_roots():
+    """``$PYENV_ROOT``, ``~/.pyenv`` and the root of any pyenv shims
+    directory on PATH (CI runs with a HOME of its own)."""
+    roots = [os.environ.get('PYENV_ROOT'), os.path.expanduser('~/.pyenv')]
+    for entry in os.environ.get('PATH', '').split(os.pathsep):
+        if os.path.basename(entry.rstrip(os.sep)) == 'shims':
+            roots.append(os.path.dirname(entry.rstrip(os.sep)))
+    unique = []
+    for root in roots:
+        if root and os.path.isdir(root) and root not in unique:
+            unique.append(root)
+    return unique
 
 
 def find(version):

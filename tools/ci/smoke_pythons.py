@@ -4,10 +4,12 @@ setup.cfg admits that this machine has (.ci/run runs it after the suite).
 
     python3 tools/ci/smoke_pythons.py [--pythons 3.10,3.13] [--work DIR]
 
-Each Python gets what an operator's distribution gives: a fresh venv
-(``python -m venv``) and a plain ``pip install .`` of this checkout, no
-constraints file (pip's cache is the CI run's). Then, as a user (HOME in
-the work dir, the venv's ``openstack`` on PATH):
+The project's wheel is built once (``pip wheel .``); each Python gets
+what an operator's distribution gives: a fresh venv (``python -m venv``)
+and a plain ``pip install`` of that wheel, no constraints file (pip's
+cache is the CI run's; the Pythons install side by side). Then, as a user
+(HOME in the work dir, away from the checkout, the venv's ``openstack`` on
+PATH):
 
 1. ``openstack overcloud deploy --heat-type native --stack-only -f json``
    of the bundled sample: DEPLOY_SUCCESS, with every tuning the tuned
@@ -31,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -85,14 +88,15 @@ class Smoke:
                 last))
         return done.stdout
 
-    def install(self):
+    def install(self, wheel):
         os.makedirs(self.home, exist_ok=True)
         self.run('venv', [self.python, '-m', 'venv', self.venv])
-        self.run('pip install .', [os.path.join(self.venv, 'bin', 'python'),
-                                   '-m', 'pip', 'install', '-q', ROOT],
+        self.run('pip install', [os.path.join(self.venv, 'bin', 'python'),
+                                 '-m', 'pip', 'install', '-q', wheel],
                  timeout=1800)
         self.tuned = json.loads(self.run('tunings', [
             os.path.join(self.venv, 'bin', 'python'), '-c', _TUNED]))
+        return os.path.basename(wheel)
 
     def check_tunings(self, step, found):
         """Every tuned shim in force or not needed here; none refused."""
@@ -150,12 +154,47 @@ class Smoke:
         return "%s's dump: %s" % (other.label, stacks.strip())
 
 
-def _timed(smoke, step, fn, *args):
+def _timed(label, step, fn, *args):
     started = time.monotonic()
     what = fn(*args)
-    print('[smoke] Python %s %-14s %6.1fs  %s' % (
-        smoke.label, step, time.monotonic() - started, what or ''),
-        flush=True)
+    print('[smoke] %-11s %-12s %6.1fs  %s' % (
+        label, step, time.monotonic() - started, what or ''), flush=True)
+    return what
+
+
+def build_wheel(python, work):
+    """The project's wheel, built once from the checkout."""
+    dist = os.path.join(work, 'dist')
+    done = subprocess.run([python, '-m', 'pip', 'wheel', '-q', '--no-deps',
+                           '-w', dist, ROOT], capture_output=True, text=True,
+                          check=False)
+    found = [n for n in os.listdir(dist) if n.endswith('.whl')] if (
+        os.path.isdir(dist)) else []
+    if done.returncode != 0 or not found:
+        raise SmokeFailed('building the wheel: %s' % (
+            done.stderr.strip().splitlines() or ['no wheel'])[-1])
+    return os.path.join(dist, found[0])
+
+
+def install_all(smokes, wheel):
+    """Every Python's venv and install, side by side."""
+    failed = []
+
+    def install(smoke):
+        try:
+            _timed('Python ' + smoke.label, 'pip install', smoke.install,
+                   wheel)
+        except SmokeFailed as exc:
+            failed.append(exc)
+
+    workers = [threading.Thread(target=install, args=(smoke,))
+               for smoke in smokes]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if failed:
+        raise failed[0]
 
 
 def choose(versions=None):
@@ -188,11 +227,13 @@ def main(argv=None):
     try:
         smokes = [Smoke(version, path, work)
                   for version, (path, _full) in choose(args.pythons)]
+        wheel = _timed('the project', 'pip wheel', build_wheel,
+                       smokes[0].python, work)
+        install_all(smokes, wheel)
         for smoke in smokes:
-            _timed(smoke, 'pip install .', smoke.install)
-            _timed(smoke, 'deploy', smoke.deploy)
+            _timed('Python ' + smoke.label, 'deploy', smoke.deploy)
         for smoke, other in zip(smokes, smokes[1:] + smokes[:1]):
-            _timed(smoke, 'restore', smoke.restore, other)
+            _timed('Python ' + smoke.label, 'restore', smoke.restore, other)
     except SmokeFailed as exc:
         print('[smoke] FAILED: %s' % exc, file=sys.stderr, flush=True)
         return 1

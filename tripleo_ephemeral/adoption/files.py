@@ -123,6 +123,7 @@ def write(wd, source, record):
                          inventory.STACK_ENVIRONMENT_PARAMETERS
                          if name in defaults}
     yamlfile.write(wd.stack_environment_file, stack_environment)
+    history.keep_hand_edits(wd)
     fileutil.replace_dir(wd.config_download_dir, lambda path:
                          config_download.render(
                              source.outputs, path, source.stack,

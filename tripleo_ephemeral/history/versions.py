@@ -141,6 +141,17 @@ class ConfigHistory(repository.Repository):
             return None
         return self.git.rev(APPLIED_REF if name == 'applied' else name)
 
+    def remember_secrets(self, values, names):
+        """:meth:`Repository.remember_secrets`, and those the last
+        version's note holds in clear (a history from before secrets were
+        masked: a password rotated since is still masked)."""
+        head = self.head()
+        known = set(names) | self.store.names
+        old = [(name, value) for name, value in sorted(
+            ((self.noted(head) if head else None) or {}).items())
+            if secrets.is_secret_name(name, known)]
+        super().remember_secrets(list(values) + old, names)
+
     def noted(self, sha):
         """The parameters noted on ``sha`` as noted (a version made before
         secrets were masked has them in clear), or None."""

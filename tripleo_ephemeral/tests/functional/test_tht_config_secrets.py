@@ -17,35 +17,17 @@ repository never saw one. The lines the product printed are printed
 (``-s``).
 """
 
-import importlib.util
 import json
 import os
 import subprocess
 
-import pytest
 import yaml
 
 from tripleo_ephemeral.tests.functional import helpers
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.abspath(__file__)))))
-TOOL = os.path.join(REPO, 'tools', 'tht_deploy.py')
 ROTATED = 'R0tatedAdminPasswordTHT18x'
 
-pytestmark = [
-    pytest.mark.skipif(os.environ.get('TRIPLEO_EPHEMERAL_THT') != '1',
-                       reason='set TRIPLEO_EPHEMERAL_THT=1 to deploy the '
-                              'real tripleo-heat-templates (minutes)'),
-    pytest.mark.skipif(not os.path.isfile(TOOL),
-                       reason='needs a source checkout (tools/)'),
-]
-
-
-def _tool():
-    spec = importlib.util.spec_from_file_location('tht_deploy', TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+pytestmark = helpers.THT_OPT_IN
 
 
 def git(path, *args, input=None):
@@ -88,7 +70,7 @@ def test_secrets_hand_edits_and_a_purge_on_tht_1_1(cli, tmp_path, port):
     home = cli.env['HOME']
     git(home, 'init', '-q')
     work_dir = os.path.join(home, 'overcloud-deploy', 'overcloud')
-    tool = _tool()
+    tool = helpers.tht_tool()
     args = tool.write_inputs(tool.tht_dir(), str(tmp_path), 'ctlplane')
     first = cli.deploy(work_dir, *args, port=port, timeout=3600).result
     layout = helpers.Layout(work_dir)

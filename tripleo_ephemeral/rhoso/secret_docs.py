@@ -1,0 +1,103 @@
+"""The Secrets the procedure names, from the passwords file and the key
+TripleO's Ansible used.
+
+Each is a Kubernetes Secret of its own (written 0600 under ``secrets/``);
+the other documents only name them. ``osp-secret`` gets the service
+passwords the procedure sets with ``oc set data``; the Nova migration key
+is TripleO's ``MigrationSshKey`` (so the computes keep trusting each
+other while they move); ``libvirt-secret`` exists with TLS everywhere.
+"""
+
+import base64
+import collections
+
+#: osp-secret key -> TripleO password (the procedure's "oc set data").
+OSP_SECRET = (
+    ('AdminPassword', 'AdminPassword'),
+    ('AodhPassword', 'AodhPassword'),
+    ('BarbicanPassword', 'BarbicanPassword'),
+    ('BarbicanSimpleCryptoKEK', 'BarbicanSimpleCryptoKek'),
+    ('CeilometerPassword', 'CeilometerPassword'),
+    ('CinderPassword', 'CinderPassword'),
+    ('DesignatePassword', 'DesignatePassword'),
+    ('GlancePassword', 'GlancePassword'),
+    ('HeatAuthEncryptionKey', 'HeatAuthEncryptionKey'),
+    ('HeatPassword', 'HeatPassword'),
+    ('HeatStackDomainAdminPassword', 'HeatStackDomainAdminPassword'),
+    ('IronicPassword', 'IronicPassword'),
+    ('IronicInspectorPassword', 'IronicPassword'),
+    ('ManilaPassword', 'ManilaPassword'),
+    ('MetadataSecret', 'NeutronMetadataProxySharedSecret'),
+    ('NeutronPassword', 'NeutronPassword'),
+    ('NovaPassword', 'NovaPassword'),
+    ('OctaviaPassword', 'OctaviaPassword'),
+    ('PlacementPassword', 'PlacementPassword'),
+    ('SwiftPassword', 'SwiftPassword'),
+)
+OSP_SECRET_NAME = 'osp-secret'
+MIGRATION_KEY = 'nova-migration-ssh-key'
+LIBVIRT = 'libvirt-secret'
+
+#: ``name``: the Secret; ``keys``: {key: TripleO source}; ``note``: how
+#: to apply it.
+Written = collections.namedtuple('Written', 'name document keys note')
+
+
+def _b64(text):
+    return base64.b64encode(str(text).encode('utf-8')).decode('ascii')
+
+
+def _secret(name, data, secret_type='Opaque'):
+    return {'apiVersion': 'v1', 'kind': 'Secret',
+            'metadata': {'name': name}, 'type': secret_type,
+            'data': {k: _b64(v) for k, v in data.items()}}
+
+
+def osp_secret(passwords):
+    data, keys = {}, {}
+    for key, name in OSP_SECRET:
+        if passwords.get(name) not in (None, ''):
+            data[key] = passwords[name]
+            keys[key] = '%s of the passwords file' % name
+    return Written(OSP_SECRET_NAME, _secret(OSP_SECRET_NAME, data), keys,
+                   'merge into the existing osp-secret: oc patch secret '
+                   'osp-secret --type merge --patch-file '
+                   'secrets/secret-osp-secret.yaml')
+
+
+def migration_key(passwords):
+    key = passwords.get('MigrationSshKey')
+    if not isinstance(key, dict) or not key.get('private_key'):
+        return None
+    return Written(MIGRATION_KEY, _secret(MIGRATION_KEY, {
+        'ssh-privatekey': key['private_key'],
+        'ssh-publickey': key.get('public_key', '')},
+        'kubernetes.io/ssh-auth'),
+        {'ssh-privatekey': 'MigrationSshKey.private_key',
+         'ssh-publickey': 'MigrationSshKey.public_key'},
+        'oc apply -f; TripleO\'s key, so computes keep trusting each other '
+        'during the move (the procedure makes a new one)')
+
+
+def libvirt(passwords, tls):
+    if not tls or not passwords.get('LibvirtTLSPassword'):
+        return None
+    return Written(LIBVIRT, _secret(LIBVIRT, {
+        'LibvirtPassword': passwords['LibvirtTLSPassword']}),
+        {'LibvirtPassword': 'LibvirtTLSPassword of the passwords file'},
+        'oc apply -f (TLS everywhere)')
+
+
+def ssh_key(name, private_key_text, path):
+    return Written(name, _secret(name, {'ssh-privatekey': private_key_text}),
+                   {'ssh-privatekey': path},
+                   'oc apply -f; the key TripleO\'s Ansible logged in with')
+
+
+def all_secrets(passwords, tls, key_secret, key_path, key_text):
+    """Every :class:`Written` Secret the deployment has."""
+    found = [osp_secret(passwords), migration_key(passwords),
+             libvirt(passwords, tls)]
+    if key_text:
+        found.append(ssh_key(key_secret, key_text, key_path))
+    return [w for w in found if w is not None]

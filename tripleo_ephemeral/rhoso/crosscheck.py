@@ -25,7 +25,8 @@ NETCONFIG = 'NetConfig'
 TEMPLATE_VAR = 'edpm_network_config_template'
 #: (host, NodeSet, result): ``result`` None when both sides render the same
 #: network_config, else why not.
-Proof = collections.namedtuple('Proof', 'host nodeset role template result')
+Proof = collections.namedtuple('Proof',
+                               'host nodeset where role template result')
 
 
 def _problem(where, path, message, fix):
@@ -162,6 +163,7 @@ def check(documents, deployment, network_name):
                 adopted.add(host.name)
                 found += _vars(deployment, where, document, key, host)
     found += _netconfig(deployment, documents, network_name)
+    found = list(dict.fromkeys(found))  # node template vars: once
     for role in deployment.roles.values():
         if not plan.is_compute(role):
             continue
@@ -182,7 +184,7 @@ def nic_proofs(documents, deployment, template_dir=None, templates=None):
     netconfigs = _of(documents, NETCONFIG)
     netconfig = netconfigs[0][1] if netconfigs else {}
     proofs = []
-    for _, document in _of(documents, NODESET):
+    for where, document in _of(documents, NODESET):
         name = (document.get('metadata') or {}).get('name')
         for key, node in ((document.get('spec') or {}).get('nodes')
                           or {}).items():
@@ -196,12 +198,12 @@ def nic_proofs(documents, deployment, template_dir=None, templates=None):
                     role, template_dir)
                 text = nic_files.read(path)
             except exceptions.RhosoExportError as exc:
-                proofs.append(Proof(key, name, role.name, None,
+                proofs.append(Proof(key, name, where, role.name, None,
                                     'not proven: %s' % exc))
                 continue
             ours = {key: deployment.tripleo_vars(host)}
             theirs = {key: edpm_inventory.node_vars(document, key,
                                                     netconfig)}
             result = nic.prove(text, edpm_text, ours, theirs)[key]
-            proofs.append(Proof(key, name, role.name, path, result))
+            proofs.append(Proof(key, name, where, role.name, path, result))
     return proofs

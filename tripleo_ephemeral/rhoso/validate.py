@@ -91,9 +91,10 @@ def check(documents, version, deployment=None, network_name=None,
         for proof in proofs:
             if proof.result and not proof.result.startswith('not proven'):
                 found.append(problems_mod.Problem(
-                    '%s (%s)' % (proof.nodeset, proof.host),
-                    'edpm_network_config_template',
-                    'the NIC template does not render the network_config '
-                    'TripleO\'s %s does: %s' % (proof.template, proof.result),
+                    proof.where, 'spec.nodeTemplate.ansible.ansibleVars.'
+                    'edpm_network_config_template', 'on node %s the NIC '
+                    'template does not render the network_config TripleO\'s '
+                    '%s does: %s' % (proof.host, proof.template,
+                                     proof.result),
                     'export again, or correct the template', 'nic'))
     return Result(found, proofs, len(documents), bundle)

@@ -109,16 +109,17 @@ def nodeset_rules(documents, version):
                     'not an IP address, which RHOSO %s requires for '
                     'pre-provisioned nodes' % (host, version),
                     'set the node\'s ctlplane address'))
-            for value, field in ((node or {}).get('hostName') or key,
-                                 'hostName'), (host, 'ansible.ansibleHost'):
-                if not value:
-                    continue
-                if value in seen:
-                    found.append(_webhook(
-                        where, '%s.%s' % (path, field), 'node %s already '
-                        'exists (%s)' % (value, seen[value]),
-                        'give each node its own hostName and ansibleHost'))
-                else:
+            names = [(v, f) for v, f in (
+                ((node or {}).get('hostName') or key, 'hostName'),
+                (host, 'ansible.ansibleHost')) if v]
+            clash = [(v, f) for v, f in names if v in seen]
+            for value, field in clash:
+                found.append(_webhook(
+                    where, '%s.%s' % (path, field), 'node %s already '
+                    'exists (%s)' % (value, seen[value]),
+                    'give each node its own hostName and ansibleHost'))
+            if not clash:
+                for value, _ in names:
                     seen[value] = '%s %s' % (where, path)
     return found
 

@@ -117,7 +117,16 @@ def _nic(export, group, document, netconfig_doc):
     servicenets = edpm_inventory.service_networks(netconfig_doc)
     network_map = {n.lower: servicenets[n.name.lower()]
                    for n in export.networks}
-    conversion = nic.convert(text, tripleo_vars, edpm_vars, network_map)
+    network_names = {(deployment.network(n.lower) or {}).get('name'): n.name
+                     for n in export.networks if n.lower != 'ctlplane'}
+    try:
+        conversion = nic.convert(text, tripleo_vars, edpm_vars, network_map,
+                                 network_names)
+    except nic.RenderError as exc:
+        raise exceptions.RhosoExportError(
+            'The NIC template %s of role %s is not a Jinja template (%s): '
+            'fix it, or give the role another with --nic-template %s=<file>'
+            % (path, role.name, exc, role.name))
     _place(document, conversion.carried, export.sources[group.name])
     document['spec']['nodeTemplate']['ansible']['ansibleVars'][
         TEMPLATE_VAR] = conversion.template

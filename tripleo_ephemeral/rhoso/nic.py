@@ -88,9 +88,12 @@ def environment():
 
 def referenced(text):
     """The variables a template names itself (not those it looks up by a
-    computed name)."""
-    env = environment()
-    return jinja2.meta.find_undeclared_variables(env.parse(text)) - GLOBALS
+    computed name); RenderError when it is not a template."""
+    try:
+        parsed = environment().parse(text)
+    except jinja2.TemplateSyntaxError as exc:
+        raise RenderError('line %s: %s' % (exc.lineno, exc.message))
+    return jinja2.meta.find_undeclared_variables(parsed) - GLOBALS
 
 
 _BLOCK = re.compile(r'({{.*?}}|{%.*?%})', re.S)
@@ -100,16 +103,36 @@ _DYNAMIC = re.compile(r"""lookup\(\s*(['"])vars\1\s*,\s*(?P<expr>[^()]*?)"""
                       r"""\s*~\s*(['"])_(?P<suffix>\w+)\3\s*\)""")
 
 
-def rename(text, mapping):
+def _alternatives(words):
+    return '|'.join(re.escape(w) for w in sorted(words, key=len,
+                                                 reverse=True))
+
+
+def rename(text, mapping, literals=None):
     """``text`` with the variables of ``mapping`` renamed inside its Jinja
-    expressions and statements (not in literal text)."""
-    if not mapping:
+    expressions and statements (not in literal text), and the quoted
+    strings of ``literals`` (TripleO network names compared with the
+    role's networks) replaced there too."""
+    patterns = []
+    if mapping:
+        patterns.append((re.compile(r'(?<![\w.\'"])(%s)(?![\w\'"])'
+                                    % _alternatives(mapping)), mapping))
+    literals = {k: v for k, v in (literals or {}).items() if k != v}
+    if literals:
+        quoted = {}
+        for old, new in literals.items():
+            quoted["'%s'" % old] = "'%s'" % new
+            quoted['"%s"' % old] = '"%s"' % new
+        patterns.append((re.compile('(%s)' % _alternatives(quoted)),
+                         quoted))
+    if not patterns:
         return text
-    names = re.compile(r'(?<![\w.\'"])(%s)(?![\w\'"])' % '|'.join(
-        re.escape(n) for n in sorted(mapping, key=len, reverse=True)))
 
     def block(match):
-        return names.sub(lambda m: mapping[m.group(1)], match.group(1))
+        result = match.group(1)
+        for pattern, table in patterns:
+            result = pattern.sub(lambda m: table[m.group(1)], result)
+        return result
 
     return _BLOCK.sub(block, text)
 
@@ -204,11 +227,22 @@ def _dynamic(text, tripleo_vars, edpm_vars, network_map, carried):
     return wrong
 
 
-def convert(text, tripleo_vars, edpm_vars, network_map):
+def _renamed_networks(value, network_names):
+    """A list of TripleO network names (``networks_all``,
+    ``networks_skip_config``) in the NetConfig's names, as the renamed
+    ``nodeset_networks`` has them; any other value as it is."""
+    if isinstance(value, list) and value and network_names and all(
+            isinstance(v, str) and v in network_names for v in value):
+        return [network_names[v] for v in value]
+    return value
+
+
+def convert(text, tripleo_vars, edpm_vars, network_map, network_names=None):
     """The :class:`Conversion` of template ``text``. ``tripleo_vars`` and
     ``edpm_vars`` map each host to its variables on either side (EDPM's
     without anything carried yet); ``network_map`` maps TripleO's
-    ``name_lower`` to EDPM's service network names."""
+    ``name_lower`` to EDPM's service network names, ``network_names``
+    TripleO's network ``name`` to the NetConfig's."""
     names = referenced(text)
     mapping = {n: RENAMES[n] for n in names if n in RENAMES}
     mapping.update(_network_renames(names, network_map))
@@ -227,13 +261,17 @@ def convert(text, tripleo_vars, edpm_vars, network_map):
         if target != name:
             mapping[name] = target
         for host in hosts:
-            carried[host][target] = (tripleo_vars[host][name], name)
+            carried[host][target] = (_renamed_networks(
+                tripleo_vars[host][name], network_names), name)
     wrong = _dynamic(text, tripleo_vars, edpm_vars, network_map, carried)
     renamed = dict(mapping)
     renamed.update({'<net>_' + suffix: CARRIED_PREFIX + '<net>_' + suffix
                     for suffix in wrong})
-    return Conversion(carry_dynamic(rename(text, mapping), wrong), renamed,
-                      carried)
+    literals = {k: v for k, v in (network_names or {}).items() if k != v}
+    renamed.update({"'%s'" % k: "'%s'" % v for k, v in literals.items()
+                    if re.search(r"""['"]%s['"]""" % re.escape(k), text)})
+    return Conversion(carry_dynamic(rename(text, mapping, literals), wrong),
+                      renamed, carried)
 
 
 def first_difference(a, b, path='network_config'):

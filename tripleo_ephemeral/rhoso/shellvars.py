@@ -118,8 +118,8 @@ def variables_script(deployment, groups, choices, key_path, embedded=None):
         lines += _assoc('networkers', [(h.canonical_hostname, h.ctlplane_ip)
                                        for h in networkers])
     # NodeSet names are DNS labels: nothing to quote inside.
-    lines.append('NODESETS="[%s]"' % ', '.join("'%s'" % g.name
-                                                for g in groups))
+    names = ', '.join("'%s'" % g.name for g in groups)
+    lines.append('NODESETS="[%s]"' % names)
     if embedded is None:
         lines.append('. "$(dirname "${BASH_SOURCE[0]}")/secrets/%s"'
                      % PASSWORDS_FILE)

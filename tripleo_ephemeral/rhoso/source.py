@@ -165,8 +165,9 @@ class Deployment:
     def tripleo_vars(self, host):
         """The variables TripleO's Ansible had for ``host`` when it
         rendered the NIC template: inventory group variables, the role's
-        group_vars, the host's inventory variables, its host_vars (in
-        Ansible's order of precedence)."""
+        group_vars, the host's inventory variables, its host_vars, then
+        global_vars.yaml (which the playbooks include_vars), in Ansible's
+        order of precedence."""
         role = self.roles[host.role]
         merged = {}
         for group in ('allovercloud', self.stack, host.role):
@@ -174,6 +175,7 @@ class Deployment:
         merged.update(role.group_vars)
         merged.update(host.vars)
         merged.update(host.host_vars)
+        merged.update(self.global_vars)
         merged.setdefault('inventory_hostname', host.name)
         return merged
 

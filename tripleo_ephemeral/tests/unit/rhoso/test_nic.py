@@ -89,3 +89,26 @@ def test_strict_undefined_and_live_values():
 def test_none_renders_as_nothing_like_ansible():
     assert nic.render('{{ a.append(1) }}network_config: {{ b }}',
                       {'a': [], 'b': None}) is None
+
+
+def test_network_names_compared_in_the_template_follow_the_map():
+    text = ('network_config:\n{% for network in networks_all %}'
+            '{% if network in role_networks and network != "Tenant" %}\n'
+            '- name: {{ network }}\n{% endif %}{% endfor %}\n')
+    tripleo = {'h0': {'networks_all': ['InternalApi', 'Tenant', 'External'],
+                      'role_networks': ['InternalApi', 'Tenant']}}
+    edpm = {'h0': {'nodeset_networks': ['internalapi', 'tenant']}}
+    names = {'InternalApi': 'internalapi', 'Tenant': 'tenant',
+             'External': 'external'}
+    conversion = nic.convert(text, tripleo, edpm, {}, names)
+    assert 'network != "tenant"' in conversion.template
+    assert conversion.carried['h0']['networks_all'] == (
+        ['internalapi', 'tenant', 'external'], 'networks_all')
+    assert nic.render(conversion.template, dict(
+        edpm['h0'], networks_all=['internalapi', 'tenant', 'external'])) == \
+        [{'name': 'internalapi'}]
+
+
+def test_not_a_template():
+    with pytest.raises(nic.RenderError, match=r"line 1: unexpected '\)'"):
+        nic.referenced('{{ a }} }}{{ )')

@@ -14,6 +14,7 @@ import os
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.rhoso import ansible_vars
+from tripleo_ephemeral.rhoso import ceph
 from tripleo_ephemeral.rhoso import documents as documents_mod
 from tripleo_ephemeral.rhoso import edpm_inventory
 from tripleo_ephemeral.rhoso import netconfig
@@ -59,6 +60,7 @@ class Export:
         self.sources = {}        # NodeSet -> {variable: source}
         self.templates = {}      # role -> Template
         self.key_path = None
+        self.ceph_vars = None    # path of cephadm's client configuration
         self.result = None       # validate.Result
 
     def named(self, kind):
@@ -159,6 +161,11 @@ def _nodesets(export, netconfig_doc):
         for var in ansible_vars.role_vars(group.role, ctlplane):
             variables[var.name] = var.value
             sources[var.name] = var.source
+        if group.kind == plan.COMPUTE and ceph.uses_ceph(group.role):
+            spec = document['spec']
+            spec['services'].insert(spec['services'].index(
+                'install-certs'), ceph.SERVICE)
+            spec['nodeTemplate']['extraMounts'] = ceph.EXTRA_MOUNTS
         _nic(export, group, document, netconfig_doc)
         export.documents.append(('nodeset-%s.yaml' % group.name, document))
 
@@ -179,7 +186,10 @@ def build(wd, choices):
     for service in documents_mod.services(cells, tls):
         export.documents.append(('service-%s.yaml' % service['metadata'][
             'name'], service))
-    config = documents_mod.cells_config()
+    on_ceph = [g.role for g in export.groups
+               if g.kind == plan.COMPUTE and ceph.uses_ceph(g.role)]
+    config = documents_mod.cells_config(
+        {ceph.NOVA_CONF: ceph.nova_conf(on_ceph[0])} if on_ceph else None)
     export.documents.append(('configmap-%s.yaml' % config['metadata'][
         'name'], config))
     for deployment_doc in documents_mod.deployments(
@@ -187,9 +197,13 @@ def build(wd, choices):
         export.documents.append(('deployment-%s.yaml' % deployment_doc[
             'metadata']['name'], deployment_doc))
     export.key_path, key_text = ssh_key(deployment)
+    ceph_files = None
+    if on_ceph:
+        export.ceph_vars, ceph_data = ceph.client_vars(deployment)
+        ceph_files = ceph.conf_files(ceph_data) if ceph_data else None
     export.secrets = secret_docs.all_secrets(
         deployment.passwords, tls, choices.ssh_key_secret, export.key_path,
-        key_text)
+        key_text, ceph_files, export.ceph_vars)
     documents = [(problems_mod.describe(name, doc), doc)
                  for name, doc in export.documents]
     documents += [(problems_mod.describe(secret_file(s), s.document),

@@ -3,6 +3,7 @@ needs a look on the nodes themselves."""
 
 import json
 
+from tripleo_ephemeral.rhoso import ceph
 from tripleo_ephemeral.rhoso import plan
 
 
@@ -156,6 +157,17 @@ def _live(export):
         'was proven to render the same network_config, not that the '
         'node\'s running network matches it.',
     ]
+    on_ceph = [g.role.name for g in export.groups
+               if g.kind == plan.COMPUTE and ceph.uses_ceph(g.role)]
+    if on_ceph and not export.ceph_vars:
+        checks.append('Role %s uses Ceph but the work dir has no cephadm '
+                      'client configuration (ceph_client.yml): create the '
+                      '`%s` Secret from /etc/ceph of a compute.'
+                      % (', '.join(on_ceph), ceph.SECRET))
+    elif on_ceph:
+        checks.append('Ceph: `%s` is built from %s; compare it with '
+                      '/etc/ceph of a compute (keys rotated since?).'
+                      % (ceph.SECRET, export.ceph_vars))
     for role in export.deployment.roles.values():
         hugepages = (role.step0.get('tripleo_kernel') or {}).get(
             'tripleo_kernel_hugepages')

@@ -37,6 +37,7 @@ OSP_SECRET = (
 OSP_SECRET_NAME = 'osp-secret'
 MIGRATION_KEY = 'nova-migration-ssh-key'
 LIBVIRT = 'libvirt-secret'
+CEPH = 'ceph-conf-files'
 
 #: ``name``: the Secret; ``keys``: {key: TripleO source}; ``note``: how
 #: to apply it.
@@ -94,10 +95,19 @@ def ssh_key(name, private_key_text, path):
                    'oc apply -f; the key TripleO\'s Ansible logged in with')
 
 
-def all_secrets(passwords, tls, key_secret, key_path, key_text):
+def ceph_conf(files, path):
+    return Written(CEPH, _secret(CEPH, files),
+                   {name: path for name in files},
+                   'oc apply -f; mounted on the computes as /etc/ceph')
+
+
+def all_secrets(passwords, tls, key_secret, key_path, key_text,
+                ceph_files=None, ceph_path=None):
     """Every :class:`Written` Secret the deployment has."""
     found = [osp_secret(passwords), migration_key(passwords),
              libvirt(passwords, tls)]
     if key_text:
         found.append(ssh_key(key_secret, key_text, key_path))
+    if ceph_files:
+        found.append(ceph_conf(ceph_files, ceph_path))
     return [w for w in found if w is not None]

@@ -164,6 +164,7 @@ def _group_vars(role, spec, nic_template):
             'ovn::controller::ovn_ofctrl_wait_before_clear': 8000,
         },
     }
+    result['service_configs'].update(spec.get('hiera') or {})
     for network in networks:
         subnet = next(iter(network['subnets'].values()))
         lower = network['name_lower']
@@ -206,10 +207,30 @@ def _step0(spec):
     ]
 
 
-def write(path, roles=None, status='DEPLOY_SUCCESS'):
+CEPH_HIERA = {
+    'nova::compute::libvirt::images_type': 'rbd',
+    'nova::compute::rbd::libvirt_images_rbd_pool': 'vms_fast',
+    'nova::compute::rbd::libvirt_rbd_user': 'openstack',
+    'nova::compute::rbd::libvirt_rbd_secret_uuid': 'fsid-1234',
+}
+CEPH_CLIENT = {
+    'tripleo_ceph_client_fsid': 'fsid-1234',
+    'tripleo_ceph_client_cluster': 'ceph',
+    'external_cluster_mon_ips': '172.18.0.10,172.18.0.11',
+    'keys': [{'name': 'client.openstack', 'key': 'AQBkey==',
+              'caps': {'mon': 'profile rbd', 'osd': 'profile rbd'}}],
+}
+
+
+def write(path, roles=None, status='DEPLOY_SUCCESS', ceph=False):
     """Write the work dir at ``path`` with ``roles`` (default:
-    :data:`ROLES`); return ``path``."""
+    :data:`ROLES`); with ``ceph``, the computes use Ceph and cephadm's
+    client configuration is there. Return ``path``."""
     roles = copy.deepcopy(roles or ROLES)
+    if ceph:
+        roles['Compute']['services'].append('ceph_client')
+        roles['Compute']['hiera'] = dict(CEPH_HIERA)
+        _dump(os.path.join(path, 'ceph_client.yml'), CEPH_CLIENT)
     config = os.path.join(path, 'config-download', STACK)
     nic_template = os.path.join(path, 'nic-templates', 'vlans.j2')
     os.makedirs(os.path.dirname(nic_template), exist_ok=True)

@@ -142,6 +142,25 @@ def test_cells(wd):
     assert 'nova-cell2' in docs(built, 'OpenStackDataPlaneService')
 
 
+def test_computes_on_ceph(tmp_path):
+    path = rhoso_workdir.write(str(tmp_path / 'wd'), ceph=True)
+    built = build(workdir.WorkDir(path))
+    spec = docs(built, 'OpenStackDataPlaneNodeSet')['openstack-cell1'][
+        'spec']
+    assert spec['services'][spec['services'].index('ceph-client') + 1] == \
+        'install-certs'
+    assert spec['nodeTemplate']['extraMounts'][0]['volumes'][0][
+        'secret'] == {'secretName': 'ceph-conf-files'}
+    conf = docs(built, 'ConfigMap')['nova-cells-global-config']['data'][
+        '03-ceph-nova.conf']
+    assert conf == ('[libvirt]\nimages_type=rbd\nimages_rbd_pool=vms_fast\n'
+                    'rbd_user=openstack\nrbd_secret_uuid=fsid-1234\n')
+    secret = next(s for s in built.secrets if s.name == 'ceph-conf-files')
+    assert sorted(secret.document['data']) == [
+        'ceph.client.openstack.keyring', 'ceph.conf']
+    assert built.result.problems == []
+
+
 def _tamper(documents):
     nodeset = next(d for _, d in documents if d['metadata']['name'] ==
                    'openstack-cell1')

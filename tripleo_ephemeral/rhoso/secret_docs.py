@@ -11,28 +11,33 @@ other while they move); ``libvirt-secret`` exists with TLS everywhere.
 import base64
 import collections
 
-#: osp-secret key -> TripleO password (the procedure's "oc set data").
-OSP_SECRET = (
-    ('AdminPassword', 'AdminPassword'),
-    ('AodhPassword', 'AodhPassword'),
-    ('BarbicanPassword', 'BarbicanPassword'),
-    ('BarbicanSimpleCryptoKEK', 'BarbicanSimpleCryptoKek'),
-    ('CeilometerPassword', 'CeilometerPassword'),
-    ('CinderPassword', 'CinderPassword'),
-    ('DesignatePassword', 'DesignatePassword'),
-    ('GlancePassword', 'GlancePassword'),
-    ('HeatAuthEncryptionKey', 'HeatAuthEncryptionKey'),
-    ('HeatPassword', 'HeatPassword'),
-    ('HeatStackDomainAdminPassword', 'HeatStackDomainAdminPassword'),
-    ('IronicPassword', 'IronicPassword'),
-    ('IronicInspectorPassword', 'IronicPassword'),
-    ('ManilaPassword', 'ManilaPassword'),
-    ('MetadataSecret', 'NeutronMetadataProxySharedSecret'),
-    ('NeutronPassword', 'NeutronPassword'),
-    ('NovaPassword', 'NovaPassword'),
-    ('OctaviaPassword', 'OctaviaPassword'),
-    ('PlacementPassword', 'PlacementPassword'),
-    ('SwiftPassword', 'SwiftPassword'),
+#: TripleO password -> its osp-secret key (the procedure's "oc set data")
+#: and the procedure's shell variable; None where it has none.
+PASSWORDS = (
+    ('AdminPassword', 'AdminPassword', 'ADMIN_PASSWORD'),
+    ('AodhPassword', 'AodhPassword', 'AODH_PASSWORD'),
+    ('BarbicanPassword', 'BarbicanPassword', 'BARBICAN_PASSWORD'),
+    ('BarbicanSimpleCryptoKek', 'BarbicanSimpleCryptoKEK', None),
+    ('CeilometerMeteringSecret', None, 'CEILOMETER_METERING_SECRET'),
+    ('CeilometerPassword', 'CeilometerPassword', 'CEILOMETER_PASSWORD'),
+    ('CinderPassword', 'CinderPassword', 'CINDER_PASSWORD'),
+    ('DesignatePassword', 'DesignatePassword', 'DESIGNATE_PASSWORD'),
+    ('GlancePassword', 'GlancePassword', 'GLANCE_PASSWORD'),
+    ('HeatAuthEncryptionKey', 'HeatAuthEncryptionKey',
+     'HEAT_AUTH_ENCRYPTION_KEY'),
+    ('HeatPassword', 'HeatPassword', 'HEAT_PASSWORD'),
+    ('HeatStackDomainAdminPassword', 'HeatStackDomainAdminPassword',
+     'HEAT_STACK_DOMAIN_ADMIN_PASSWORD'),
+    ('IronicPassword', 'IronicPassword', 'IRONIC_PASSWORD'),
+    ('IronicPassword', 'IronicInspectorPassword', None),
+    ('ManilaPassword', 'ManilaPassword', 'MANILA_PASSWORD'),
+    ('NeutronMetadataProxySharedSecret', 'MetadataSecret',
+     'METADATA_SECRET'),
+    ('NeutronPassword', 'NeutronPassword', 'NEUTRON_PASSWORD'),
+    ('NovaPassword', 'NovaPassword', 'NOVA_PASSWORD'),
+    ('OctaviaPassword', 'OctaviaPassword', 'OCTAVIA_PASSWORD'),
+    ('PlacementPassword', 'PlacementPassword', 'PLACEMENT_PASSWORD'),
+    ('SwiftPassword', 'SwiftPassword', 'SWIFT_PASSWORD'),
 )
 OSP_SECRET_NAME = 'osp-secret'
 MIGRATION_KEY = 'nova-migration-ssh-key'
@@ -56,8 +61,8 @@ def _secret(name, data, secret_type='Opaque'):
 
 def osp_secret(passwords):
     data, keys = {}, {}
-    for key, name in OSP_SECRET:
-        if passwords.get(name) not in (None, ''):
+    for name, key, _ in PASSWORDS:
+        if key and passwords.get(name) not in (None, ''):
             data[key] = passwords[name]
             keys[key] = '%s of the passwords file' % name
     return Written(OSP_SECRET_NAME, _secret(OSP_SECRET_NAME, data), keys,

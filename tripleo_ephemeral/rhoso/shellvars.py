@@ -10,29 +10,8 @@ unless they are asked to be embedded.
 import shlex
 
 from tripleo_ephemeral.rhoso import plan
+from tripleo_ephemeral.rhoso import secret_docs
 
-#: shell variable -> TripleO password (the procedure's names).
-PASSWORD_VARS = (
-    ('ADMIN_PASSWORD', 'AdminPassword'),
-    ('AODH_PASSWORD', 'AodhPassword'),
-    ('BARBICAN_PASSWORD', 'BarbicanPassword'),
-    ('CEILOMETER_METERING_SECRET', 'CeilometerMeteringSecret'),
-    ('CEILOMETER_PASSWORD', 'CeilometerPassword'),
-    ('CINDER_PASSWORD', 'CinderPassword'),
-    ('DESIGNATE_PASSWORD', 'DesignatePassword'),
-    ('GLANCE_PASSWORD', 'GlancePassword'),
-    ('HEAT_AUTH_ENCRYPTION_KEY', 'HeatAuthEncryptionKey'),
-    ('HEAT_PASSWORD', 'HeatPassword'),
-    ('HEAT_STACK_DOMAIN_ADMIN_PASSWORD', 'HeatStackDomainAdminPassword'),
-    ('IRONIC_PASSWORD', 'IronicPassword'),
-    ('MANILA_PASSWORD', 'ManilaPassword'),
-    ('METADATA_SECRET', 'NeutronMetadataProxySharedSecret'),
-    ('NEUTRON_PASSWORD', 'NeutronPassword'),
-    ('NOVA_PASSWORD', 'NovaPassword'),
-    ('OCTAVIA_PASSWORD', 'OctaviaPassword'),
-    ('PLACEMENT_PASSWORD', 'PlacementPassword'),
-    ('SWIFT_PASSWORD', 'SwiftPassword'),
-)
 PASSWORDS_FILE = 'passwords.sh'
 SOURCE_CELL = 'default'
 HEADER = ('#!/bin/bash\n# Written by "openstack overcloud adoption export" '
@@ -61,8 +40,8 @@ def passwords_script(deployment, tls):
     passwords = deployment.passwords
     lines = ['# The source cloud\'s passwords (%s); keep this file '
              'private.' % deployment.wd.passwords_file]
-    for variable, name in PASSWORD_VARS:
-        if passwords.get(name) not in (None, ''):
+    for name, _, variable in secret_docs.PASSWORDS:
+        if variable and passwords.get(name) not in (None, ''):
             lines.append('%s=%s' % (variable, _q(passwords[name])))
     lines.append('declare -A SOURCE_DB_ROOT_PASSWORD')
     lines.append('SOURCE_DB_ROOT_PASSWORD[%s]=%s' % (

@@ -1,6 +1,9 @@
 """openstack overcloud adoption validate"""
 
+import os
+
 from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
@@ -64,6 +67,12 @@ class ValidateAdoption(command.Lister):
                        schema.default_version())
             deployment = None
             path = parsed_args.work_dir or manifest.get('work_dir')
+            if path and not parsed_args.no_work_dir and \
+                    not parsed_args.work_dir and not os.path.isdir(path):
+                raise osc_exceptions.CommandError(_(
+                    'The work dir %s the export came from is not here: give '
+                    '--work-dir, or --no-work-dir to check the documents '
+                    'alone') % path)
             if path and not parsed_args.no_work_dir:
                 deployment = source.read(workdir.WorkDir(
                     path, parsed_args.stack or manifest.get('stack') or
@@ -81,17 +90,20 @@ class ValidateAdoption(command.Lister):
         found += result.problems
         self._failed = bool(found)
         proven = [p for p in result.proofs if p.result is None]
+        nic = (_('; NIC template: same network_config on %(proven)d of '
+                 '%(nodes)d nodes') % {'proven': len(proven),
+                                       'nodes': len(result.proofs)}
+               if deployment else _(' (the documents alone)'))
         self.app.stderr.write(_(
             '%(docs)d documents of %(dir)s against RHOSO %(version)s'
-            '%(wd)s: %(problems)s; NIC template: same network_config on '
-            '%(proven)d of %(nodes)d nodes\n') % {
+            '%(wd)s: %(problems)s%(nic)s\n') % {
                 'docs': result.documents, 'dir': parsed_args.directory,
                 'version': version,
                 'wd': (_(' and the work dir %s') % deployment.wd.path
                        if deployment else ''),
                 'problems': (_('%d problems') % len(found) if found
                              else _('valid')),
-                'proven': len(proven), 'nodes': len(result.proofs)})
+                'nic': nic})
         for proof in result.proofs:
             if proof.result and proof.result.startswith('not proven'):
                 self.app.stderr.write('%s: %s\n' % (proof.host,

@@ -8,13 +8,9 @@ from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import locking
 
-COLUMNS = (
-    ('config_download', 'config_download'), ('versions', 'commits'),
-    ('files_masked', 'files_masked'), ('notes_masked', 'notes_masked'),
-    ('secret_texts_found', 'secret_texts_found'),
-    ('secret_texts_left', 'secret_texts_left'),
-    ('objects_before', 'objects_before'), ('objects_after', 'objects_after'),
-    ('head_before', 'head_before'), ('head_after', 'head_after'))
+COLUMNS = ('config_download', 'versions', 'files_masked', 'notes_masked',
+           'secret_texts_found', 'secret_texts_left', 'objects_before',
+           'objects_after', 'head_before', 'head_after', 'damaged_copies')
 
 
 class PurgeConfigSecrets(command.ShowOne):
@@ -48,6 +44,5 @@ class PurgeConfigSecrets(command.ShowOne):
                 'Histories set aside as damaged keep their secrets: %s; '
                 'delete them when done with them\n' % ', '.join(
                     done.damaged_copies))
-        return ([c for c, _ in COLUMNS] + ['damaged_copies'],
-                [getattr(done, a) for _, a in COLUMNS] +
-                [format_columns.ListColumn(done.damaged_copies)])
+        done.damaged_copies = format_columns.ListColumn(done.damaged_copies)
+        return COLUMNS, [getattr(done, c) for c in COLUMNS]

@@ -240,7 +240,7 @@ def purge(history, values, names):
     secret_texts = [t for t, _ in masker.pairs]
     return Purged(
         config_download=history.config_dir, head_before=head,
-        head_after=history.head(), commits=len(stream.marks),
+        head_after=history.head(), versions=len(stream.marks),
         files_masked=stream.masked,
         notes_masked=sum(1 for p in noted.values() if p is not None),
         secret_texts_found=_count_left(objects, secret_texts),

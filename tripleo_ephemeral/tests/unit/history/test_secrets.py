@@ -160,7 +160,7 @@ def test_an_old_history_is_purged(tmp_path):
     rendered = _files(cd)
     before = git(cd, 'rev-list', '--all').stdout.split()
     done = hooks.purge_secrets(wd)
-    assert (done.commits, done.notes_masked, done.secret_texts_left) == (
+    assert (done.versions, done.notes_masked, done.secret_texts_left) == (
         2, 2, 0)
     assert done.files_masked >= 4 and done.secret_texts_found > 0
     assert done.damaged_copies == []

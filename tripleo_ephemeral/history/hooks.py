@@ -120,7 +120,10 @@ class Pending:
 def pending(config_dir):
     """The :class:`Pending` of ``config_dir``, or None without history."""
     history = versions.ConfigHistory(config_dir)
-    if not os.path.isdir(config_dir) or not history.head():
+    if not os.path.isdir(config_dir):
+        return None
+    history.check_sound()
+    if not history.head():
         return None
     head = history.versions(limit=1)[0]
     applied_sha = history.resolve('applied')
@@ -183,12 +186,7 @@ def purge_secrets(workdir):
     with ``damaged_copies``: the histories :mod:`.repair` moved aside,
     which keep theirs."""
     history = versions.ConfigHistory(workdir.config_download_dir)
-    reason = history.damage()
-    if reason:
-        raise exceptions.HistoryError(
-            'The git history of %s is damaged (%s): render again '
-            '("openstack overcloud deploy --config-download-only") to set '
-            'it aside and start a new one' % (history.config_dir, reason))
+    history.check_sound()
     done = purge.purge(history, *inputs.secrets(workdir))
     done.damaged_copies = sorted(glob.glob(glob.escape(
         history.config_dir) + '.git-damaged-*'))

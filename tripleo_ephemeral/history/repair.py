@@ -34,8 +34,8 @@ def recover(history, say=None):
         return True
     aside = history.set_aside()
     _warn(say, 'config-download\'s git history is damaged (%s): moved to '
-          '%s, and a new one keeps the render; see what is left with "git '
-          '--git-dir %s log", then delete it' % (reason, aside, aside))
+          '%s and a new history keeps the render; delete the old one once '
+          'you need nothing from it' % (reason, aside))
     return True
 
 

@@ -136,6 +136,15 @@ class Repository:
             return INDEX_DAMAGED
         return None
 
+    def check_sound(self):
+        """Raise HistoryError naming the damage and the fix, if any."""
+        reason = self.damage()
+        if reason:
+            raise exceptions.HistoryError(
+                'The git history of %s is damaged (%s): the next deploy '
+                'sets it aside and starts a new one with its render' % (
+                    self.config_dir, reason))
+
     def rebuild_index(self):
         """Make the index again from the last version (it holds nothing
         else: changes in the files stay)."""

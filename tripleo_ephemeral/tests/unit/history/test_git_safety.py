@@ -4,11 +4,14 @@ dotfiles repository in $HOME, a git configuration of their own, a damaged
 
 import os
 
+from osc_lib import exceptions as osc_exceptions
 import pytest
 
+from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.history import edits
 from tripleo_ephemeral.history import git as git_mod
+from tripleo_ephemeral.history import hooks
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral.tests.unit.history import deployment
 
@@ -43,6 +46,16 @@ def test_a_damaged_git_in_a_dotfiles_home(home, monkeypatch):
     assert first
     # HEAD removed: git would take $HOME/.git for config-download's.
     os.unlink(os.path.join(cd, '.git', 'HEAD'))
+    # Reading it says so in one line, with the fix.
+    damaged = ('The git history of %s is damaged (.git/HEAD is missing): '
+               'the next deploy sets it aside and starts a new one with its '
+               'render' % cd)
+    columns, values = hooks.status_values(wd)
+    assert dict(zip(columns, values))['Undeployed Changes'] == \
+        'unknown: ' + damaged
+    with pytest.raises(osc_exceptions.CommandError) as raised:
+        options.config_history(wd)
+    assert str(raised.value) == damaged
     # Even a user who exported GIT_DIR does not send it there.
     monkeypatch.setenv('GIT_DIR', str(home / '.git'))
     monkeypatch.setenv('GIT_WORK_TREE', str(home))
@@ -58,9 +71,8 @@ def test_a_damaged_git_in_a_dotfiles_home(home, monkeypatch):
     aside = os.path.join(os.path.dirname(cd), aside)
     assert said[0] == (
         "WARNING: config-download's git history is damaged (.git/HEAD is "
-        "missing): moved to %s, and a new one keeps the render; see what "
-        "is left with \"git --git-dir %s log\", then delete it" % (
-            aside, aside))
+        "missing): moved to %s and a new history keeps the render; delete "
+        "the old one once you need nothing from it" % aside)
     assert said[1].startswith('config-download as found kept as version ')
     assert said[-1] == 'config-download version %s' % sha[:12]
     history = versions.ConfigHistory(cd)

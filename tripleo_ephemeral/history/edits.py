@@ -73,7 +73,7 @@ def keep(workdir, say=None):
     version kept, or None. Never fatal: what cannot be kept is a
     warning."""
     history = versions.ConfigHistory(workdir.config_download_dir)
-    if not history.exists() or not os.path.isdir(history.config_dir):
+    if not os.path.isdir(history.config_dir):
         return None
     tell = say or LOG.warning
     try:

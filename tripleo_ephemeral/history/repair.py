@@ -40,18 +40,21 @@ def recover(history, say=None):
 
 
 def ensure_sound(history, stack, secrets, say=None):
-    """Before a render replaces config-download: if its history is
-    damaged, mend it or start a new one holding the directory as found
-    (hand edits included: they cannot be told apart any more; their
-    ``secrets``, ``(values, names)``, masked). Returns the sha of that
-    version, or None."""
-    if not recover(history, say) or history.exists():
-        return None
+    """Before a render replaces config-download: if it has no history
+    (made before there was one, or ``.git`` removed) or a damaged one,
+    mend it or start one holding the directory as found (hand edits
+    included: they cannot be told apart; their ``secrets``, ``(values,
+    names)``, masked). Returns the sha of that version, or None."""
+    if history.exists():
+        if not recover(history, say) or history.exists():
+            return None
+        why = 'its history was damaged and moved aside'
+    else:
+        why = 'it had no history'
     history.remember_secrets(*secrets)
     sha = history.commit_edits(
-        '%s config-download as found before a render (its history was '
-        'damaged and moved aside)\n\nStack: %s\n' % (stack, stack),
-        author=None)
+        '%s config-download as found before a render (%s)\n\nStack: '
+        '%s\n' % (stack, why, stack), author=None)
     if sha:
         (say or LOG.warning)(
             'config-download as found kept as version %s: "openstack '

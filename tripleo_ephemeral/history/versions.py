@@ -123,10 +123,10 @@ class ConfigHistory(repository.Repository):
 
     def _commit(self, message, author=None):
         self.git.run('add', '-A', '.')
-        head = self.git.rev('HEAD')
-        if head and self.git.run('diff', '--cached', '--quiet',
-                                 check=False).returncode == 0:
-            LOG.info('config-download unchanged since %s', head[:12])
+        if self.git.run('diff', '--cached', '--quiet',
+                        check=False).returncode == 0:
+            LOG.info('config-download unchanged since %s',
+                     (self.git.rev('HEAD') or 'nothing')[:12])
             return None
         self.git.run('commit', '-q', '--no-verify', '-F', '-', input=message,
                      author=author)

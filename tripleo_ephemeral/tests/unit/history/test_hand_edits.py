@@ -96,3 +96,20 @@ def test_nothing_edited_nothing_said(deployed):
     said = []
     assert edits.keep(deployed, said.append) is None
     assert said == []
+
+
+def test_a_directory_without_history_is_kept_as_found(tmp_path, monkeypatch):
+    # Rendered by a release that kept no history, or its .git removed.
+    monkeypatch.setenv('HOME', str(tmp_path))
+    wd = deployment.make(tmp_path / 'work')
+    said = []
+    sha = edits.keep(wd, said.append)
+    assert said == [
+        'config-download as found kept as version %s: "openstack overcloud '
+        'config diff --from %s" shows what the render changes' % (
+            sha[:12], sha[:12])]
+    cd = wd.config_download_dir
+    assert git(cd, 'log', '--format=%s').stdout == (
+        'overcloud config-download as found before a render (it had no '
+        'history)\n')
+    assert deployment.found_in(deployment.everything(cd)) == []

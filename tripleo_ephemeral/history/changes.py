@@ -16,6 +16,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.history import git as git_mod
 from tripleo_ephemeral.history import noise as noise_mod
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
+from tripleo_ephemeral.overcloud import yamlfile
 
 MODIFIED, ADDED, REMOVED = 'modified', 'added', 'removed'
 _STATUS = {'M': MODIFIED, 'A': ADDED, 'D': REMOVED, 'T': MODIFIED}
@@ -158,11 +159,12 @@ def compare(history, old, new, context=3, with_noise=False):
         specs.append('%s:global_vars.yaml' % old)
     blobs = git.blobs(specs)
     try:
-        old_roles = _inventory_roles(yaml.safe_load(
-            blobs.get('%s:%s' % (old, inv)) or b'{}')) if old else {}
-        new_roles = _inventory_roles(yaml.safe_load(
-            blobs['%s:%s' % (new, inv)] or b'{}'))
-    except yaml.YAMLError as exc:
+        old_roles = _inventory_roles(yamlfile.loads(
+            blobs.get('%s:%s' % (old, inv)) or b'{}',
+            limits=yamlfile.OWN)) if old else {}
+        new_roles = _inventory_roles(yamlfile.loads(
+            blobs['%s:%s' % (new, inv)] or b'{}', limits=yamlfile.OWN))
+    except (yaml.YAMLError, UnicodeError) as exc:
         raise exceptions.HistoryError(
             'The inventory of a version cannot be read: %s' % exc)
     identifiers = [_identifier(blobs.get('%s:global_vars.yaml' % rev))
@@ -193,8 +195,8 @@ def compare(history, old, new, context=3, with_noise=False):
 
 def _identifier(data):
     try:
-        value = (yaml.safe_load(data or b'{}') or {}).get(
-            'deploy_identifier')
-    except (yaml.YAMLError, AttributeError):
+        value = (yamlfile.loads(data or b'{}', limits=yamlfile.OWN) or
+                 {}).get('deploy_identifier')
+    except (yaml.YAMLError, UnicodeError, AttributeError):
         return None
     return None if value is None else str(value)

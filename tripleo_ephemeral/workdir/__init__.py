@@ -61,6 +61,7 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.workdir import archives as install_archives
 
 LOG = logging.getLogger(__name__)
@@ -300,11 +301,11 @@ class WorkDir:
         or unreadable: what the work dir remembers is a hint, never a
         reason to fail."""
         try:
-            with open(path) as f:
-                return yaml.safe_load(f)
+            return yamlfile.loads(yamlfile.read(path, yamlfile.OWN),
+                                  limits=yamlfile.OWN)
         except FileNotFoundError:
             return None
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeError, yaml.YAMLError) as exc:
             LOG.warning('Ignoring %s, which cannot be read: %s', path, exc)
             return None
 

@@ -32,8 +32,22 @@ from tripleo_ephemeral import workdir
 
 
 def abs_path(value):
-    """argparse type of every path option: ``~`` expanded, absolute."""
-    return os.path.abspath(os.path.expanduser(value))
+    """argparse type of every path option: ``~`` expanded, absolute; an
+    empty value (which would be the current directory) is refused."""
+    return os.path.abspath(os.path.expanduser(name(value)))
+
+
+def name(value):
+    """argparse type of an option that names something (a stack, a user,
+    a cloud, an image...): not empty nor blank, one line."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            _('an empty value names nothing: give one'))
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise argparse.ArgumentTypeError(
+            _('%r holds a control character (a newline?): give it on one '
+              'line') % value)
+    return value
 
 
 def positive_int(value):
@@ -81,7 +95,7 @@ def add_work_dir_options(parser, stack=True, required=False, group=None,
         group = parser.add_argument_group(_('Deployment'))
     if stack:
         group.add_argument(
-            '--stack', metavar='<stack>', default=default_stack,
+            '--stack', metavar='<stack>', default=default_stack, type=name,
             help=_('Name of the stack (default: %s)') % default_stack)
     what = work_dir_help or _('Directory for everything the deployment '
                               'keeps')
@@ -99,8 +113,9 @@ def work_dir(parsed_args):
     """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
     (the positional stack name wins over ``--stack``); a stack name Heat
     would refuse is an error."""
-    stack = (getattr(parsed_args, 'stack_name', None) or
-             getattr(parsed_args, 'stack', None) or workdir.DEFAULT_STACK)
+    stack = next((value for value in (getattr(parsed_args, 'stack_name', None),
+                                      getattr(parsed_args, 'stack', None))
+                  if value is not None), workdir.DEFAULT_STACK)
     try:
         workdir.check_stack_name(stack)
     except exceptions.InputError as exc:
@@ -175,7 +190,7 @@ def add_container_options(parser):
     """The options of the container and pod Heat types."""
     group = parser.add_argument_group(_('Heat containers (container, pod)'))
     group.add_argument(
-        '--heat-container-image', metavar='<image>',
+        '--heat-container-image', metavar='<image>', type=name,
         help=_('Image of every Heat container (default: the image '
                '"openstack tripleo heat image build" makes for this code)'))
     for part, what in (('api', _('the heat-api container')),
@@ -183,7 +198,7 @@ def add_container_options(parser):
                        ('db', _('the MariaDB container of a pod')),
                        ('bus', _('the RabbitMQ container of a pod'))):
         group.add_argument(
-            '--heat-container-%s-image' % part, metavar='<image>',
+            '--heat-container-%s-image' % part, metavar='<image>', type=name,
             help=_('Image of %s (default: --heat-container-image)') % what)
     group.add_argument(
         '--heat-engine-workers', metavar='<count>', type=int, default=None,

@@ -152,6 +152,31 @@ BAD_NETWORK_INPUTS = {
         [{'network': 'tenant'}],
         'network tenant has no VIP (the networks data does not set vip: true '
         'on Tenant)'),
+    # Issue 36: addresses no host can have, a run past a /24, capitals.
+    'a network address': (
+        {'Controller': [_host('c0', '192.0.2.10',
+                              internal_api='172.16.2.0')]}, None,
+        'host c0: its internal_api address 172.16.2.0 is the network '
+        'address of subnet internal_api_subnet (172.16.2.0/24), which no '
+        'host can have: give another address'),
+    'a broadcast VIP': (
+        {'Controller': [_host('c0', '192.0.2.10')]},
+        [{'network': 'internal_api', 'ip_address': '172.16.2.255'}],
+        'the internal_api VIP 172.16.2.255 is the broadcast address of '
+        'subnet internal_api_subnet (172.16.2.0/24)'),
+    'a broadcast ctlplane_ip': (
+        {'Controller': [_host('c0', '192.0.2.255')]}, None,
+        'host c0: ctlplane_ip 192.0.2.255 is the broadcast address of '
+        '192.0.2.0/24, which no host can have'),
+    'a run of hosts past a /24': (
+        {'Controller': [_host('c0', '192.0.2.254')],
+         'Compute': [_host('n0', '192.0.3.1')]}, None,
+        'hosts c0 (192.0.2.254) and n0 (192.0.3.1) fall in two control '
+        'plane subnets, 192.0.2.0/24 and 192.0.3.0/24, by the default /24'),
+    'a hostname with capitals': (
+        {'Controller': [_host('Overcloud-Controller-0', '192.0.2.10')]},
+        None, "hostname 'Overcloud-Controller-0' of role Controller has "
+        "capitals, which tripleo-heat-templates do not find"),
     'role not in the roles file': (
         {'Controller': [_host('c0', '192.0.2.10')],
          'Networker': [_host('x0', '192.0.2.30')]}, None,

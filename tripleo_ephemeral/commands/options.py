@@ -14,6 +14,7 @@ that works on a deployment) into a
 import argparse
 import dataclasses
 import os
+import re
 
 from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
@@ -251,6 +252,32 @@ def launcher_spec(parsed_args):
         engine_workers=parsed_args.heat_engine_workers)
 
 
+#: What a heat dir's path cannot hold (a pattern, what it is, why). Spaces
+#: and quotes are written so that each file Heat reads gives them back;
+#: these are read as something else by what Heat runs.
+_HEAT_DIR_CHARACTERS = (
+    (re.compile(r'\?'), '"?"', _('the URL of its SQLite database cannot '
+                                 'hold (its query starts there)')),
+    (re.compile(r'[#%]'), '"#" or "%"',
+     _('Paste reads in the path of the API\'s api-paste.ini (as a URL, '
+       'where "#" ends it, and in its "%(here)s" interpolation)')),
+    (re.compile(r'\$'), '"$"', _('oslo.config substitutes in the runner\'s '
+                                 '--config-file (it reads $name as an '
+                                 'option)')),
+)
+
+
+def check_heat_dir(heat_dir):
+    """CommandError when the path ``heat_dir`` holds what Heat cannot
+    take (:data:`_HEAT_DIR_CHARACTERS`), before anything is written."""
+    for pattern, what, why in _HEAT_DIR_CHARACTERS:
+        if pattern.search(heat_dir):
+            raise osc_exceptions.CommandError(
+                _('The heat dir %(dir)s holds a %(what)s, which %(why)s: '
+                  'choose a --work-dir (or --heat-dir) without one') % {
+                      'dir': heat_dir, 'what': what, 'why': why})
+
+
 def build_launcher(spec, heat_dir, say=None):
     """The launcher ``spec`` (a :class:`LauncherSpec`) describes, for
     ``heat_dir``; ``say`` prints its progress (the command's stderr).
@@ -258,6 +285,7 @@ def build_launcher(spec, heat_dir, say=None):
     The type defaults to the last launch's in that heat dir; without an
     API port the launcher chooses the port.
     """
+    check_heat_dir(heat_dir)
     saved = launcher_state.LauncherState(heat_dir).load()
     try:
         overrides = config.parse_overrides(list(spec.overrides))

@@ -23,6 +23,7 @@ import tempfile
 import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.overcloud import yaml_limits
 
 LOG = logging.getLogger(__name__)
@@ -150,17 +151,19 @@ def write_texts(texts, mode=0o600):
     try:
         for path, text in texts.items():
             directory = os.path.dirname(os.path.abspath(path))
-            os.makedirs(directory, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(
-                dir=directory, prefix='.%s.' % os.path.basename(path))
-            staged.append((tmp, path))
-            os.fchmod(fd, mode)
-            with os.fdopen(fd, 'w') as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
+            with fileutil.naming(path):
+                os.makedirs(directory, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(
+                    dir=directory, prefix='.%s.' % os.path.basename(path))
+                staged.append((tmp, path))
+                os.fchmod(fd, mode)
+                with os.fdopen(fd, 'w') as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
         for tmp, path in staged:
-            os.replace(tmp, path)
+            with fileutil.naming(path):
+                os.replace(tmp, path)
             LOG.debug('Wrote %s', path)
     except BaseException:
         for tmp, _path in staged:

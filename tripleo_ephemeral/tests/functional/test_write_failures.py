@@ -67,6 +67,39 @@ def test_launch_in_a_read_only_dir_is_a_one_line_error(cli, read_only_dir,
     assert 'choose a writable --heat-dir' in proc.stderr
 
 
+@pytest.fixture
+def two_mib_tmpfs(tmp_path):
+    path = tmp_path / 'full'
+    path.mkdir()
+    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=2m',
+                                       'tmpfs', str(path)):
+        pytest.skip('needs root and mount(8) to make a small tmpfs')
+    yield path
+    subprocess.run(['umount', '-l', str(path)], check=False)
+
+
+def test_a_full_disk_names_the_file_it_could_not_write(cli, two_mib_tmpfs,
+                                                       port):
+    """Issue 36: "Cannot write : No space left on device" named no path
+    (a write(2) error carries none), and a Heat whose SQLite database
+    could not grow left the stack waiting forever; now the deploy stops
+    at once, naming the full directory, and every write names its file
+    (shutil's copies the first file they could not copy)."""
+    from tripleo_ephemeral.tests.functional import helpers
+    work_dir = two_mib_tmpfs / 'wd'
+    for _attempt in range(2):
+        done = cli.deploy(work_dir, port=port, check=False, timeout=300)
+        error = helpers.one_line_error(done.proc)
+        assert error.startswith((
+            'Cannot write %s/' % work_dir,
+            'Stack overcloud stopped: the file system of %s/heat-launcher '
+            'is full' % work_dir)), error
+        assert error.endswith(('No space left on device; choose a writable '
+                               '--work-dir or free space there',
+                               'free space there and deploy again')), error
+        helpers.assert_no_heat_left(helpers.Layout(work_dir).heat_dir)
+
+
 def _leftovers(path):
     return [n for n in os.listdir(path) if n.startswith('.')]
 

@@ -76,7 +76,7 @@ class HeatPhase:
                         client, created.ref,
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
-                        files=request.create_args.get('files'))
+                        request.create_args)
                 origin = generations.DEPLOY
                 self.phases.lap('outputs')
                 if on_outputs is not None:

@@ -26,9 +26,10 @@ from urllib import parse
 import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import heat_merge
 from tripleo_ephemeral.overcloud import yamlfile
 
-MASK = '******'
+MASK = heat_merge.MASK
 SECTIONS = ('parameter_defaults', 'parameters')
 #: What every deploy writes anew (the deploy parameters environment).
 VOLATILE_PARAMETERS = ('DeployIdentifier', 'DeployIdentifierUUID',

@@ -291,7 +291,7 @@ def test_bad_input_changes_nothing(cli, work_dir, tmp_path):
         (['--overcloud-ssh-key', key_pub], 'is not a private key'),
         (['--limit', 'overcloud-controller-9'],
          '--limit overcloud-controller-9 names no host of the inventory'),
-    ] + _issue_29_cases(bad, tmp_path)
+    ] + _issue_29_cases(bad, tmp_path) + _issue_36_cases(bad, tmp_path)
     for args, message in cases:
         stack_only = not any(a.startswith(('--overcloud-ssh', '--limit'))
                              for a in args)
@@ -353,6 +353,69 @@ def _issue_29_cases(bad, tmp_path):
                       'localhost/no-such-image:1 is not available locally; '
                       'build it with "openstack tripleo heat image build"'))
     return cases
+
+
+def _issue_36_cases(bad, tmp_path):
+    """Hostile or impossible input, by class: each (args, what the one line
+    says), before anything is written. Their variants are unit tests
+    (test_yaml_limits.py, test_deployed_servers.py, test_network_data.py,
+    test_config.py)."""
+    from tripleo_ephemeral.tests.unit.overcloud import test_yaml_limits
+    laughs = bad('laughs.yaml', test_yaml_limits.billion_laughs())
+    deep = bad('deep.yaml', 'Controller: ' + '[' * 50000 + ']' * 50000)
+    big = tmp_path / 'big.yaml'
+    with open(big, 'wb') as f:
+        f.truncate(9 << 20)
+    return [
+        # YAML that expands, nests past libyaml's stack, or is too large.
+        (['-e', laughs], 'Environment file %s is refused: its aliases '
+         '(*name) expand its 12 mappings and lists to ' % laughs),
+        (['--deployed-servers', deep], 'Deployed servers file %s is '
+         'refused: it nests mappings and lists over 1000 deep: flatten it'
+         % deep),
+        (['-e', str(big)], 'Environment file %s is refused: 9.0 MiB, over '
+         'the 8.0 MiB a YAML file may be: split it' % big),
+        # A config value that would write new lines into heat.conf.
+        (['--heat-config-override',
+          'DEFAULT.host=x\n[database]\nconnection=sqlite://'],
+         "the value holds a line break or another control character, which "
+         "heat.conf cannot hold: give it on one line"),
+        # Empty names and paths.
+        (['--stack', ''], 'argument --stack: an empty value names nothing: '
+         'give one'),
+        (['--work-dir', ''], 'argument --work-dir/--working-dir: an empty '
+         'value names nothing: give one'),
+        (['--overcloud-ssh-user', ' '], 'argument --overcloud-ssh-user: an '
+         'empty value names nothing: give one'),
+        # Work dirs whose path Heat's parts read as something else.
+        (['--work-dir', str(tmp_path / 'deploy #1')],
+         'holds a "#" or "%", which Paste reads in the path of the API\'s '
+         'api-paste.ini'),
+        (['--work-dir', str(tmp_path / '50%')], 'holds a "#" or "%"'),
+        (['--work-dir', str(tmp_path / '$HOME')], 'holds a "$", which '
+         'oslo.config substitutes in the runner\'s --config-file'),
+        (['--work-dir', str(tmp_path / 'why?')], 'holds a "?", which the URL '
+         'of its SQLite database cannot hold'),
+    ]
+
+
+def test_a_work_dir_with_spaces_and_quotes_deploys_and_its_script_runs(
+        cli, tmp_path, port):
+    """Issue 36: the command script could not find its playbook in a work
+    dir whose path holds a space (the default was quoted inside quotes)."""
+    import subprocess
+    work_dir = tmp_path / 'my deploys' / 'it\'s "the" one'
+    done = cli.deploy(work_dir, port=port)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    config_dir = helpers.Layout(work_dir).config_download_dir
+    proc = subprocess.run(
+        ['bash', str(config_dir / 'ansible-playbook-command.sh'),
+         '--syntax-check'], cwd=str(config_dir), capture_output=True,
+        text=True, env=dict(os.environ, PATH=helpers.BIN + ':' +
+                            os.environ.get('PATH', '')))
+    assert proc.returncode == 0, proc.stderr
+    assert 'playbook: %s' % (config_dir / 'deploy_steps_playbook.yaml') in \
+        proc.stdout
 
 
 def test_bad_input_in_a_new_work_dir_creates_nothing(cli, tmp_path):

@@ -16,15 +16,19 @@ def _mount(*args):
                           text=True).returncode == 0
 
 
-@pytest.fixture
-def small_tmpfs(tmp_path):
-    path = tmp_path / 'small'
+def _tmpfs(tmp_path, name, size):
+    path = tmp_path / name
     path.mkdir()
-    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=300k',
+    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=%s' % size,
                                        'tmpfs', str(path)):
         pytest.skip('needs root and mount(8) to make a small tmpfs')
     yield path
     subprocess.run(['umount', '-l', str(path)], check=False)
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    yield from _tmpfs(tmp_path, 'small', '300k')
 
 
 @pytest.fixture
@@ -69,13 +73,7 @@ def test_launch_in_a_read_only_dir_is_a_one_line_error(cli, read_only_dir,
 
 @pytest.fixture
 def two_mib_tmpfs(tmp_path):
-    path = tmp_path / 'full'
-    path.mkdir()
-    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=2m',
-                                       'tmpfs', str(path)):
-        pytest.skip('needs root and mount(8) to make a small tmpfs')
-    yield path
-    subprocess.run(['umount', '-l', str(path)], check=False)
+    yield from _tmpfs(tmp_path, 'full', '2m')
 
 
 def test_a_full_disk_names_the_file_it_could_not_write(cli, two_mib_tmpfs,

@@ -8,6 +8,7 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import heat_merge
 from tripleo_ephemeral.overcloud import deployments as deployments_mod
 from tripleo_ephemeral.overcloud import yamlfile
@@ -52,9 +53,21 @@ def fetch_deployments(client, outputs, stack_id=None):
     return deployments_mod.fetch(client, stack_id, server_ids(outputs))
 
 
-def fetch_and_save_environment(client, stack_id, path, names, request):
+def hidden_names(environment):
+    """The parameters the environment sets that a template marks
+    ``hidden: true``: Heat masks their values in the environment it
+    returns."""
+    return sorted({name for section in adoption.SECTIONS
+                   for name, value in ((environment or {}).get(section)
+                                       or {}).items()
+                   if value == heat_merge.MASK})
+
+
+def fetch_and_save_environment(client, stack_id, path, names, request,
+                               hidden_path=None):
     """Save the values of ``names`` the stack took from its merged
     environment to ``path`` (0600: they may be secrets); return them.
+    ``hidden_path`` gets the :func:`hidden_names`.
 
     Heat's API masks a hidden parameter (AdminPassword): its value is
     resolved from ``request`` (the ``stacks.create()`` arguments: its
@@ -63,6 +76,8 @@ def fetch_and_save_environment(client, stack_id, path, names, request):
     a StackOutputsError, never the mask.
     """
     env = client.stacks.environment(stack_id) or {}
+    if hidden_path:
+        yamlfile.write(hidden_path, hidden_names(env))
     absent = object()
     values = {name: heat_merge.value_of(env, name, absent)
               for name in names}

@@ -214,8 +214,9 @@ def hand_edits(history, context=3):
     blobs = history.git.blobs(['%s:%s' % (head, path) for _, path in edits]
                               + [inv])
     try:
-        roles = _inventory_roles(yaml.safe_load(blobs[inv] or b'{}'))
-    except yaml.YAMLError:
+        roles = _inventory_roles(yamlfile.loads(blobs[inv] or b'{}',
+                                                limits=yamlfile.OWN))
+    except (yaml.YAMLError, UnicodeError):
         roles = {}
     scope = _Scope(roles)
     masker = history.masker(head)

@@ -260,26 +260,26 @@ def launcher_spec(parsed_args):
 #: and quotes are written so that each file Heat reads gives them back;
 #: these are read as something else by what Heat runs.
 _HEAT_DIR_CHARACTERS = (
-    (re.compile(r'\?'), '"?"', _('the URL of its SQLite database cannot '
-                                 'hold (its query starts there)')),
-    (re.compile(r'[#%]'), '"#" or "%"',
-     _('Paste reads in the path of the API\'s api-paste.ini (as a URL, '
-       'where "#" ends it, and in its "%(here)s" interpolation)')),
-    (re.compile(r'\$'), '"$"', _('oslo.config substitutes in the runner\'s '
-                                 '--config-file (it reads $name as an '
-                                 'option)')),
+    (re.compile(r'\?'), _('the URL of its SQLite database cannot hold (its '
+                          'query starts there)')),
+    (re.compile(r'[#%]'), _('Paste reads in the path of the API\'s '
+                            'api-paste.ini (as a URL, where "#" ends it, and '
+                            'in its "%(here)s" interpolation)')),
+    (re.compile(r'\$'), _('oslo.config substitutes in the runner\'s '
+                          '--config-file (it reads $name as an option)')),
 )
 
 
 def check_heat_dir(heat_dir):
     """CommandError when the path ``heat_dir`` holds what Heat cannot
     take (:data:`_HEAT_DIR_CHARACTERS`), before anything is written."""
-    for pattern, what, why in _HEAT_DIR_CHARACTERS:
-        if pattern.search(heat_dir):
+    for pattern, why in _HEAT_DIR_CHARACTERS:
+        found = pattern.search(heat_dir)
+        if found:
             raise osc_exceptions.CommandError(
-                _('The heat dir %(dir)s holds a %(what)s, which %(why)s: '
+                _('The heat dir %(dir)s holds a "%(char)s", which %(why)s: '
                   'choose a --work-dir (or --heat-dir) without one') % {
-                      'dir': heat_dir, 'what': what, 'why': why})
+                      'dir': heat_dir, 'char': found.group(), 'why': why})
 
 
 def build_launcher(spec, heat_dir, say=None):

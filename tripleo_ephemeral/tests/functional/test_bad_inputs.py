@@ -389,9 +389,9 @@ def _issue_36_cases(bad, tmp_path):
          'empty value names nothing: give one'),
         # Work dirs whose path Heat's parts read as something else.
         (['--work-dir', str(tmp_path / 'deploy #1')],
-         'holds a "#" or "%", which Paste reads in the path of the API\'s '
+         'holds a "#", which Paste reads in the path of the API\'s '
          'api-paste.ini'),
-        (['--work-dir', str(tmp_path / '50%')], 'holds a "#" or "%"'),
+        (['--work-dir', str(tmp_path / '50%')], 'holds a "%", which Paste'),
         (['--work-dir', str(tmp_path / '$HOME')], 'holds a "$", which '
          'oslo.config substitutes in the runner\'s --config-file'),
         (['--work-dir', str(tmp_path / 'why?')], 'holds a "?", which the URL '

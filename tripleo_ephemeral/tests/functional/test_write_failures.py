@@ -94,7 +94,17 @@ def test_a_full_disk_names_the_file_it_could_not_write(cli, two_mib_tmpfs,
     assert error.endswith(('No space left on device; choose a writable '
                            '--work-dir or free space there',
                            'free space there and deploy again')), error
-    helpers.assert_no_heat_left(helpers.Layout(work_dir).heat_dir)
+    # The launcher's state may say "running": it could not be rewritten on
+    # the full disk. No process is left, nothing listens.
+    import psutil
+
+    from tripleo_ephemeral.heat_launcher import state as launcher_state
+    pid = launcher_state.LauncherState(str(helpers.Layout(
+        work_dir).heat_dir)).load().get('pid')
+    assert pid is None or not psutil.pid_exists(pid) or \
+        psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not [c for c in psutil.net_connections('inet')
+                if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
 
 
 def _leftovers(path):

@@ -195,7 +195,8 @@ class Deployment:
         existed = os.path.isdir(self.workdir.path)
         new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
             launcher.heat_dir]
-        self.workdir.create()
+        # Claimed in _prepare, where a failure or a dry run undoes it.
+        self.workdir.create(claim=False)
         return existed, new_heat_dir
 
     def _prepare_while_heat_starts(self, launcher, ansible, early):
@@ -216,6 +217,7 @@ class Deployment:
         """Read and check every input (writing the generated files), and
         check that Heat can start here (unless it is starting:
         ``spawned``); return the request."""
+        self.workdir.claim()
         request = self.inputs.prepare(self.say)
         self._check_parameters(request.create_args)
         if not self.inputs.generate_passwords:
@@ -272,10 +274,16 @@ class Deployment:
             return None
         with interruption.shielded('writing the install archive'):
             try:
-                return self.workdir.archives.write(succeeded=succeeded)
+                path = self.workdir.archives.write(succeeded=succeeded)
             except exceptions.WorkDirError as exc:
                 self.say('WARNING: %s' % exc)
                 return None
+        left_out = self.workdir.archives.members()[1]
+        if left_out:
+            self.say('Not in the install archive, as not this product\'s '
+                     '(they stay in %s): %s' % (self.workdir.path,
+                                                ', '.join(left_out)))
+        return path
 
     def _write_credentials(self, outputs):
         """``<stack>rc`` and the ``<stack>`` cloud of the work dir's

@@ -12,6 +12,7 @@ from tripleo_ephemeral.commands import overcloud_config_history
 from tripleo_ephemeral.history import hooks
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral.tests.unit.history import test_versions
+from tripleo_ephemeral.workdir import claim
 
 
 @pytest.fixture
@@ -31,6 +32,7 @@ def history_dir(tmp_path, monkeypatch):
     second = history.commit('oc', command='deploy --stack-only',
                             parameters={'NtpServer': 'b',
                                         'AdminPassword': 'y'})
+    claim.add(str(tmp_path / 'wd'), 'oc')  # the product's work dir
     return tmp_path / 'wd', first, second
 
 

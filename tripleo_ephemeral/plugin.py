@@ -2,6 +2,8 @@
 
 import logging
 
+from tripleo_ephemeral import os_cloud
+
 LOG = logging.getLogger(__name__)
 
 DEFAULT_API_VERSION = '1'
@@ -22,4 +24,6 @@ def build_option_parser(parser):
         dest=API_VERSION_OPTION,
         default=DEFAULT_API_VERSION,
         help='tripleo-ephemeral API version, default=%s' % DEFAULT_API_VERSION)
-    return parser
+    # A sourced rc file's OS_CLOUD must not stop commands needing no cloud.
+    return os_cloud.install(parser, os_cloud.command_group(
+        API_NAME, DEFAULT_API_VERSION))

@@ -32,6 +32,7 @@ from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import progress as progress_channel
+from tripleo_ephemeral import redaction
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
@@ -219,6 +220,9 @@ class Deployment:
         ``spawned``); return the request."""
         self.workdir.claim()
         request = self.inputs.prepare(self.say)
+        # With --debug the request is logged: never its passwords.
+        redaction.hide(*input_checks.parameter_values(
+            request.create_args, passwords.PASSWORD_NAMES))
         self._check_parameters(request.create_args)
         if not self.inputs.generate_passwords:
             unset = input_checks.unset_parameters(

@@ -19,9 +19,9 @@ from tripleo_ephemeral.workdir import claim
 
 def _refused(proc, path, dump):
     line = helpers.one_line_error(proc)
-    assert line.startswith('%s holds a deployment another tool made '
-                           '(tripleoclient\'s overcloud-deployment_status.yaml:'
-                           ' DEPLOY_SUCCESS, ' % path), line
+    assert line.startswith(
+        '%s holds a deployment another tool made (tripleoclient\'s '
+        'overcloud-deployment_status.yaml: DEPLOY_SUCCESS, ' % path), line
     assert line.endswith(
         'adopt it into a work dir of its own with "openstack overcloud adopt '
         '--stack overcloud --heat-db-dump %s --work-dir %s-ephemeral", or '

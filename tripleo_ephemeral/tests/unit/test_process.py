@@ -78,8 +78,8 @@ def test_a_tied_program_exits_with_its_status():
     runner = process.ProcessRunner()
     done = runner.run(['sh', '-c', 'echo out; echo err >&2; exit 3'],
                       check=False, tied=True)
-    assert (done.returncode, done.stdout, done.stderr) == (3, b'out\n',
-                                                          b'err\n')
+    assert (done.returncode, done.stdout, done.stderr) == (
+        3, b'out\n', b'err\n')
     with pytest.raises(exceptions.CommandFailedError,
                        match='no-such-program exited 1: no-such-program: '
                              'command not found'):

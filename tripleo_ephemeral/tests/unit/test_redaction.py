@@ -23,7 +23,8 @@ def log():
 
 def test_hidden_values_are_masked_in_messages_arguments_and_tracebacks(log):
     logger, stream = log
-    key = '-----BEGIN KEY-----\nAAAABBBBCCCCDDDD\nEEEEFFFFGGGG\n-----END KEY-----'
+    key = ('-----BEGIN KEY-----\nAAAABBBBCCCCDDDD\nEEEEFFFFGGGG\n'
+           '-----END KEY-----')
     redaction.hide('s3cr3t-api-token', {'private_key': key}, 'short')
     redaction.install(logger)
     logger.debug('GET http://127.0.0.1:8006/%s/v1/admin', 's3cr3t-api-token')

@@ -7,7 +7,6 @@ reaches them as ``wd.archives`` (an :class:`Archives`).
 """
 
 import datetime
-import fnmatch
 import logging
 import os
 import tarfile
@@ -15,8 +14,6 @@ import tarfile
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import database
-from tripleo_ephemeral.heat_db import dumps
-from tripleo_ephemeral import locking
 from tripleo_ephemeral.workdir import layout
 
 LOG = logging.getLogger(__name__)
@@ -37,30 +34,26 @@ COMPRESS_LEVEL = 1
 
 #: The work dir's config-download directory (workdir.CONFIG_DOWNLOAD_DIR).
 CONFIG_DOWNLOAD_DIR = 'config-download'
-#: Dot files that are kept only in config-download's directory
-#: (``config-download/<stack>/``): its history (tripleo_ephemeral.history)
-#: and its ignore file. Anywhere else (a templates checkout's) they go.
+#: The product's hidden files that are state, not a cache, a lock or
+#: scratch: config-download's history (tripleo_ephemeral.history) and its
+#: ignore file, kept in ``config-download/<stack>/``. Every other dot file
+#: of the product's is one of those (the work dir's lock, the database
+#: image beside the newest dump, Ansible's fact cache and temporary files,
+#: a deploy's rollback copy, what a crash left of an atomic write), or a
+#: templates checkout's own.
 VERSIONED = ('.git', '.gitignore')
-#: Hidden names that are caches or scratch, never the deployment's state:
-#: locks, the database image beside the newest dump (the dump carries it),
-#: Ansible's temporary files and fact cache, a deploy's rollback copy, a
-#: restore's scratch, and what a crash left of an atomic write or a
-#: directory swap. Every other hidden file of the product's travels.
-HIDDEN_TRANSIENT = (locking.LOCK_NAME, dumps.IMAGE_NAME, dumps.IMAGE_INDEX,
-                    '.ansible', layout.ROLLBACK_DIR, '.restore-*', '.*.tmp',
-                    '.*.new-*')
 
 
 def is_transient(path):
     """Left out of archives and backups (``path`` relative to, or in, the
-    work dir): :data:`HIDDEN_TRANSIENT`, a ``.git`` outside
-    config-download, the live database of a running Heat, and the install
-    archives (each is itself a copy of the work dir)."""
+    work dir): dot files but :data:`VERSIONED`, the live database of a
+    running Heat, and the install archives (each is itself a copy of the
+    work dir)."""
     parts = path.replace(os.sep, '/').rstrip('/').split('/')
     base = parts[-1]
-    if base in VERSIONED:
-        return not (len(parts) >= 3 and parts[-3] == CONFIG_DOWNLOAD_DIR)
-    return (any(fnmatch.fnmatchcase(base, p) for p in HIDDEN_TRANSIENT) or
+    history = (base in VERSIONED and len(parts) >= 3 and
+               parts[-3] == CONFIG_DOWNLOAD_DIR)
+    return ((base.startswith('.') and not history) or
             base.startswith(database.SQLITE_NAME) or
             (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
 

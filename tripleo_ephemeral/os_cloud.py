@@ -28,11 +28,6 @@ import os
 LOG = logging.getLogger(__name__)
 
 
-def command_group(api_name, version):
-    """The entry point group of a plugin's commands, as osc names it."""
-    return 'openstack.%s.v%s' % (api_name, version)
-
-
 def needs_no_cloud(group, words):
     """Whether ``words`` (the command line after the global options) run a
     command of ``group`` whose ``auth_required`` is False."""

@@ -39,11 +39,13 @@ def _bzip2_tar(path, member, data):
     return path
 
 
-def make(work_dir, stack='overcloud', status='DEPLOY_SUCCESS'):
+def make(work_dir, stack='overcloud', status='DEPLOY_SUCCESS',
+         heat_type='pod'):
     """Lay out ``work_dir`` as tripleoclient leaves it; return the path of
-    its newest heat database dump. ``status`` is written as tripleoclient
-    writes it (a string), or verbatim when it is not one of its
-    statuses (a bare string, other YAML)."""
+    its newest heat database (``heat_type`` pod: a tarred mysqldump;
+    native: the SQLite file in its scratch dir). ``status`` is written as
+    tripleoclient writes it (a string), or verbatim when it is not one of
+    its statuses (a bare string, other YAML)."""
     w = lambda *p: os.path.join(work_dir, *p)  # noqa: E731
     heat = w('heat-launcher')
     _write(os.path.join(heat, 'heat.conf'),
@@ -52,9 +54,14 @@ def make(work_dir, stack='overcloud', status='DEPLOY_SUCCESS'):
            'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ephemeral-heat\n')
     _write(os.path.join(heat, 'api-paste.ini'), '[pipeline:heat-api]\n')
     _write(os.path.join(heat, 'token_file.json'), '{"token": {}}\n')
-    dump = _bzip2_tar(
-        os.path.join(heat, 'heat-db.sql-%s.tar.bzip2' % LAUNCH_TIME),
-        'heat-db.sql', b'-- MySQL dump 10.19\nCREATE TABLE `stack` (\n);\n')
+    if heat_type == 'pod':
+        dump = _bzip2_tar(
+            os.path.join(heat, 'heat-db.sql-%s.tar.bzip2' % LAUNCH_TIME),
+            'heat-db.sql',
+            b'-- MySQL dump 10.19\nCREATE TABLE `stack` (\n);\n')
+    else:
+        dump = _write(os.path.join(heat, 'tripleo_deploy-x1y2z3',
+                                   'heat.sqlite.db'), 'SQLite format 3')
     _bzip2_tar(os.path.join(heat, 'log', 'heat-%s.log-%s.tar.bzip2' % (
         LAUNCH_TIME, LAUNCH_TIME)), 'heat-%s.log' % LAUNCH_TIME, b'INFO\n')
     if status in ('DEPLOY_SUCCESS', 'DEPLOY_FAILED', 'DEPLOYING'):

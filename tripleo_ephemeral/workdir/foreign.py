@@ -15,9 +15,10 @@ What tripleoclient leaves in ``<work-dir>`` for stack ``S``::
     S-passwords.yaml                  its generated passwords
     tripleo-S-passwords.yaml          (tripleo deploy, standalone)
     heat-launcher/                    heat.conf, heat-pod.yaml, ...
-      heat-db.sql-<time>.tar.bzip2    each heat database dump
+      heat-db.sql-<time>.tar.bzip2    each heat database dump (pod)
       log/heat-<time>.log-<time>.tar.bzip2
       tripleo_deploy-XXXX/            native/container scratch dirs
+                                      (heat.sqlite.db: native's database)
     config-download/S/                the Ansible project
     outputs/<OutputName>              a file per stack output
     environment/tripleo-S-environment.yaml
@@ -36,11 +37,13 @@ import yaml
 
 from tripleo_ephemeral import workdir
 
-#: tripleoclient's database dumps in its heat dir (HeatPodLauncher:
-#: ``heat-db.sql`` tarred as ``heat-db.sql-<time.time()>.tar.bzip2``).
-DUMP_PATTERN = 'heat-db.sql-*.tar.bzip2'
+#: tripleoclient's databases in its heat dir: the pod launcher's dumps
+#: (``heat-db.sql`` tarred as ``heat-db.sql-<time.time()>.tar.bzip2``),
+#: the native launcher's SQLite file in its scratch dir.
+DUMP_PATTERNS = ('heat-db.sql-*.tar.bzip2', 'tripleo_deploy-*/heat.sqlite.db')
 #: Names in a heat dir only tripleoclient's launchers write.
-HEAT_DIR_SIGNS = (DUMP_PATTERN, 'heat-pod.yaml', 'tripleo_deploy-*')
+HEAT_DIR_SIGNS = ('heat-db.sql-*.tar.bzip2', 'heat-pod.yaml',
+                  'tripleo_deploy-*')
 #: Names at the top of a work dir only tripleoclient writes (``*``: any
 #: stack).
 WORK_DIR_SIGNS = ('*-install-*.tar.bzip2', 'tripleo-*-passwords.yaml',
@@ -104,9 +107,9 @@ class Tripleoclient:
                 _matches(self.names, WORK_DIR_SIGNS))
 
     def newest_dump(self):
-        """Its newest heat database dump (by time, as it chose), or None."""
-        found = glob.glob(os.path.join(glob.escape(self.heat_dir),
-                                       DUMP_PATTERN))
+        """Its newest heat database (by time, as it chose), or None."""
+        found = [p for pattern in DUMP_PATTERNS for p in glob.glob(
+            os.path.join(glob.escape(self.heat_dir), pattern))]
         return max(found, key=os.path.getmtime) if found else None
 
     def stacks(self):

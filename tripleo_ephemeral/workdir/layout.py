@@ -35,7 +35,7 @@ STACK_FILES = (
 #: The WorkDir properties every stack of the work dir shares.
 SHARED_PATHS = ('heat_dir', 'templates_dir', 'outputs_dir',
                 'agent_config_dir', 'adopted_dir', 'clouds_file',
-                'ssh_admin_key')
+                'ssh_admin_key', 'rhoso_export_dir')
 #: Where a deploy keeps what preparing may change until Heat starts
 #: (tripleo_ephemeral.deploy.rollback).
 ROLLBACK_DIR = '.before-deploy'

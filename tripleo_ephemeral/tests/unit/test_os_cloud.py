@@ -7,7 +7,7 @@ from openstackclient import shell
 from tripleo_ephemeral import os_cloud
 from tripleo_ephemeral import plugin
 
-GROUP = os_cloud.command_group(plugin.API_NAME, plugin.DEFAULT_API_VERSION)
+GROUP = plugin.COMMAND_GROUP
 
 
 @pytest.fixture

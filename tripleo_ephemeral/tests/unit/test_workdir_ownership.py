@@ -166,6 +166,15 @@ def test_a_tripleoclient_work_dir_is_refused_and_left_as_it_was(tmp_path):
     assert tripleoclient_workdir.snapshot(str(path)) == before
 
 
+def test_the_way_in_names_a_native_heats_database(tmp_path):
+    path = tmp_path / 'overcloud'
+    database = tripleoclient_workdir.make(str(path), heat_type='native')
+    with pytest.raises(exceptions.ForeignWorkDirError) as err:
+        ownership.check(workdir.WorkDir(str(path), 'overcloud'))
+    assert '--heat-db-dump %s --work-dir' % database in str(err.value)
+    assert database.endswith('/tripleo_deploy-x1y2z3/heat.sqlite.db')
+
+
 @pytest.mark.parametrize('text, shown', [
     ('DEPLOY_SUCCESS\n', "not a deployment status: 'DEPLOY_SUCCESS'"),
     ('- a\n- b\n', "not a deployment status: ['a', 'b']"),

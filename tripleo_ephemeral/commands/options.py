@@ -30,6 +30,7 @@ from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.workdir import ownership
 
 
 def abs_path(value):
@@ -113,15 +114,19 @@ def add_work_dir_options(parser, stack=True, required=False, group=None,
 def work_dir(parsed_args):
     """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
     (the positional stack name wins over ``--stack``); a stack name Heat
-    would refuse is an error."""
+    would refuse, or a directory that is not the product's to use
+    (another tool's work dir, files it would overwrite:
+    :func:`~tripleo_ephemeral.workdir.ownership.check`), is an error."""
     stack = next((value for value in (getattr(parsed_args, 'stack_name', None),
                                       getattr(parsed_args, 'stack', None))
                   if value is not None), workdir.DEFAULT_STACK)
     try:
         workdir.check_stack_name(stack)
-    except exceptions.InputError as exc:
+        wd = workdir.WorkDir(parsed_args.work_dir, stack)
+        ownership.check(wd)
+    except exceptions.TripleoEphemeralError as exc:
         raise osc_exceptions.CommandError(str(exc))
-    return workdir.WorkDir(parsed_args.work_dir, stack)
+    return wd
 
 
 def existing_work_dir(parsed_args):

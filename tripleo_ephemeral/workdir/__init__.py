@@ -330,11 +330,11 @@ class WorkDir:
         """The deployment status (None: no status file); a status file
         that says none is an error naming it."""
         try:
-            with open(self.status_file) as f:
-                data = yaml.safe_load(f)
+            data = yamlfile.loads(yamlfile.read(self.status_file),
+                                  json_first=False)
         except FileNotFoundError:
             return None
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeError, yaml.YAMLError) as exc:
             data = exc
         status = data.get('deployment_status') if isinstance(
             data, dict) else None

@@ -35,6 +35,7 @@ def add_options(parser, group=None, ssh=True, ssh_user_default=None,
     if ssh:
         group.add_argument(
             '--overcloud-ssh-user', metavar='<user>', default=None,
+            type=options.name,
             help=_SSH_USER_HELP % (ssh_user_default or _(
                 'the inventory\'s, i.e. what the last deploy used')))
         group.add_argument(

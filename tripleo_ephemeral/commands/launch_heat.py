@@ -17,6 +17,7 @@ from tripleo_ephemeral import interruption
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.workdir import ownership
 
 LOG = logging.getLogger(__name__)
 
@@ -26,8 +27,13 @@ _FIXES = {exceptions.AlreadyRunningError:
 
 
 def heat_dir(parsed_args):
-    """--heat-dir, else the heat dir of the --stack/--work-dir work dir."""
-    return parsed_args.heat_dir or options.work_dir(parsed_args).heat_dir
+    """--heat-dir, else the heat dir of the --stack/--work-dir work dir;
+    either must be the product's to use."""
+    if not parsed_args.heat_dir:
+        return options.work_dir(parsed_args).heat_dir
+    with errors.user_errors('--heat-dir'):
+        ownership.check_heat_dir(parsed_args.heat_dir, parsed_args.stack)
+    return parsed_args.heat_dir
 
 
 class LaunchHeat(command.ShowOne):
@@ -47,6 +53,7 @@ class LaunchHeat(command.ShowOne):
                    '(default: <work-dir>/%s)') % workdir.HEAT_DIR)
         parser.add_argument(
             '--cloud-name', metavar='<name>', default='heat',
+            type=options.name,
             help=_('Name of the clouds.yaml entry to add or update, for '
                    'OS_CLOUD (default: heat)'))
         action = parser.add_mutually_exclusive_group()

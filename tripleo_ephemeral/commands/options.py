@@ -14,6 +14,7 @@ that works on a deployment) into a
 import argparse
 import dataclasses
 import os
+import re
 
 from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
@@ -29,11 +30,26 @@ from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.workdir import ownership
 
 
 def abs_path(value):
-    """argparse type of every path option: ``~`` expanded, absolute."""
-    return os.path.abspath(os.path.expanduser(value))
+    """argparse type of every path option: ``~`` expanded, absolute; an
+    empty value (which would be the current directory) is refused."""
+    return os.path.abspath(os.path.expanduser(name(value)))
+
+
+def name(value):
+    """argparse type of an option that names something (a stack, a user,
+    a cloud, an image...): not empty nor blank, one line."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            _('an empty value names nothing: give one'))
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise argparse.ArgumentTypeError(
+            _('%r holds a control character (a newline?): give it on one '
+              'line') % value)
+    return value
 
 
 def positive_int(value):
@@ -81,7 +97,7 @@ def add_work_dir_options(parser, stack=True, required=False, group=None,
         group = parser.add_argument_group(_('Deployment'))
     if stack:
         group.add_argument(
-            '--stack', metavar='<stack>', default=default_stack,
+            '--stack', metavar='<stack>', default=default_stack, type=name,
             help=_('Name of the stack (default: %s)') % default_stack)
     what = work_dir_help or _('Directory for everything the deployment '
                               'keeps')
@@ -98,14 +114,19 @@ def add_work_dir_options(parser, stack=True, required=False, group=None,
 def work_dir(parsed_args):
     """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
     (the positional stack name wins over ``--stack``); a stack name Heat
-    would refuse is an error."""
-    stack = (getattr(parsed_args, 'stack_name', None) or
-             getattr(parsed_args, 'stack', None) or workdir.DEFAULT_STACK)
+    would refuse, or a directory that is not the product's to use
+    (another tool's work dir, files it would overwrite:
+    :func:`~tripleo_ephemeral.workdir.ownership.check`), is an error."""
+    stack = next((value for value in (getattr(parsed_args, 'stack_name', None),
+                                      getattr(parsed_args, 'stack', None))
+                  if value is not None), workdir.DEFAULT_STACK)
     try:
         workdir.check_stack_name(stack)
-    except exceptions.InputError as exc:
+        wd = workdir.WorkDir(parsed_args.work_dir, stack)
+        ownership.check(wd)
+    except exceptions.TripleoEphemeralError as exc:
         raise osc_exceptions.CommandError(str(exc))
-    return workdir.WorkDir(parsed_args.work_dir, stack)
+    return wd
 
 
 def existing_work_dir(parsed_args):
@@ -190,7 +211,7 @@ def add_container_options(parser):
     """The options of the container and pod Heat types."""
     group = parser.add_argument_group(_('Heat containers (container, pod)'))
     group.add_argument(
-        '--heat-container-image', metavar='<image>',
+        '--heat-container-image', metavar='<image>', type=name,
         help=_('Image of every Heat container (default: the image '
                '"openstack tripleo heat image build" makes for this code)'))
     for part, what in (('api', _('the heat-api container')),
@@ -198,7 +219,7 @@ def add_container_options(parser):
                        ('db', _('the MariaDB container of a pod')),
                        ('bus', _('the RabbitMQ container of a pod'))):
         group.add_argument(
-            '--heat-container-%s-image' % part, metavar='<image>',
+            '--heat-container-%s-image' % part, metavar='<image>', type=name,
             help=_('Image of %s (default: --heat-container-image)') % what)
     group.add_argument(
         '--heat-engine-workers', metavar='<count>', type=int, default=None,
@@ -253,6 +274,32 @@ def launcher_spec(parsed_args):
         engine_workers=parsed_args.heat_engine_workers)
 
 
+#: What a heat dir's path cannot hold (a pattern, what it is, why). Spaces
+#: and quotes are written so that each file Heat reads gives them back;
+#: these are read as something else by what Heat runs.
+_HEAT_DIR_CHARACTERS = (
+    (re.compile(r'\?'), _('the URL of its SQLite database cannot hold (its '
+                          'query starts there)')),
+    (re.compile(r'[#%]'), _('Paste reads in the path of the API\'s '
+                            'api-paste.ini (as a URL, where "#" ends it, and '
+                            'in its "%(here)s" interpolation)')),
+    (re.compile(r'\$'), _('oslo.config substitutes in the runner\'s '
+                          '--config-file (it reads $name as an option)')),
+)
+
+
+def check_heat_dir(heat_dir):
+    """CommandError when the path ``heat_dir`` holds what Heat cannot
+    take (:data:`_HEAT_DIR_CHARACTERS`), before anything is written."""
+    for pattern, why in _HEAT_DIR_CHARACTERS:
+        found = pattern.search(heat_dir)
+        if found:
+            raise osc_exceptions.CommandError(
+                _('The heat dir %(dir)s holds a "%(char)s", which %(why)s: '
+                  'choose a --work-dir (or --heat-dir) without one') % {
+                      'dir': heat_dir, 'char': found.group(), 'why': why})
+
+
 def build_launcher(spec, heat_dir, say=None):
     """The launcher ``spec`` (a :class:`LauncherSpec`) describes, for
     ``heat_dir``; ``say`` prints its progress (the command's stderr).
@@ -260,6 +307,7 @@ def build_launcher(spec, heat_dir, say=None):
     The type defaults to the last launch's in that heat dir; without an
     API port the launcher chooses the port.
     """
+    check_heat_dir(heat_dir)
     saved = launcher_state.LauncherState(heat_dir).load()
     try:
         overrides = config.parse_overrides(list(spec.overrides))

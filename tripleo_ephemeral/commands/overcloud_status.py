@@ -20,7 +20,7 @@ class ShowStatus(command.Lister):
         parser = super().get_parser(prog_name)
         options.add_work_dir_options(parser)
         parser.add_argument(
-            '--plan', dest='stack', metavar='<stack>',
+            '--plan', dest='stack', metavar='<stack>', type=options.name,
             default=argparse.SUPPRESS,
             help=_('Same as --stack (tripleoclient\'s name)'))
         return parser

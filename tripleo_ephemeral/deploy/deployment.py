@@ -32,6 +32,7 @@ from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import progress as progress_channel
+from tripleo_ephemeral import redaction
 from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
@@ -196,7 +197,8 @@ class Deployment:
         existed = os.path.isdir(self.workdir.path)
         new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
             launcher.heat_dir]
-        self.workdir.create()
+        # Claimed in _prepare, where a failure or a dry run undoes it.
+        self.workdir.create(claim=False)
         return existed, new_heat_dir
 
     def _prepare_while_heat_starts(self, launcher, ansible, early):
@@ -217,7 +219,11 @@ class Deployment:
         """Read and check every input (writing the generated files), and
         check that Heat can start here (unless it is starting:
         ``spawned``); return the request."""
+        self.workdir.claim()
         request = self.inputs.prepare(self.say)
+        # With --debug the request is logged: never its passwords.
+        redaction.hide(*input_checks.parameter_values(
+            request.create_args, passwords.PASSWORD_NAMES))
         self._check_parameters(request.create_args)
         if not self.inputs.generate_passwords:
             unset = input_checks.unset_parameters(
@@ -273,10 +279,16 @@ class Deployment:
             return None
         with interruption.shielded('writing the install archive'):
             try:
-                return self.workdir.archives.write(succeeded=succeeded)
+                path = self.workdir.archives.write(succeeded=succeeded)
             except exceptions.WorkDirError as exc:
                 self.say('WARNING: %s' % exc)
                 return None
+        left_out = self.workdir.archives.members()[1]
+        if left_out:
+            self.say('Not in the install archive, as not this product\'s '
+                     '(they stay in %s): %s' % (self.workdir.path,
+                                                ', '.join(left_out)))
+        return path
 
     def _write_credentials(self, outputs):
         """``<stack>rc`` and the ``<stack>`` cloud of the work dir's

@@ -52,7 +52,7 @@ class HeatPhase:
                 launcher.start(tied=True)
             self.phases.lap('launch')
             self.say('Heat ready in %.1fs at %s' % (
-                time.monotonic() - started, launcher.endpoint))
+                time.monotonic() - started, launcher.shown_endpoint))
             origin = None
             try:
                 client = heat_client.make_client(
@@ -76,7 +76,7 @@ class HeatPhase:
                         client, created.ref,
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
-                        files=request.create_args.get('files'),
+                        request.create_args,
                         hidden_path=self.workdir.hidden_parameters_file)
                 origin = generations.DEPLOY
                 self.phases.lap('outputs')

@@ -6,6 +6,9 @@ is the only one that spells the layout (the install archives' names are in
 :class:`WorkDir` for its paths::
 
     ~/overcloud-deploy/<stack>/            the default work dir
+      tripleo-ephemeral-workdir.yaml       the claim: this product's work
+                                           dir, for these stacks (written
+                                           first; workdir.claim)
       heat-launcher/                       the heat dir: Heat's config,
                                            database dumps and logs
       tripleo-heat-templates/              the rendered copy of the templates
@@ -63,7 +66,9 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.workdir import archives as install_archives
+from tripleo_ephemeral.workdir import claim as claim_file
 
 LOG = logging.getLogger(__name__)
 
@@ -106,6 +111,13 @@ def is_generated_environment(path):
     """True for the environments a deploy writes into its work dir."""
     base = os.path.basename(path)
     return any(base.endswith('-' + name) for name in GENERATED_ENVIRONMENTS)
+
+
+def _shown(data):
+    text = (data.strerror or type(data).__name__) if isinstance(
+        data, OSError) else str(data).splitlines()[0] if isinstance(
+            data, yaml.YAMLError) else repr(data)
+    return text if len(text) <= 60 else text[:57] + '...'
 
 
 def check_stack_name(stack):
@@ -290,9 +302,17 @@ class WorkDir:
 
     # -- state -------------------------------------------------------------
 
-    def create(self):
+    def create(self, claim=True):
+        """Make the directory (0700) and, unless not ``claim``, claim it
+        for the stack (:mod:`.claim`)."""
         fileutil.ensure_private_dir(self.path)
+        if claim:
+            self.claim()
         return self
+
+    def claim(self):
+        """Record that this directory is the stack's work dir."""
+        claim_file.add(self.path, self.stack)
 
     def set_status(self, status):
         fileutil.write_atomic(self.status_file, yaml.safe_dump(
@@ -307,18 +327,34 @@ class WorkDir:
             self.set_status(previous)
 
     def status(self):
-        return (self.load(self.status_file) or {}).get('deployment_status')
+        """The deployment status (None: no status file); a status file
+        that says none is an error naming it."""
+        try:
+            data = yamlfile.loads(yamlfile.read(self.status_file),
+                                  json_first=False)
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeError, yaml.YAMLError) as exc:
+            data = exc
+        status = data.get('deployment_status') if isinstance(
+            data, dict) else None
+        if not isinstance(status, str):
+            raise exceptions.WorkDirError(
+                '%s holds no deployment status (%s): it should be '
+                '"deployment_status: DEPLOY_SUCCESS" or another status; fix '
+                'or remove it' % (self.status_file, _shown(data)))
+        return status
 
     def load(self, path):
         """The YAML at ``path`` (one of the work dir's), or None if absent
         or unreadable: what the work dir remembers is a hint, never a
         reason to fail."""
         try:
-            with open(path) as f:
-                return yaml.safe_load(f)
+            return yamlfile.loads(yamlfile.read(path, yamlfile.OWN),
+                                  limits=yamlfile.OWN)
         except FileNotFoundError:
             return None
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeError, yaml.YAMLError) as exc:
             LOG.warning('Ignoring %s, which cannot be read: %s', path, exc)
             return None
 

@@ -60,3 +60,38 @@ def test_heat_tuning_stock_runs_every_tuning_off(tmp_path):
     assert auto.fast_create_on(list(spec.overrides), default=False) is False
     assert auto.fast_create_on(['ephemeral_heat.fast_create=true'],
                                default=False) is True
+
+
+@pytest.mark.parametrize('value', ['', '   ', 'a\nb', 'x\r', 'tab\there'])
+def test_a_name_or_a_path_is_not_empty_and_on_one_line(value):
+    """Issue 36: ``--stack ""`` deployed "overcloud", ``--work-dir ""``
+    was the current directory."""
+    for kind in (options.name, options.abs_path):
+        with pytest.raises(argparse.ArgumentTypeError):
+            kind(value)
+    parser = argparse.ArgumentParser()
+    options.add_work_dir_options(parser)
+    for option in ('--stack', '--work-dir'):
+        with pytest.raises(SystemExit):
+            parser.parse_args([option, value])
+    assert options.name('overcloud-1') == 'overcloud-1'
+
+
+def test_an_empty_positional_stack_is_not_the_default():
+    with pytest.raises(osc_exceptions.CommandError, match="--stack '' is "
+                       'not a valid stack name'):
+        options.work_dir(argparse.Namespace(stack_name='', stack='x',
+                                            work_dir='/w'))
+
+
+@pytest.mark.parametrize('path, char', [
+    ('/w/deploy #1', '#'), ('/w/50%', '%'), ('/w/$HOME', '$'),
+    ('/w/why?', '?')])
+def test_a_heat_dir_heat_would_misread_is_refused(path, char):
+    with pytest.raises(osc_exceptions.CommandError, match=(
+            r'The heat dir %s holds a "\%s", which .*: choose a --work-dir '
+            r'\(or --heat-dir\) without one' % (path.replace('$', r'\$')
+                                                .replace('?', r'\?'),
+                                                char))):
+        options.check_heat_dir(path)
+    options.check_heat_dir("/w/my deploys/it's \"x\"")

@@ -1,4 +1,5 @@
 import datetime
+import errno
 import io
 import os
 import stat
@@ -189,3 +190,39 @@ def test_stack_names_heat_refuses(name):
     assert str(err.value).startswith('--stack %r is not a valid stack '
                                      'name' % name)
     assert str(err.value).endswith('choose another --stack')
+
+
+@pytest.mark.parametrize('code', [errno.ENOSPC, errno.EACCES, errno.EIO])
+def test_a_failed_write_names_its_file(tmp_path, monkeypatch, code):
+    """Issue 36: write(2), fsync(2) and rename(2) errors of the atomic
+    writers name the file they were writing, not nothing (the command
+    said "Cannot write : No space left on device") nor the temporary."""
+    from tripleo_ephemeral.overcloud import yamlfile
+
+    def fail(*_args):
+        raise OSError(code, os.strerror(code))
+    target = str(tmp_path / 'status.yaml')
+    for call in (lambda: fileutil.write_atomic(target, 'x'),
+                 lambda: yamlfile.write(target, {'a': 1})):
+        with monkeypatch.context() as patch:
+            patch.setattr(os, 'fsync', fail)
+            with pytest.raises(OSError) as err:
+                call()
+        assert err.value.filename == target
+        assert os.listdir(tmp_path) == []
+    with monkeypatch.context() as patch:
+        patch.setattr(os, 'replace', lambda *a: (_ for _ in ()).throw(
+            OSError(code, os.strerror(code), a[0], None, a[1])))
+        with pytest.raises(OSError) as err:
+            fileutil.write_atomic(target, 'x')
+    assert err.value.filename == target
+
+
+def test_a_failed_copy_names_the_file_it_could_not_write():
+    import shutil
+
+    from tripleo_ephemeral.commands import errors
+    exc = shutil.Error([('/a/x', '/w/.before-deploy/x', "[Errno 28] No "
+                         "space left on device: '/a/x' -> '/w/x'")])
+    assert errors.failed_path(exc) == ('/w/.before-deploy/x',
+                                       'No space left on device')

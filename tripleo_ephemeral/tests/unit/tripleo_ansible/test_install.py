@@ -169,3 +169,21 @@ def test_no_python_ansible_runs_on_says_which_and_how(monkeypatch, tmp_path):
         'playbooks need it: it runs on Python 3.9, 3.10, 3.11, which this '
         'machine lacks: on RHEL 9: dnf install python3.11, then run '
         '"openstack tripleo ansible install"')
+
+
+class InterruptedRunner(FakeRunner):
+    """Interrupted (a signal, a failure) while pip installs."""
+
+    def run(self, argv, **kwargs):
+        assert kwargs.get('tied') is True  # killed with the command
+        super().run(argv, **kwargs)
+        if '--no-deps' in argv:
+            raise KeyboardInterrupt()
+
+
+def test_an_interrupted_install_leaves_nothing_behind(tmp_path):
+    ansible = install.AnsibleInstall(str(tmp_path / 'venv'))
+    with pytest.raises(KeyboardInterrupt):
+        ansible.install(InterruptedRunner())
+    assert not os.path.exists(ansible.path)
+    assert not ansible.installed()

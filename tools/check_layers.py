@@ -22,8 +22,8 @@ PACKAGE = 'tripleo_ephemeral'
 #: Top first; a package may import only its own layer and those below.
 LAYERS = (
     ('commands', 'plugin'),
-    ('deploy', 'adoption', 'history'),
-    ('heat_launcher', 'tripleo_ansible', 'images'),
+    ('deploy', 'adoption'),
+    ('heat_launcher', 'ansible', 'history', 'images'),
     ('workdir', 'runner'),
     ('heat_db',),
     ('overcloud',),

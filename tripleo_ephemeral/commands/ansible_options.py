@@ -3,14 +3,14 @@
 ``--overcloud-ssh-user``, ``--overcloud-ssh-key``, ``--limit``,
 ``--tags``, ``--skip-tags`` and ``--ansible-forks``, one help text each
 (a command adds only what its default is), read once into a frozen
-:class:`~tripleo_ephemeral.deploy.ansible_run.AnsibleOptions`.
+:class:`~tripleo_ephemeral.ansible.run.AnsibleOptions`.
 """
 
 from osc_lib.cli import parseractions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import lifecycle
 
 #: The help of each Ansible option; a command adds only its default.
@@ -62,7 +62,7 @@ def add_options(parser, group=None, ssh=True, ssh_user_default=None,
 
 
 def read(parsed_args, limit_dest='limit', ssh_user=True, **values):
-    """The :class:`~tripleo_ephemeral.deploy.ansible_run.AnsibleOptions` of
+    """The :class:`~tripleo_ephemeral.ansible.run.AnsibleOptions` of
     :func:`add_options`' options (those the command took), with
     ``values`` (timeout, extravars...) over them. Without ``ssh_user``
     the user is left to the inventory (the command passes it in

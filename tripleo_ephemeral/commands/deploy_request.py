@@ -15,7 +15,7 @@ from tripleo_ephemeral.commands import deploy_compat
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral import tht
 from tripleo_ephemeral import workdir as workdir_mod

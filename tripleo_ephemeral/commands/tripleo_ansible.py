@@ -10,7 +10,7 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import process
-from tripleo_ephemeral.tripleo_ansible import install
+from tripleo_ephemeral.ansible import install
 
 LOG = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ import contextlib
 import logging
 import os
 
-from tripleo_ephemeral.deploy import ansible_project
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import project as ansible_project
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import lifecycle

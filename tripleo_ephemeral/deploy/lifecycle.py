@@ -14,7 +14,7 @@ import re
 
 import yaml
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import inventory as inventory_mod

@@ -12,7 +12,7 @@ is stopped: the seed's power-off warning says what to do.
 
 import os
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral import exceptions

@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history

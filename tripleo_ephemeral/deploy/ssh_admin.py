@@ -13,7 +13,7 @@ that key and runs ``sudo -n true``.
 
 import os
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import locking

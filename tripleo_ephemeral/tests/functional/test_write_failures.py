@@ -72,7 +72,7 @@ def _leftovers(path):
 
 
 def _render_into(dest, outputs):
-    from tripleo_ephemeral.deploy import ansible_run
+    from tripleo_ephemeral.ansible import run as ansible_run
     from tripleo_ephemeral import fileutil
     from tripleo_ephemeral.overcloud import config_download
 

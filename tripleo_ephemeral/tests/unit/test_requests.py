@@ -15,7 +15,7 @@ from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import overcloud_prepare
 from tripleo_ephemeral.commands import overcloud_run
 from tripleo_ephemeral.commands import overcloud_node
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
 

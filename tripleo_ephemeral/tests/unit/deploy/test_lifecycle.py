@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from tripleo_ephemeral.deploy import ansible_cfg
+from tripleo_ephemeral.ansible import ansible_cfg
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral.deploy import node_delete

@@ -3,9 +3,9 @@
 import os
 import subprocess
 
-from tripleo_ephemeral.deploy import ansible_run
-from tripleo_ephemeral.tripleo_ansible import environment
-from tripleo_ephemeral.tripleo_ansible import install
+from tripleo_ephemeral.ansible import run as ansible_run
+from tripleo_ephemeral.ansible import environment
+from tripleo_ephemeral.ansible import install
 
 
 def _options(**kwargs):

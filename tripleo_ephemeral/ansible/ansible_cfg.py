@@ -57,7 +57,7 @@ def text(config_dir, options, tripleo=False):
     """Return the text of ``ansible.cfg`` for ``config_dir`` (``tripleo``:
     for TripleO's Ansible). What tripleoclient set in the environment
     (forks, timeouts, plugin paths...) is in the environment here too:
-    :class:`~tripleo_ephemeral.tripleo_ansible.environment.
+    :class:`~tripleo_ephemeral.ansible.environment.
     PlaybookEnvironment`."""
     ssh_args = ' '.join([
         '-o ControlMaster=auto', '-o ControlPersist=60s',

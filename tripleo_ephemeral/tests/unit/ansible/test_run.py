@@ -5,7 +5,7 @@ import sys
 import pytest
 import yaml
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
 
 

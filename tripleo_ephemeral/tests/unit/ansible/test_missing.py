@@ -6,10 +6,10 @@ import os
 import pytest
 import yaml
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.tripleo_ansible import environment
-from tripleo_ephemeral.tripleo_ansible import missing
+from tripleo_ephemeral.ansible import environment
+from tripleo_ephemeral.ansible import missing
 
 
 def _write(path, data):

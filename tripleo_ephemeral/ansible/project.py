@@ -8,9 +8,9 @@ tripleo-ansible's, else the product's own ansible-core.
 
 import os
 
-from tripleo_ephemeral.deploy import ansible_cfg
+from tripleo_ephemeral.ansible import ansible_cfg
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.tripleo_ansible import environment as env_mod
+from tripleo_ephemeral.ansible import environment as env_mod
 
 DEFAULT_PLAYBOOK = 'deploy_steps_playbook.yaml'
 

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.tripleo_ansible import install
+from tripleo_ephemeral.ansible import install
 
 
 class FakeRunner:

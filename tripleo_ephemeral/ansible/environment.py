@@ -26,7 +26,7 @@ import shlex
 import sys
 
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
-from tripleo_ephemeral.tripleo_ansible import install as install_mod
+from tripleo_ephemeral.ansible import install as install_mod
 
 SCRIPT = 'ansible-playbook-command.sh'
 #: Names another playbook for the script to run instead of the deploy's.

@@ -1,6 +1,6 @@
 """Closing the ssh ControlPersist masters of an Ansible run."""
 
-from tripleo_ephemeral.deploy import ssh_masters
+from tripleo_ephemeral.ansible import ssh_masters
 from tripleo_ephemeral.tests.unit import fakes
 
 

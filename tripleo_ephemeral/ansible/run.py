@@ -6,9 +6,9 @@ every deploy, so that ``ansible-playbook`` can be re-run by hand from that
 directory with the same settings; the lifecycle commands reuse the
 ansible.cfg), ``ansible.log``, the SSH known hosts and
 ``artifacts/<ident>/`` all stay there. The environment of every run is
-:class:`~tripleo_ephemeral.tripleo_ansible.environment.PlaybookEnvironment`'s,
+:class:`~tripleo_ephemeral.ansible.environment.PlaybookEnvironment`'s,
 the script's too; before a run the playbooks are walked for modules and
-roles that Ansible lacks (:mod:`tripleo_ephemeral.tripleo_ansible.missing`).
+roles that Ansible lacks (:mod:`tripleo_ephemeral.ansible.missing`).
 """
 
 import dataclasses
@@ -22,17 +22,17 @@ import time
 
 import ansible_runner
 
-from tripleo_ephemeral.deploy import ansible_cfg
-from tripleo_ephemeral.deploy import ansible_progress
-from tripleo_ephemeral.deploy import ansible_project
-from tripleo_ephemeral.deploy import ssh_masters
+from tripleo_ephemeral.ansible import ansible_cfg
+from tripleo_ephemeral.ansible import progress as ansible_progress
+from tripleo_ephemeral.ansible import project as ansible_project
+from tripleo_ephemeral.ansible import ssh_masters
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
-from tripleo_ephemeral.tripleo_ansible import environment as env_mod
-from tripleo_ephemeral.tripleo_ansible import missing
+from tripleo_ephemeral.ansible import environment as env_mod
+from tripleo_ephemeral.ansible import missing
 
 LOG = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-from tripleo_ephemeral.deploy import ansible_progress
+from tripleo_ephemeral.ansible import progress as ansible_progress
 
 
 def events():

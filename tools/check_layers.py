@@ -22,7 +22,7 @@ PACKAGE = 'tripleo_ephemeral'
 #: Top first; a package may import only its own layer and those below.
 LAYERS = (
     ('commands', 'plugin'),
-    ('deploy', 'adoption'),
+    ('deploy', 'adoption', 'archives'),
     ('heat_launcher', 'ansible', 'history', 'images'),
     ('workdir', 'runner'),
     ('heat_db',),

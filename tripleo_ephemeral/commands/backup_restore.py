@@ -5,7 +5,7 @@ from osc_lib.command import command
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import backup
+from tripleo_ephemeral.archives import backup
 
 
 class RestoreBackup(command.ShowOne):

@@ -2,7 +2,7 @@
 
 Between commands nothing runs; what a deployment keeps is here. This module
 is the only one that spells the layout (the install archives' names are in
-:mod:`tripleo_ephemeral.workdir.archives`); everything else asks a
+:mod:`tripleo_ephemeral.archives.install_archives`); everything else asks a
 :class:`WorkDir` for its paths::
 
     ~/overcloud-deploy/<stack>/            the default work dir
@@ -61,7 +61,7 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import dumps
-from tripleo_ephemeral.workdir import archives as install_archives
+from tripleo_ephemeral.archives import install_archives
 
 LOG = logging.getLogger(__name__)
 
@@ -118,7 +118,8 @@ def check_stack_name(stack):
 class WorkDir:
     """The work dir of one stack; ``path`` defaults to
     ``~/overcloud-deploy/<stack>``. Its install archives are
-    ``archives`` (:class:`tripleo_ephemeral.workdir.archives.Archives`)."""
+    ``archives``
+    (:class:`tripleo_ephemeral.archives.install_archives.Archives`)."""
 
     def __init__(self, path=None, stack=DEFAULT_STACK):
         self.stack = stack

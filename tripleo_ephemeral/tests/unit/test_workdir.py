@@ -9,7 +9,7 @@ import pytest
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import workdir
-from tripleo_ephemeral.workdir import archives as workdir_archive
+from tripleo_ephemeral.archives import install_archives as workdir_archive
 
 
 def test_status_round_trip(tmp_path):

@@ -21,7 +21,7 @@ from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
-from tripleo_ephemeral.workdir import archives
+from tripleo_ephemeral.archives import install_archives as archives
 
 MANIFEST = 'MANIFEST.json'
 FORMAT = 1
@@ -29,7 +29,7 @@ FORMAT = 1
 
 def _walk(root):
     """The files a backup carries: the work dir's, transient ones left out
-    (:func:`tripleo_ephemeral.workdir.archives.is_transient`)."""
+    (:func:`tripleo_ephemeral.archives.install_archives.is_transient`)."""
     is_transient = archives.is_transient
     for directory, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs

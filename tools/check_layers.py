@@ -22,6 +22,7 @@ PACKAGE = 'tripleo_ephemeral'
 #: Top first; a package may import only its own layer and those below.
 LAYERS = (
     ('commands', 'plugin'),
+    ('lifecycle',),
     ('deploy', 'adoption', 'archives'),
     ('heat_launcher', 'ansible', 'history', 'images'),
     ('workdir', 'runner'),

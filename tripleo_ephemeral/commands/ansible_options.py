@@ -11,7 +11,7 @@ from osc_lib.cli import parseractions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.ansible import run as ansible_run
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 
 #: The help of each Ansible option; a command adds only its default.
 _SSH_USER_HELP = _('User to log in as on the servers (default: %s)')

@@ -16,7 +16,7 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.ansible import run as ansible_run
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral import tht
 from tripleo_ephemeral import workdir as workdir_mod
 

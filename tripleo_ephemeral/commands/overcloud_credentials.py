@@ -10,7 +10,7 @@ from osc_lib.command import command
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.overcloud import credentials
 
 

@@ -9,7 +9,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import teardown
+from tripleo_ephemeral.lifecycle import teardown
 from tripleo_ephemeral import heat_launcher
 
 LOG = logging.getLogger(__name__)

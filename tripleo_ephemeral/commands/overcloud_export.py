@@ -8,7 +8,7 @@ from osc_lib import exceptions as osc_exceptions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.overcloud import all_nodes
 from tripleo_ephemeral.overcloud import export
 from tripleo_ephemeral.overcloud import passwords

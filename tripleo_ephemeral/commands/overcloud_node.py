@@ -14,8 +14,8 @@ from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import progress
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import lifecycle
-from tripleo_ephemeral.deploy import node_delete
+from tripleo_ephemeral.lifecycle import run as lifecycle
+from tripleo_ephemeral.lifecycle import node_delete
 
 LOG = logging.getLogger(__name__)
 

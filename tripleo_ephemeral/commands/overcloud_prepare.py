@@ -11,7 +11,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.overcloud import template_processing
 
 

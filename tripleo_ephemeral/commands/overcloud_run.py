@@ -14,7 +14,7 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import progress
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 
 
 LOG = logging.getLogger(__name__)

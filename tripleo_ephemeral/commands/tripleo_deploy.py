@@ -13,7 +13,7 @@ from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral.deploy import deployment
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress

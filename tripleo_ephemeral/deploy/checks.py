@@ -17,7 +17,7 @@ import os
 
 import yaml
 
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import workdir
 

@@ -18,7 +18,7 @@ from tripleo_ephemeral.ansible import project as ansible_project
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import input_checks
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral.deploy import phases as deploy_phases
 from tripleo_ephemeral.deploy import rendering

@@ -10,7 +10,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import overcloud_prepare
 from tripleo_ephemeral.commands import overcloud_run
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 
 
 class Terminal(io.StringIO):
@@ -59,7 +59,7 @@ class TestRunCommands(osc_base.TestCommand):
             self.calls.append((workdir, kind, options, playbooks))
             return lifecycle.RunResult(status='%s_RUN_SUCCESS' % kind.upper())
         self.useFixture(fixtures.MonkeyPatch(
-            'tripleo_ephemeral.deploy.lifecycle.run', run))
+            'tripleo_ephemeral.lifecycle.run.run', run))
 
     def test_limit_is_required_for_update_and_upgrade(self):
         for cls in (overcloud_run.RunUpdate,

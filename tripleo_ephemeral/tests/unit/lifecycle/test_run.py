@@ -5,9 +5,9 @@ import yaml
 
 from tripleo_ephemeral.ansible import ansible_cfg
 from tripleo_ephemeral.deploy import deleted_hosts
-from tripleo_ephemeral.deploy import lifecycle
-from tripleo_ephemeral.deploy import node_delete
-from tripleo_ephemeral.deploy import ssh_admin
+from tripleo_ephemeral.lifecycle import run as lifecycle
+from tripleo_ephemeral.lifecycle import node_delete
+from tripleo_ephemeral.lifecycle import ssh_admin
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.tests.unit import fakes

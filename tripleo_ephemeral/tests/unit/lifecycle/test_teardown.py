@@ -7,7 +7,7 @@ import tarfile
 import pytest
 from heatclient import exc as heat_exc
 
-from tripleo_ephemeral.deploy import teardown
+from tripleo_ephemeral.lifecycle import teardown
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import workdir
 

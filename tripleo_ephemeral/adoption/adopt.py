@@ -36,7 +36,7 @@ from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.adoption import dump_import
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import locking
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import stored_environment as adoption
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral.heat_db import dump_reader

@@ -33,7 +33,7 @@ import shutil
 import yaml
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import stored_environment as adoption
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords as passwords_mod

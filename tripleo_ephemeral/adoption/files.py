@@ -20,7 +20,7 @@ from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral.adoption import servers as adopted_servers
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import stored_environment as adoption
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs

@@ -20,7 +20,7 @@ from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.deploy import outcome
-from tripleo_ephemeral.deploy import phases as deploy_phases
+from tripleo_ephemeral import lap_clock as deploy_phases
 from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import rollback

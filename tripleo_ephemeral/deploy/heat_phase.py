@@ -11,7 +11,7 @@ import time
 
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import outcome
-from tripleo_ephemeral.deploy import phases as deploy_phases
+from tripleo_ephemeral import lap_clock as deploy_phases
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import interruption

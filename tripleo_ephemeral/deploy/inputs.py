@@ -13,7 +13,7 @@ import uuid
 
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
-from tripleo_ephemeral.deploy import request
+from tripleo_ephemeral.deploy import prepared as request
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import environment_file

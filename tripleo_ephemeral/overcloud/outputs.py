@@ -8,7 +8,7 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import stored_environment as adoption
 from tripleo_ephemeral.overcloud import deployments as deployments_mod
 from tripleo_ephemeral.overcloud import yamlfile
 

@@ -108,7 +108,7 @@ def _stop_at_the_launch(self, launcher, request, keep_running, **kw):
 
 
 def _request():
-    from tripleo_ephemeral.deploy import request
+    from tripleo_ephemeral.deploy import prepared as request
     return request.Request({}, None, {})
 
 

@@ -2,7 +2,7 @@
 
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
-from tripleo_ephemeral.deploy import request
+from tripleo_ephemeral.deploy import prepared as request
 
 PARAMS = '/w/oc-deploy-parameters.yaml'
 

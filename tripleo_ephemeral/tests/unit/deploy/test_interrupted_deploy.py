@@ -11,7 +11,7 @@ import pytest
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
-from tripleo_ephemeral.deploy import request
+from tripleo_ephemeral.deploy import prepared as request
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite

@@ -4,7 +4,7 @@ import pytest
 
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs
-from tripleo_ephemeral.deploy import request
+from tripleo_ephemeral.deploy import prepared as request
 from tripleo_ephemeral import exceptions
 
 

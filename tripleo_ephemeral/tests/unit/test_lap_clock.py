@@ -1,8 +1,8 @@
-"""The deploy's seconds per phase (:mod:`tripleo_ephemeral.deploy.phases`)."""
+"""The deploy's seconds per phase (:mod:`tripleo_ephemeral.lap_clock`)."""
 
 import os
 
-from tripleo_ephemeral.deploy import phases
+from tripleo_ephemeral import lap_clock as phases
 from tripleo_ephemeral.deploy import result
 
 

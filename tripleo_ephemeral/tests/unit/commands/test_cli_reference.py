@@ -8,7 +8,7 @@ import re
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+    os.path.dirname(os.path.abspath(__file__))))))
 CLI_RST = os.path.join(REPO, 'doc', 'source', 'cli.rst')
 GROUP = 'openstack.tripleo_ephemeral.v1'
 

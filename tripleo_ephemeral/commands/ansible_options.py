@@ -3,19 +3,27 @@
 ``--overcloud-ssh-user``, ``--overcloud-ssh-key``, ``--limit``,
 ``--tags``, ``--skip-tags`` and ``--ansible-forks``, one help text each
 (a command adds only what its default is), read once into a frozen
-:class:`~tripleo_ephemeral.ansible.run.AnsibleOptions`.
+:class:`~tripleo_ephemeral.ansible.run.AnsibleOptions`; and the values of
+tripleoclient's syntax they take (a ``--limit`` of hosts separated by
+commas, ``--extra-vars``).
 """
 
+import re
+
 from osc_lib.cli import parseractions
+import yaml
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.ansible import run as ansible_run
-from tripleo_ephemeral.lifecycle import run as lifecycle
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import yamlfile
 
 #: The help of each Ansible option; a command adds only its default.
 _SSH_USER_HELP = _('User to log in as on the servers (default: %s)')
 _SSH_KEY_HELP = _('Private key for the servers (default: %s)')
+#: Skipped by the deploy unless --inflight-validations (tripleoclient's).
+INFLIGHT_VALIDATION_TAG = 'opendev-validation'
 _LIMIT_HELP = _('Hosts or groups to run on, separated by commas, spaces or '
                 'colons, e.g. Compute or "ctrl-0,cmp-0"')
 
@@ -69,8 +77,7 @@ def read(parsed_args, limit_dest='limit', ssh_user=True, **values):
     ``extravars``)."""
     read = {
         'ssh_key': getattr(parsed_args, 'overcloud_ssh_key', None),
-        'limit': lifecycle.parse_limit(getattr(parsed_args, limit_dest,
-                                               None)),
+        'limit': parse_limit(getattr(parsed_args, limit_dest, None)),
         'tags': getattr(parsed_args, 'tags', None),
         'skip_tags': getattr(parsed_args, 'skip_tags', None),
         'forks': getattr(parsed_args, 'ansible_forks', None),
@@ -79,3 +86,54 @@ def read(parsed_args, limit_dest='limit', ssh_user=True, **values):
         read['ssh_user'] = getattr(parsed_args, 'overcloud_ssh_user', None)
     read.update(values)
     return ansible_run.AnsibleOptions(**read)
+
+
+def parse_limit(value):
+    """tripleoclient's limit: commas, spaces and colons all separate hosts;
+    the result is Ansible's ``a:b`` form (None or '' unchanged)."""
+    if not value:
+        return value
+    return ':'.join(part.strip() for part in re.split(r'[, :]', value)
+                    if part.strip())
+
+
+def skip_tags(skip, inflight_validations=False):
+    """The deploy's skip tags: opendev-validation first unless inflight
+    validations are on."""
+    if inflight_validations:
+        return skip or None
+    return ','.join([INFLIGHT_VALIDATION_TAG] + ([skip] if skip else []))
+
+
+def parse_extra_vars(items):
+    """``-e/--extra-vars`` values (``key=value``, YAML or JSON) merged."""
+    merged = {}
+    for item in items or ():
+        try:
+            data = yamlfile.loads(item, strict=True)
+        except yamlfile.DuplicateKeyError as exc:
+            raise exceptions.InputFileError(
+                'Extra vars %r give the key %s twice: keep one in '
+                '--extra-vars' % (item, exc.key))
+        except yaml.YAMLError:
+            data = None
+        if not isinstance(data, dict):
+            if '=' not in item:
+                raise exceptions.InputFileError(
+                    'Extra vars %r are neither key=value nor a YAML/JSON '
+                    'mapping: fix --extra-vars' % item)
+            key, value = item.split('=', 1)
+            data = {key.strip(): value}
+        merged.update(data)
+    return merged
+
+
+def ssh_extravars(ssh_user=None, ssh_key=None):
+    """Extra vars that override the rendered inventory's SSH user and the
+    last deploy's key for one run."""
+    extra = {}
+    if ssh_user:
+        extra['ansible_user'] = extra['ansible_ssh_user'] = ssh_user
+    if ssh_key:
+        extra['ansible_ssh_private_key_file'] = ssh_key
+    return extra

@@ -16,7 +16,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral.ansible import run as ansible_run
-from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral import tht
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -120,8 +119,8 @@ def read(parsed_args):
         launcher=options.launcher_spec(parsed_args),
         ansible=ansible_options.read(
             parsed_args,
-            skip_tags=lifecycle.skip_tags(parsed_args.skip_tags,
-                                          parsed_args.inflight_validations),
+            skip_tags=ansible_options.skip_tags(
+                parsed_args.skip_tags, parsed_args.inflight_validations),
             timeout=parsed_args.config_download_timeout,
             override_cfg=parsed_args.override_ansible_cfg),
         tripleoclient=compat)

@@ -68,8 +68,8 @@ class DeleteNode(command.ShowOne):
         ansible = ansible_options.read(
             parsed_args, ssh_user=False,
             timeout=parsed_args.timeout or None,
-            extravars=lifecycle.ssh_extravars(parsed_args.overcloud_ssh_user,
-                                              parsed_args.overcloud_ssh_key))
+            extravars=ansible_options.ssh_extravars(
+                parsed_args.overcloud_ssh_user, parsed_args.overcloud_ssh_key))
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the node delete')):
             run = node_delete.delete(wd, found, ansible, say)

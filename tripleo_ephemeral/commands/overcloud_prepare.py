@@ -11,7 +11,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.lifecycle import run as lifecycle
+from tripleo_ephemeral.overcloud import input_paths
 from tripleo_ephemeral.overcloud import template_processing
 
 
@@ -30,7 +30,7 @@ class _Prepare(overcloud_deploy.DeployOvercloud):
                 % self.kind)
         request = deploy_request.read(parsed_args)
         with errors.user_errors('--templates'):
-            environment = lifecycle.prepare_environment(
+            environment = input_paths.prepare_environment(
                 request.templates or
                 template_processing.bundled_templates_dir(), self.kind)
         result = self.deploy(request.replace(

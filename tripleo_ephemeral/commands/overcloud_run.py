@@ -69,10 +69,10 @@ class _Run(command.ShowOne):
         confirm.confirm(parsed_args, self.prompt, '%s run' % self.kind)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the %s run') % self.kind):
-            extravars = lifecycle.ssh_extravars(
+            extravars = ansible_options.ssh_extravars(
                 parsed_args.overcloud_ssh_user,
                 parsed_args.overcloud_ssh_key)
-            extravars.update(lifecycle.parse_extra_vars(
+            extravars.update(ansible_options.parse_extra_vars(
                 getattr(parsed_args, 'extra_vars', None)))
             ansible = ansible_options.read(parsed_args, ssh_user=False,
                                            extravars=extravars)

@@ -13,7 +13,6 @@ from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral.deploy import deployment
-from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress
@@ -115,7 +114,7 @@ class DeployStandalone(command.ShowOne):
         spec = spec.replace(heat_type=spec.heat_type or compat.heat_type or
                             'native')
         ansible = ansible_options.read(
-            parsed_args, skip_tags=lifecycle.skip_tags(
+            parsed_args, skip_tags=ansible_options.skip_tags(
                 None, compat.inflight_validations))
         with errors.user_errors('--work-dir'):
             inputs = standalone.StandaloneInputs(

@@ -18,7 +18,6 @@ from tripleo_ephemeral.ansible import project as ansible_project
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import input_checks
-from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral import lap_clock as deploy_phases
 from tripleo_ephemeral.deploy import rendering
@@ -29,6 +28,7 @@ from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import credentials
+from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import progress as progress_channel
@@ -292,7 +292,7 @@ class Deployment:
             rc, self.stack, clouds))
 
     def _ansible(self, config_dir, ansible, outputs):
-        blacklist = lifecycle.blacklist_limit(outputs)
+        blacklist = stack_outputs.blacklist_limit(outputs)
         if not ansible.limit and blacklist:
             ansible = ansible.replace(limit=blacklist)
             self.say('Leaving out the BlacklistedHostnames: --limit %s'

@@ -2,17 +2,15 @@
 
 ``update prepare``/``upgrade prepare`` are deploys with the templates'
 ``environments/lifecycle/<kind>-prepare.yaml`` put first
-(:func:`prepare_environment`); they render the lifecycle playbooks. The run
-commands then run those playbooks (:func:`run`): no Heat, one ansible-runner
-run per playbook in order, stopping at the first failure, so the progress
-lines and artifacts stay per playbook. As in tripleoclient the status file
+(:func:`~tripleo_ephemeral.overcloud.input_paths.prepare_environment`); they
+render the lifecycle playbooks. The run commands then run those playbooks
+(:func:`run`): no Heat, one ansible-runner run per playbook in order,
+stopping at the first failure, so the progress lines and artifacts stay per
+playbook. As in tripleoclient the status file
 is left alone: it tells how the last deploy ended.
 """
 
 import os
-import re
-
-import yaml
 
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
@@ -33,87 +31,6 @@ PLAYBOOKS = {
 PREPARED_BY = {'update': 'update prepare', 'upgrade': 'upgrade prepare',
                'external-update': 'update prepare',
                'external-upgrade': 'upgrade prepare'}
-LIFECYCLE_ENVIRONMENTS = os.path.join('environments', 'lifecycle')
-#: Skipped by the deploy unless --inflight-validations (tripleoclient's).
-INFLIGHT_VALIDATION_TAG = 'opendev-validation'
-
-
-def prepare_environment(templates, kind):
-    """``<templates>/environments/lifecycle/<kind>-prepare.yaml``."""
-    path = os.path.join(templates, LIFECYCLE_ENVIRONMENTS,
-                        '%s-prepare.yaml' % kind)
-    if not os.path.isfile(path):
-        raise exceptions.EnvironmentFileError(
-            'Expected environment file %s not found in %s: %s prepare needs '
-            'a template set that has it (check --templates)' % (
-                os.path.relpath(path, templates), templates, kind))
-    return path
-
-
-def is_prepare_environment(path):
-    """True for the lifecycle environments: a later deploy drops them."""
-    return (os.path.basename(os.path.dirname(path)) == 'lifecycle' and
-            re.match(r'^(update|upgrade)-prepare\.yaml$',
-                     os.path.basename(path)) is not None)
-
-
-def parse_limit(value):
-    """tripleoclient's limit: commas, spaces and colons all separate hosts;
-    the result is Ansible's ``a:b`` form (None or '' unchanged)."""
-    if not value:
-        return value
-    return ':'.join(part.strip() for part in re.split(r'[, :]', value)
-                    if part.strip())
-
-
-def blacklist_limit(outputs):
-    """``!h1:!h2`` for the hosts of the BlacklistedHostnames output (the
-    deploy's limit when none is given), or None."""
-    hosts = [h for h in (outputs or {}).get('BlacklistedHostnames') or []
-             if h]
-    return ':'.join('!%s' % h for h in hosts) or None
-
-
-def skip_tags(skip, inflight_validations=False):
-    """The deploy's skip tags: opendev-validation first unless inflight
-    validations are on."""
-    if inflight_validations:
-        return skip or None
-    return ','.join([INFLIGHT_VALIDATION_TAG] + ([skip] if skip else []))
-
-
-def parse_extra_vars(items):
-    """``-e/--extra-vars`` values (``key=value``, YAML or JSON) merged."""
-    merged = {}
-    for item in items or ():
-        try:
-            data = yamlfile.loads(item, strict=True)
-        except yamlfile.DuplicateKeyError as exc:
-            raise exceptions.InputFileError(
-                'Extra vars %r give the key %s twice: keep one in '
-                '--extra-vars' % (item, exc.key))
-        except yaml.YAMLError:
-            data = None
-        if not isinstance(data, dict):
-            if '=' not in item:
-                raise exceptions.InputFileError(
-                    'Extra vars %r are neither key=value nor a YAML/JSON '
-                    'mapping: fix --extra-vars' % item)
-            key, value = item.split('=', 1)
-            data = {key.strip(): value}
-        merged.update(data)
-    return merged
-
-
-def ssh_extravars(ssh_user=None, ssh_key=None):
-    """Extra vars that override the rendered inventory's SSH user and the
-    last deploy's key for one run."""
-    extra = {}
-    if ssh_user:
-        extra['ansible_user'] = extra['ansible_ssh_user'] = ssh_user
-    if ssh_key:
-        extra['ansible_ssh_private_key_file'] = ssh_key
-    return extra
 
 
 def resolve_playbooks(config_dir, kind, names=None):

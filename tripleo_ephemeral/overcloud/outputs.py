@@ -43,6 +43,14 @@ def server_ids(outputs):
     return ids
 
 
+def blacklist_limit(outputs):
+    """``!h1:!h2`` for the hosts of the BlacklistedHostnames output (the
+    deploy's limit when none is given), or None."""
+    hosts = [h for h in (outputs or {}).get('BlacklistedHostnames') or []
+             if h]
+    return ':'.join('!%s' % h for h in hosts) or None
+
+
 def fetch_deployments(client, outputs, stack_id=None):
     """Return the software deployments of the stack's servers as dicts,
     oldest first (:func:`tripleo_ephemeral.overcloud.deployments.fetch`).

@@ -14,48 +14,6 @@ from tripleo_ephemeral.tests.unit import fakes
 from tripleo_ephemeral import workdir
 
 
-@pytest.mark.parametrize('given, expected', [
-    (None, None), ('', ''), ('Compute', 'Compute'),
-    ('ctrl-0, cmp-0', 'ctrl-0:cmp-0'), ('a b:c,,d', 'a:b:c:d'),
-    ('!cmp-1', '!cmp-1')])
-def test_parse_limit(given, expected):
-    assert lifecycle.parse_limit(given) == expected
-
-
-def test_blacklist_limit_and_skip_tags():
-    assert lifecycle.blacklist_limit({'BlacklistedHostnames': []}) is None
-    assert lifecycle.blacklist_limit(
-        {'BlacklistedHostnames': ['a', None, 'b']}) == '!a:!b'
-    assert lifecycle.skip_tags(None) == 'opendev-validation'
-    assert lifecycle.skip_tags('x,y') == 'opendev-validation,x,y'
-    assert lifecycle.skip_tags('x', inflight_validations=True) == 'x'
-    assert lifecycle.skip_tags(None, inflight_validations=True) is None
-
-
-def test_parse_extra_vars():
-    assert lifecycle.parse_extra_vars(
-        ['a=1', '{"b": [2]}', 'c: three', 'd=x=y']) == {
-            'a': '1', 'b': [2], 'c': 'three', 'd': 'x=y'}
-    with pytest.raises(exceptions.InputFileError, match='--extra-vars'):
-        lifecycle.parse_extra_vars(['nonsense'])
-    with pytest.raises(exceptions.InputFileError,
-                       match='give the key a twice'):
-        lifecycle.parse_extra_vars(['{"a": 1, "a": 2}'])
-
-
-def test_prepare_environment(tmp_path):
-    env = tmp_path / 'environments' / 'lifecycle' / 'update-prepare.yaml'
-    env.parent.mkdir(parents=True)
-    env.write_text('{}')
-    assert lifecycle.prepare_environment(str(tmp_path), 'update') == str(env)
-    assert lifecycle.is_prepare_environment(str(env))
-    assert not lifecycle.is_prepare_environment(
-        str(tmp_path / 'update-prepare.yaml'))
-    with pytest.raises(exceptions.EnvironmentFileError,
-                       match='upgrade-prepare.yaml not found'):
-        lifecycle.prepare_environment(str(tmp_path), 'upgrade')
-
-
 def test_resolve_playbooks(tmp_path):
     (tmp_path / 'upgrade_steps_playbook.yaml').write_text('[]')
     with pytest.raises(exceptions.AnsibleError,

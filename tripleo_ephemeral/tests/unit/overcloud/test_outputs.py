@@ -76,3 +76,9 @@ def test_a_masked_hidden_value_comes_from_the_stored_files(tmp_path):
         client, 'oc', str(tmp_path / 'env.yaml'),
         ('AdminPassword', 'ContainerCli'))
     assert values == {'AdminPassword': 'pw', 'ContainerCli': 'podman'}
+
+
+def test_blacklist_limit():
+    assert outputs.blacklist_limit({'BlacklistedHostnames': []}) is None
+    assert outputs.blacklist_limit(
+        {'BlacklistedHostnames': ['a', None, 'b']}) == '!a:!b'

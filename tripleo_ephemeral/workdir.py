@@ -61,7 +61,6 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import dumps
-from tripleo_ephemeral.archives import install_archives
 
 LOG = logging.getLogger(__name__)
 
@@ -77,7 +76,7 @@ STACK_NAME = re.compile(r'[a-zA-Z][a-zA-Z0-9_.-]{0,254}')
 HEAT_DIR = 'heat-launcher'
 TEMPLATES_DIR = 'tripleo-heat-templates'
 OUTPUTS_DIR = 'outputs'
-CONFIG_DOWNLOAD_DIR = install_archives.CONFIG_DOWNLOAD_DIR
+CONFIG_DOWNLOAD_DIR = 'config-download'
 AGENT_CONFIG_DIR = 'os-collect-config'
 ADOPTED_DIR = 'adopted'
 
@@ -117,15 +116,12 @@ def check_stack_name(stack):
 
 class WorkDir:
     """The work dir of one stack; ``path`` defaults to
-    ``~/overcloud-deploy/<stack>``. Its install archives are
-    ``archives``
-    (:class:`tripleo_ephemeral.archives.install_archives.Archives`)."""
+    ``~/overcloud-deploy/<stack>``."""
 
     def __init__(self, path=None, stack=DEFAULT_STACK):
         self.stack = stack
         self.path = os.path.abspath(os.path.expanduser(
             path or default_path(stack)))
-        self.archives = install_archives.Archives(self)
 
     def join(self, *names):
         return os.path.join(self.path, *names)

@@ -2,8 +2,8 @@
 
 ``<stack>-install-<UTC time>.tar.gz`` (``-failed.tar.gz`` when the deploy
 did not succeed) beside the work dir's files, the newest
-:data:`ARCHIVES_KEPT` kept. A :class:`~tripleo_ephemeral.workdir.WorkDir`
-reaches them as ``wd.archives`` (an :class:`Archives`).
+:data:`ARCHIVES_KEPT` kept: ``Archives(wd)`` of a
+:class:`~tripleo_ephemeral.workdir.WorkDir`.
 """
 
 import datetime
@@ -14,6 +14,7 @@ import tarfile
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import database
+from tripleo_ephemeral import workdir as workdir_mod
 
 LOG = logging.getLogger(__name__)
 
@@ -35,8 +36,6 @@ COMPRESS_LEVEL = 1
 #: (``config-download/<stack>/``): its history (tripleo_ephemeral.history)
 #: and its ignore file. Anywhere else (a templates checkout's .git) they go.
 VERSIONED = ('.git', '.gitignore')
-#: The work dir's config-download directory (workdir.CONFIG_DOWNLOAD_DIR).
-CONFIG_DOWNLOAD_DIR = 'config-download'
 
 
 def is_transient(path):
@@ -47,7 +46,7 @@ def is_transient(path):
     parts = path.replace(os.sep, '/').rstrip('/').split('/')
     base = parts[-1]
     history = (base in VERSIONED and len(parts) >= 3 and
-               parts[-3] == CONFIG_DOWNLOAD_DIR)
+               parts[-3] == workdir_mod.CONFIG_DOWNLOAD_DIR)
     return ((base.startswith('.') and not history) or
             base.startswith(database.SQLITE_NAME) or
             (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))

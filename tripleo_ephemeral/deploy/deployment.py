@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.ansible import project as ansible_project
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import heat_phase
@@ -272,7 +273,8 @@ class Deployment:
             return None
         with interruption.shielded('writing the install archive'):
             try:
-                return self.workdir.archives.write(succeeded=succeeded)
+                return install_archives.Archives(self.workdir).write(
+                    succeeded=succeeded)
             except exceptions.WorkDirError as exc:
                 self.say('WARNING: %s' % exc)
                 return None

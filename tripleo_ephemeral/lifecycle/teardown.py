@@ -21,6 +21,7 @@ import time
 
 from heatclient import exc as heat_exc
 
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
@@ -107,9 +108,10 @@ def delete(workdir, installed=None, archive=True, now=None):
             else None)
         if archive:
             now = now or datetime.datetime.now(datetime.timezone.utc)
-            done['archive'] = workdir.archives.write(dest=os.path.join(
-                os.path.dirname(workdir.path), '%s-deleted-%s.tar.gz' % (
-                    workdir.stack, now.strftime('%Y%m%d-%H%M%S'))))
+            done['archive'] = install_archives.Archives(workdir).write(
+                dest=os.path.join(
+                    os.path.dirname(workdir.path), '%s-deleted-%s.tar.gz' % (
+                        workdir.stack, now.strftime('%Y%m%d-%H%M%S'))))
         try:
             shutil.rmtree(workdir.path)
         except OSError as exc:

@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
@@ -119,11 +120,12 @@ def test_archive_on_a_full_disk_keeps_the_last_one(small_tmpfs):
 
     wd = workdir.WorkDir(str(small_tmpfs / 'work'), 'oc').create()
     (small_tmpfs / 'work' / 'small.yaml').write_text('a: 1\n')
-    first = wd.archives.write(now=datetime.datetime(2026, 1, 1))
+    archives = install_archives.Archives(wd)
+    first = archives.write(now=datetime.datetime(2026, 1, 1))
     before = open(first, 'rb').read()
     (small_tmpfs / 'work' / 'big.bin').write_bytes(os.urandom(200000))
     with pytest.raises(exceptions.WorkDirError, match='install archive'):
-        wd.archives.write(now=datetime.datetime(2026, 1, 2))
-    assert wd.archives.all() == [first]
+        archives.write(now=datetime.datetime(2026, 1, 2))
+    assert archives.all() == [first]
     assert open(first, 'rb').read() == before
     assert _leftovers(small_tmpfs / 'work') == []

@@ -1,13 +1,9 @@
-import datetime
-import io
 import os
 import stat
-import tarfile
 
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import workdir
 from tripleo_ephemeral.archives import install_archives as workdir_archive
 
@@ -18,41 +14,6 @@ def test_status_round_trip(tmp_path):
     wd.set_status(workdir.DEPLOY_FAILED)
     assert wd.status() == 'DEPLOY_FAILED'
     assert stat.S_IMODE(os.stat(wd.path).st_mode) == 0o700
-
-
-def test_archive_keeps_modes_and_prunes(tmp_path):
-    wd = workdir.WorkDir(str(tmp_path / 'w'), 'oc').create()
-    secret = os.path.join(wd.path, 'oc-passwords.yaml')
-    with open(secret, 'w') as f:
-        f.write('x')
-    os.chmod(secret, 0o600)
-    os.makedirs(wd.heat_dir)
-    open(os.path.join(wd.heat_dir, 'heat.sqlite'), 'w').close()
-    start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
-    for i in range(workdir_archive.ARCHIVES_KEPT + 2):
-        path = wd.archives.write(now=start + datetime.timedelta(minutes=i))
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert len(wd.archives.all()) == workdir_archive.ARCHIVES_KEPT
-    with tarfile.open(path) as tar:
-        names = tar.getnames()
-        member = tar.getmember('w/oc-passwords.yaml')
-    assert stat.S_IMODE(member.mode) == 0o600
-    assert not any('oc-install-' in n for n in names)
-    assert not any(n.endswith('heat.sqlite') for n in names)
-
-
-def test_safe_extract_refuses_traversal(tmp_path):
-    evil = tmp_path / 'evil.tar.gz'
-    with tarfile.open(evil, 'w:gz') as tar:
-        data = b'pwned'
-        info = tarfile.TarInfo('../outside.txt')
-        info.size = len(data)
-        tar.addfile(info, io.BytesIO(data))
-    dest = tmp_path / 'dest'
-    dest.mkdir()
-    with pytest.raises(tarfile.TarError):
-        fileutil.safe_extract(str(evil), str(dest))
-    assert not (tmp_path / 'outside.txt').exists()
 
 
 def test_layout():
@@ -104,72 +65,6 @@ def test_load_is_a_hint(tmp_path):
     wd.save(wd.deploy_inputs_file, {'a': 1})
     assert wd.load(wd.deploy_inputs_file) == {'a': 1}
     assert stat.S_IMODE(os.stat(wd.deploy_inputs_file).st_mode) == 0o600
-
-
-def test_pruning_keeps_the_newest_successful_archive(tmp_path):
-    wd = workdir.WorkDir(str(tmp_path / 'w'), 'oc').create()
-    start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
-    good = wd.archives.write(now=start)
-    for i in range(1, workdir_archive.ARCHIVES_KEPT + 3):
-        wd.archives.write(now=start + datetime.timedelta(minutes=i),
-                          succeeded=False)
-    kept = wd.archives.all()
-    assert good in kept and len(kept) == workdir_archive.ARCHIVES_KEPT + 1
-    assert all(a.endswith('-failed.tar.gz') for a in kept if a != good)
-    newer = wd.archives.write(now=start + datetime.timedelta(hours=1))
-    assert good not in wd.archives.all() and newer in wd.archives.all()
-
-
-def test_replace_dir_swaps_and_keeps_run_state(tmp_path):
-    dest = tmp_path / 'cd' / 'oc'
-
-    def build(files):
-        def _build(path):
-            for name in files:
-                with open(os.path.join(path, name), 'w') as f:
-                    f.write(name)
-            return len(files)
-        return _build
-    assert fileutil.replace_dir(str(dest), build(['a', 'stale'])) == 2
-    (dest / 'ansible.log').write_text('log')
-    (dest / 'artifacts').mkdir()
-    (dest / 'artifacts' / 'run1').write_text('events')
-    fileutil.replace_dir(str(dest), build(['a', 'b']),
-                         keep=('ansible.log', 'artifacts', 'absent'))
-    assert sorted(os.listdir(dest)) == ['a', 'ansible.log', 'artifacts', 'b']
-    assert (dest / 'artifacts' / 'run1').read_text() == 'events'
-    assert os.listdir(tmp_path / 'cd') == ['oc']
-
-
-def test_replace_dir_failure_keeps_the_old_one(tmp_path):
-    dest = tmp_path / 'oc'
-    dest.mkdir()
-    (dest / 'a').write_text('old')
-
-    def broken(path):
-        with open(os.path.join(path, 'a'), 'w') as f:
-            f.write('half')
-        raise OSError(28, 'No space left on device')
-    with pytest.raises(OSError):
-        fileutil.replace_dir(str(dest), broken)
-    assert (dest / 'a').read_text() == 'old'
-    assert os.listdir(tmp_path) == ['oc']
-
-
-def test_replace_dir_without_exchange(tmp_path, monkeypatch):
-    monkeypatch.setattr(fileutil, '_exchange', lambda a, b: False)
-    dest = tmp_path / 'oc'
-    dest.mkdir()
-    (dest / 'a').write_text('old')
-    fileutil.replace_dir(str(dest), lambda p: open(
-        os.path.join(p, 'a'), 'w').write('new'))
-    assert (dest / 'a').read_text() == 'new'
-    assert os.listdir(tmp_path) == ['oc']
-    # A crash between the two renames left only "<dest>.old".
-    os.rename(dest, str(dest) + '.old')
-    fileutil.replace_dir(str(dest), lambda p: None, keep=('a',))
-    assert (dest / 'a').read_text() == 'new'
-    assert os.listdir(tmp_path) == ['oc']
 
 
 @pytest.mark.parametrize('name', ['overcloud', 'a', 'site-1.b_c',

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import inputs
@@ -79,7 +80,7 @@ def test_ctrl_c_during_config_download(run, tmp_path, monkeypatch):
         run.run(launcher)
     assert 'stop' in launcher.calls and not launcher.alive
     assert _status(run) == 'DEPLOY_FAILED'
-    assert run.workdir.archives.all()  # the state is kept
+    assert install_archives.Archives(run.workdir).all()  # the state is kept
 
 
 def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
@@ -153,7 +154,7 @@ def test_bad_input_writes_nothing(tmp_path, monkeypatch):
         dep.run(launcher)
     assert _listing(wd.path) == before
     assert wd.status() == workdir.DEPLOY_SUCCESS
-    assert wd.archives.all() == [] and launcher.calls == []
+    assert install_archives.Archives(wd).all() == [] and launcher.calls == []
 
 
 def _request_setting(env_path, name):
@@ -203,5 +204,6 @@ def test_heat_failing_before_it_takes_the_stack_changes_nothing(
     with pytest.raises(exceptions.DeployError):
         run.run(launcher)
     assert wd.status() == workdir.DEPLOY_SUCCESS
-    assert wd.archives.all() == [] and launcher.dumps.all() == []
+    assert install_archives.Archives(wd).all() == [] and \
+        launcher.dumps.all() == []
     assert not launcher.alive

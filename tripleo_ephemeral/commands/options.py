@@ -6,13 +6,13 @@ that works on a deployment) into a
 :class:`~tripleo_ephemeral.workdir.WorkDir` (:func:`work_dir`, or
 :func:`existing_work_dir` where the deployment must exist); the
 ``--heat-*`` launcher and container options into a frozen
-:class:`LauncherSpec` (:func:`launcher_spec`), which
-:func:`build_launcher` turns into a launcher. The Ansible options are
+:class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`
+(:func:`launcher_spec`), which :func:`build_launcher` turns into a
+launcher. The Ansible options are
 :mod:`.ansible_options`'. Nothing here writes into ``parsed_args``.
 """
 
 import argparse
-import dataclasses
 import os
 
 from osc_lib.cli import parseractions
@@ -22,11 +22,8 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
-from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import config_options
 from tripleo_ephemeral.heat_launcher import podman
-from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.heat_launcher import spec as launcher_spec_mod
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral import workdir
 
@@ -196,31 +193,10 @@ def add_container_options(parser):
     return group
 
 
-@dataclasses.dataclass(frozen=True)
-class LauncherSpec:
-    """The Heat a command asked for, read once from the ``--heat-*`` and
-    container options. ``heat_type`` None means the last launch's in the
-    heat dir, else native; ``overrides`` are the raw
-    ``section.option=value`` strings."""
-
-    heat_type: str = None
-    api_port: int = None
-    overrides: tuple = ()
-    startup_timeout: int = base.DEFAULT_STARTUP_TIMEOUT
-    debug: bool = False
-    images: podman.ContainerImages = None
-    pull: bool = True
-    engine_workers: int = None
-
-    def replace(self, **changes):
-        """A copy with ``changes`` (``heat_type`` chosen by auto, say)."""
-        return dataclasses.replace(self, **changes)
-
-
 def launcher_spec(parsed_args):
-    """The :class:`LauncherSpec` of add_heat_launcher_options' and
-    add_container_options' options."""
-    return LauncherSpec(
+    """The :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec` of
+    add_heat_launcher_options' and add_container_options' options."""
+    return launcher_spec_mod.LauncherSpec(
         heat_type=parsed_args.heat_type,
         api_port=parsed_args.heat_api_port,
         overrides=tuple(parsed_args.heat_config_override),
@@ -237,28 +213,10 @@ def launcher_spec(parsed_args):
 
 
 def build_launcher(spec, heat_dir, say=None):
-    """The launcher ``spec`` (a :class:`LauncherSpec`) describes, for
-    ``heat_dir``; ``say`` prints its progress (the command's stderr).
-
-    The type defaults to the last launch's in that heat dir; without an
-    API port the launcher chooses the port.
-    """
-    saved = launcher_state.LauncherState(heat_dir).load()
+    """The launcher ``spec`` (a :class:`~.spec.LauncherSpec`) describes,
+    for ``heat_dir`` (:func:`tripleo_ephemeral.heat_launcher.spec.build`);
+    an override Heat would not take is the one-line CommandError."""
     try:
-        overrides = config.parse_overrides(list(spec.overrides))
-    except ValueError as exc:
-        raise osc_exceptions.CommandError(
-            _('--heat-config-override %s is not section.option=value') % exc)
-    try:
-        config_options.check(overrides)
+        return launcher_spec_mod.build(spec, heat_dir, say=say)
     except exceptions.InputError as exc:
         raise osc_exceptions.CommandError(str(exc))
-    return heat_launcher.get_launcher(
-        spec.heat_type or saved.get('heat_type') or 'native',
-        heat_dir,
-        api_port=spec.api_port, say=say,
-        tuning=launcher_tuning.Tuning(overrides=overrides),
-        startup_timeout=spec.startup_timeout,
-        debug=spec.debug,
-        images=spec.images, pull=spec.pull,
-        engine_workers=spec.engine_workers)

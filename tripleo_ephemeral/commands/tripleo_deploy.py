@@ -8,14 +8,13 @@ from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
+from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
-from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
-from tripleo_ephemeral.deploy import deployment
+from tripleo_ephemeral.deploy import request as request_mod
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
-from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -109,39 +108,37 @@ class DeployStandalone(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        compat = tripleoclient_standalone_options.read_standalone(parsed_args)
-        spec = options.launcher_spec(parsed_args)
-        spec = spec.replace(heat_type=spec.heat_type or compat.heat_type or
-                            'native')
-        ansible = ansible_options.read(
+        return deploy_request.run(_request(parsed_args),
+                                  self.app.stderr).row()
+
+
+def _request(parsed_args):
+    """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
+    ``tripleo deploy``'s options: one Standalone host."""
+    compat = tripleoclient_standalone_options.read_standalone(parsed_args)
+    spec = options.launcher_spec(parsed_args)
+    with errors.user_errors('--work-dir'):
+        templates = parsed_args.templates or tht.find()
+    return request_mod.DeployRequest(
+        workdir=options.work_dir(parsed_args),
+        templates=templates,
+        standalone=standalone.StandaloneHost(
+            local_ip=parsed_args.local_ip,
+            control_virtual_ip=parsed_args.control_virtual_ip,
+            public_virtual_ip=parsed_args.public_virtual_ip,
+            role=parsed_args.standalone_role,
+            local_domain=parsed_args.local_domain),
+        environment_files=(tuple(parsed_args.environment_files) +
+                           tuple(compat.environment_files)),
+        roles_file=parsed_args.roles_file,
+        networks_file=parsed_args.networks_file,
+        timeout=parsed_args.timeout,
+        disable_container_prepare=parsed_args.disable_container_prepare,
+        python_interpreter=compat.python_interpreter,
+        stack_only=parsed_args.stack_only,
+        keep_running=parsed_args.keep_running,
+        launcher=spec.replace(heat_type=spec.heat_type or compat.heat_type or
+                              'native'),
+        ansible=ansible_options.read(
             parsed_args, skip_tags=ansible_options.skip_tags(
-                None, compat.inflight_validations))
-        with errors.user_errors('--work-dir'):
-            inputs = standalone.StandaloneInputs(
-                stack=parsed_args.stack,
-                work_dir=options.work_dir(parsed_args),
-                templates=parsed_args.templates or tht.find(),
-                local_ip=parsed_args.local_ip,
-                control_virtual_ip=parsed_args.control_virtual_ip,
-                public_virtual_ip=parsed_args.public_virtual_ip,
-                role=parsed_args.standalone_role,
-                local_domain=parsed_args.local_domain,
-                environment_files=(parsed_args.environment_files +
-                                   list(compat.environment_files)),
-                roles_file=parsed_args.roles_file,
-                networks_file=parsed_args.networks_file,
-                timeout=parsed_args.timeout,
-                disable_container_prepare=(
-                    parsed_args.disable_container_prepare))
-        say = progress.channel(self.app.stderr)
-        run = deployment.Deployment(
-            inputs, out=self.app.stderr,
-            python_interpreter=compat.python_interpreter)
-        with errors.user_errors('--work-dir'), \
-                interrupts.stop_in_order(_('the deployment'), say):
-            launcher = options.build_launcher(spec, inputs.workdir.heat_dir,
-                                              say=say)
-            result = run.run(
-                launcher, keep_running=parsed_args.keep_running,
-                ansible=ansible, run_ansible=not parsed_args.stack_only)
-        return result.row()
+                None, compat.inflight_validations)))

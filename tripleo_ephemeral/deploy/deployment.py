@@ -39,26 +39,24 @@ LOG = logging.getLogger(__name__)
 
 
 class Deployment:
-    """Runs a deploy of ``inputs`` (:class:`~.inputs.Inputs`)."""
+    """Runs a deploy of ``inputs`` (:class:`~.inputs.Inputs`), as their
+    request (:class:`~.request.DeployRequest`) says."""
 
-    def __init__(self, inputs, out=None, verbose_events=False,
-                 strict=False, no_proxy='', python_interpreter=None,
-                 config_copies=()):
+    def __init__(self, inputs, out=None):
         self.inputs = inputs
-        #: directories the rendered Ansible project is also copied into
-        self.config_copies = tuple(config_copies)
         self.stack = inputs.stack
         self.workdir = inputs.workdir
-        self.verbose_events = verbose_events
-        self.strict = strict
-        self.no_proxy = no_proxy
-        self.python_interpreter = python_interpreter
         self._say = progress_channel.channel(out)
         #: the Heat phase of the run under way (a
         #: :class:`~.heat_phase.HeatPhase`)
         self._heat = None
         #: seconds per phase of this run (the result's ``phase_seconds``)
         self.phases = deploy_phases.started()
+
+    @property
+    def request(self):
+        """The :class:`~.request.DeployRequest` of the inputs."""
+        return self.inputs.request
 
     def say(self, text):
         """One line of progress (the command's stderr), never the result;
@@ -100,11 +98,12 @@ class Deployment:
             wd.set_status(workdir_mod.DEPLOYING)
             phases.lap('inputs')
             self._heat = heat_phase.HeatPhase(
-                self.stack, wd, self.say, verbose_events=self.verbose_events,
+                self.stack, wd, self.say,
+                verbose_events=self.request.verbose_events,
                 phases=phases)
             ssh_user = ansible.ssh_user if ansible is not None else None
             render_settings = rendering.settings(
-                ssh_user, request.servers, self.python_interpreter)
+                ssh_user, request.servers, self.request.python_interpreter)
             builds = []  # config-download, rendered while Heat stops
 
             def start_render(outputs, deployments):
@@ -125,8 +124,8 @@ class Deployment:
                         wd, outputs, deployments, render_settings, self.say,
                         phases=phases, build=builds[0] if builds else None)
                 rendering.copy_project(values['config_download'],
-                                       self.config_copies, self.stack,
-                                       self.say)
+                                       self.request.config_copies,
+                                       self.stack, self.say)
                 phases.lap('copies')
                 if ansible is not None and run_ansible:
                     # Writes the files as it runs, with the run's --limit.
@@ -219,7 +218,7 @@ class Deployment:
         ``spawned``); return the request."""
         request = self.inputs.prepare(self.say)
         self._check_parameters(request.create_args)
-        if not self.inputs.generate_passwords:
+        if not self.request.generate_passwords:
             unset = input_checks.unset_parameters(
                 request.create_args, passwords.PASSWORD_NAMES)
             if unset:
@@ -240,10 +239,10 @@ class Deployment:
 
     def _user_environments(self):
         paths = []
-        for directory in self.inputs.environment_directories:
+        for directory in self.request.environment_directories:
             paths.extend(
                 template_processing.environment_directory_files(directory))
-        return paths + list(self.inputs.environment_files)
+        return paths + list(self.request.environment_files)
 
     def _check_parameters(self, create_args):
         """Warn (fail with ``strict``) on parameters no template declares."""
@@ -255,7 +254,7 @@ class Deployment:
                     'not deployed?)' % (
                         path, ', '.join(names),
                         'it has' if len(names) == 1 else 'they have'))
-            if self.strict:
+            if self.request.strict:
                 raise exceptions.InputError(
                     text + '; fix the environment, or deploy without '
                     '--strict')
@@ -289,7 +288,7 @@ class Deployment:
             return
         rc, clouds = credentials.write(
             self.stack, outputs, self.workdir.rc_file,
-            self.workdir.clouds_file, no_proxy=self.no_proxy)
+            self.workdir.clouds_file, no_proxy=self.request.no_proxy)
         self.say('Overcloud rc file: %s (cloud %s in %s)' % (
             rc, self.stack, clouds))
 
@@ -318,10 +317,10 @@ class Deployment:
                 values['config_download'], outputs = rendering.render_saved(
                     wd, self.say, self.inputs.previous_servers(),
                     ssh_user=ansible.ssh_user if ansible else None,
-                    python_interpreter=self.python_interpreter)
+                    python_interpreter=self.request.python_interpreter)
                 rendering.copy_project(values['config_download'],
-                                       self.config_copies, self.stack,
-                                       self.say)
+                                       self.request.config_copies,
+                                       self.stack, self.say)
                 if ansible is not None:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)

@@ -278,3 +278,21 @@ class FakeClock:
     def sleep(self, seconds):
         self.sleeps.append(seconds)
         self.now += seconds
+
+
+def deploy_request(stack='overcloud', work_dir=None, **fields):
+    """A :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
+    ``stack`` in ``work_dir`` (a path), with ``fields``."""
+    from tripleo_ephemeral.deploy import request
+    from tripleo_ephemeral import workdir
+
+    return request.DeployRequest(workdir=workdir.WorkDir(work_dir, stack),
+                                 **fields)
+
+
+def deploy_inputs(stack='overcloud', work_dir=None, **fields):
+    """The :class:`~tripleo_ephemeral.deploy.inputs.Inputs` of
+    :func:`deploy_request`."""
+    from tripleo_ephemeral.deploy import inputs
+
+    return inputs.Inputs(deploy_request(stack, work_dir, **fields))

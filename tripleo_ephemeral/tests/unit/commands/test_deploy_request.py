@@ -18,6 +18,7 @@ from tripleo_ephemeral.commands import overcloud_node
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as deploy_inputs
+from tripleo_ephemeral.deploy import request as request_mod
 
 
 class TestDeployRequest(osc_base.TestCommand):
@@ -50,7 +51,7 @@ class TestDeployRequest(osc_base.TestCommand):
             built.append(spec)
             raise RuntimeError('stop here')
         self.useFixture(fixtures.MonkeyPatch(
-            'tripleo_ephemeral.commands.options.build_launcher', build))
+            'tripleo_ephemeral.heat_launcher.spec.build', build))
         self.useFixture(fixtures.MonkeyPatch(
             'tripleo_ephemeral.heat_launcher.auto.choose',
             lambda *args: ('pod', 'a test')))
@@ -73,7 +74,7 @@ class TestDeployRequest(osc_base.TestCommand):
 
     def test_inputs_use_the_commands_work_dir(self):
         wd = options.work_dir(_Args(work_dir='/w', stack='oc'))
-        inputs = deploy_inputs.Inputs('oc', work_dir=wd)
+        inputs = deploy_inputs.Inputs(request_mod.DeployRequest(workdir=wd))
         self.assertIs(wd, inputs.workdir)
 
 

@@ -113,12 +113,11 @@ class TestPrepare(osc_base.TestCommand):
             def row(self):
                 return (), ()
 
-        def deploy(cmd, request):
+        def deploy(request, out):
             seen.append(request)
             return Result()
         self.useFixture(fixtures.MonkeyPatch(
-            'tripleo_ephemeral.commands.overcloud_deploy.DeployOvercloud.'
-            'deploy', deploy))
+            'tripleo_ephemeral.commands.deploy_request.run', deploy))
         cmd = overcloud_prepare.PrepareUpgrade(self.app, None)
         parsed = self.check_parser(cmd, ['-y', '-e', '/mine.yaml'], [])
         cmd.take_action(parsed)

@@ -6,6 +6,7 @@ import os
 import fixtures
 from osc_lib.test import base as osc_base
 
+from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.deploy import result
@@ -73,7 +74,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
         # --templates without a value: the installed THT (found later);
         # without the option: the bundled sample.
         self.check_parser(self.cmd, ['--templates', '-e', '/e.yaml'], [
-            ('templates', overcloud_deploy.INSTALLED),
+            ('templates', deploy_request.INSTALLED),
             ('environment_files', ['/e.yaml'])])
 
     def test_work_dir_and_its_tripleoclient_alias(self):

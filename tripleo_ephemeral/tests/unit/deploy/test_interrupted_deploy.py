@@ -11,7 +11,6 @@ import pytest
 from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import heat_phase
-from tripleo_ephemeral.deploy import inputs
 from tripleo_ephemeral.deploy import prepared as request
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
@@ -40,7 +39,8 @@ class FakeLauncher(fakes.FakeLauncher):
 
 @pytest.fixture
 def run(tmp_path, monkeypatch):
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    dep = deployment.Deployment(
+        fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     monkeypatch.setattr(dep.inputs, 'prepare',
                         lambda say: request.Request({}, None, {}))
     monkeypatch.setattr(heat_phase.heat_client, 'make_client',
@@ -139,7 +139,8 @@ def _listing(path):
 def test_bad_input_writes_nothing(tmp_path, monkeypatch):
     from tripleo_ephemeral import exceptions
 
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    dep = deployment.Deployment(
+        fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     wd = dep.workdir.create()
     wd.set_status(workdir.DEPLOY_SUCCESS)
     before = _listing(wd.path)
@@ -172,9 +173,9 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
     from tripleo_ephemeral import exceptions
 
     said = []
-    run.strict = strict
+    run.inputs.request = run.request.replace(
+        strict=strict, environment_files=('/e/typo.yaml',))
     monkeypatch.setattr(run, 'say', said.append)
-    run.inputs.environment_files = ['/e/typo.yaml']
     monkeypatch.setattr(run.inputs, 'prepare', lambda say: _request_setting(
         '/e/typo.yaml', 'Knwon'))
     launcher = _launcher(tmp_path, monkeypatch)

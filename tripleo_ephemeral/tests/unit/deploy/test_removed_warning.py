@@ -3,9 +3,9 @@
 import pytest
 
 from tripleo_ephemeral.deploy import deployment
-from tripleo_ephemeral.deploy import inputs
 from tripleo_ephemeral.deploy import prepared as request
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.tests.unit import fakes
 
 
 class _Launcher:
@@ -14,7 +14,7 @@ class _Launcher:
 
 
 def _deployment(tmp_path, monkeypatch, said):
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path)))
+    dep = deployment.Deployment(fakes.deploy_inputs('oc', str(tmp_path)))
     monkeypatch.setattr(dep, 'say', said.append)
     monkeypatch.setattr(dep.inputs, 'prepare', lambda say: request.Request(
         {}, None, {}, removed=['WARNING: cmp-1 was removed']))

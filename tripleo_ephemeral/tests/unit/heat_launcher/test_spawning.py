@@ -6,7 +6,6 @@ import os
 import pytest
 
 from tripleo_ephemeral.deploy import deployment
-from tripleo_ephemeral.deploy import inputs
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.tests.unit import fakes
@@ -65,7 +64,8 @@ def test_nothing_is_spawned_where_it_could_change_state(launcher, why):
 
 def test_a_bad_input_kills_the_heat_starting_and_dumps_nothing(
         tmp_path, launcher, monkeypatch):
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    dep = deployment.Deployment(
+        fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     launcher.heat_dir = dep.workdir.heat_dir
     launcher.__init__(dep.workdir.heat_dir)
 
@@ -83,7 +83,8 @@ def test_a_bad_input_kills_the_heat_starting_and_dumps_nothing(
 
 def test_a_good_deploy_waits_for_the_heat_it_started(tmp_path, launcher,
                                                      monkeypatch):
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    dep = deployment.Deployment(
+        fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     launcher.__init__(dep.workdir.heat_dir)
 
     def prepare(say):
@@ -127,7 +128,8 @@ def _snapshot(path):
 
 def test_a_bad_input_leaves_an_existing_heat_dir_as_it_was(
         tmp_path, launcher, monkeypatch):
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    dep = deployment.Deployment(
+        fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     wd = dep.workdir.create()
     launcher.__init__(wd.heat_dir)
     os.makedirs(launcher.files.log_dir)

@@ -91,7 +91,7 @@ class Deployment:
                     copied=[launcher.files.log_dir]), \
                     interruption.activity('checking the inputs'), \
                     interruption.on_force('Heat', launcher.kill):
-                request = self._prepare_while_heat_starts(
+                prepared = self._prepare_while_heat_starts(
                     launcher, ansible if run_ansible else None, early)
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
@@ -103,7 +103,7 @@ class Deployment:
                 phases=phases)
             ssh_user = ansible.ssh_user if ansible is not None else None
             render_settings = rendering.settings(
-                ssh_user, request.servers, self.request.python_interpreter)
+                ssh_user, prepared.servers, self.request.python_interpreter)
             builds = []  # config-download, rendered while Heat stops
 
             def start_render(outputs, deployments):
@@ -111,7 +111,7 @@ class Deployment:
                     wd, outputs, deployments, render_settings).start())
             try:
                 created, outputs, deployments, values['dump'] = (
-                    self._heat.run(launcher, request, keep_running,
+                    self._heat.run(launcher, prepared, keep_running,
                                    on_outputs=start_render))
                 values.update(stack_id=created.stack_id,
                               stack_status=created.status,
@@ -140,9 +140,10 @@ class Deployment:
                 values.update(history.result_values(
                     wd, None if run_ansible else self.say))
                 phases.lap('changes')
-                wd.save(wd.last_success_file, request.snapshot)
+                wd.save(wd.last_success_file, prepared.snapshot)
                 wd.save(wd.stack_size_file, {
-                    'request': request.digest, 'resources': created.resources,
+                    'request': prepared.digest,
+                    'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
             finally:
                 for build in builds:  # unless swapped in, nothing is kept
@@ -215,12 +216,12 @@ class Deployment:
     def _prepare(self, launcher, ansible, spawned=False):
         """Read and check every input (writing the generated files), and
         check that Heat can start here (unless it is starting:
-        ``spawned``); return the request."""
-        request = self.inputs.prepare(self.say)
-        self._check_parameters(request.create_args)
+        ``spawned``); return the :class:`~.prepared.PreparedInputs`."""
+        prepared = self.inputs.prepare(self.say)
+        self._check_parameters(prepared.create_args)
         if not self.request.generate_passwords:
             unset = input_checks.unset_parameters(
-                request.create_args, passwords.PASSWORD_NAMES)
+                prepared.create_args, passwords.PASSWORD_NAMES)
             if unset:
                 raise exceptions.InputError(
                     'No environment gives %s, and --disable-password-'
@@ -228,14 +229,14 @@ class Deployment:
                     'file, or deploy without the option' % ', '.join(unset))
         if ansible is not None:
             input_checks.check_limit(ansible.limit, self.stack,
-                                     request.servers)
+                                     prepared.servers)
         input_checks.check_tripleo_ansible(self.inputs.templates,
                                            ansible is not None, self.say)
         if not spawned:
             launcher.pre_start_check()
-        for warning in request.removed:  # only now: every input passed
+        for warning in prepared.removed:  # only now: every input passed
             self.say(warning)
-        return request
+        return prepared
 
     def _user_environments(self):
         paths = []

@@ -36,7 +36,7 @@ class HeatPhase:
         #: stop, dump
         self.phases = phases or deploy_phases.Phases()
 
-    def run(self, launcher, request, keep_running, on_outputs=None):
+    def run(self, launcher, prepared, keep_running, on_outputs=None):
         """Launch Heat, create the stack, save its outputs, stop Heat.
 
         ``on_outputs(outputs, deployments)`` is called once they are saved,
@@ -61,10 +61,10 @@ class HeatPhase:
                 self.stage.sent = True
                 with interruption.activity('creating stack %s' % self.stack):
                     created = stack_operation.run(
-                        client, self.stack, request.create_args, self.say,
+                        client, self.stack, prepared.create_args, self.say,
                         heat_dir=self.workdir.heat_dir,
                         may_update=not launcher.ephemeral,
-                        expected=self._expected_size(request.digest),
+                        expected=self._expected_size(prepared.digest),
                         verbose=self.verbose_events,
                         accepted=self.stage.accept)
                 self.phases.lap('create')
@@ -76,7 +76,7 @@ class HeatPhase:
                         client, created.ref,
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
-                        files=request.create_args.get('files'))
+                        files=prepared.create_args.get('files'))
                 origin = generations.DEPLOY
                 self.phases.lap('outputs')
                 if on_outputs is not None:

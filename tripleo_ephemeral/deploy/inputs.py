@@ -13,7 +13,7 @@ import uuid
 
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
-from tripleo_ephemeral.deploy import prepared as request
+from tripleo_ephemeral.deploy import prepared
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import environment_file
@@ -186,7 +186,7 @@ class Inputs:
 
     def prepare(self, say):
         """Read, write and check everything; return the
-        :class:`~.request.Request`.
+        :class:`~.prepared.PreparedInputs`.
 
         ``say`` prints a line of progress (the check summary, warnings).
         """
@@ -234,8 +234,8 @@ class Inputs:
         snapshot = self._check_against_last_success(all_envs, roles,
                                                     servers, say)
         self._save(roles, checked.networks, all_envs, servers)
-        return request.Request(
-            create_args, servers, snapshot, request.request_digest(
+        return prepared.PreparedInputs(
+            create_args, servers, snapshot, prepared.request_digest(
                 create_args, volatile=[wd.deploy_parameters_file]), removed)
 
     def _check_against_last_success(self, env_files, roles, servers, say):

@@ -1,8 +1,9 @@
 """What a deploy's prepared inputs ask Heat for, and its digest.
 
-:meth:`~.inputs.Inputs.prepare` makes the :class:`Request`; the digest
-keys the stack size the last successful deploy of the same request
-recorded (:class:`~.heat_phase.HeatPhase`).
+:meth:`~.inputs.Inputs.prepare` makes the :class:`PreparedInputs`; the
+digest of their stack create request keys the stack size the last
+successful deploy of the same request recorded
+(:class:`~.heat_phase.HeatPhase`).
 """
 
 import hashlib
@@ -11,7 +12,7 @@ import json
 from heatclient.common import utils as heat_utils
 
 
-class Request:
+class PreparedInputs:
     """What the prepared inputs give the run: the stack create kwargs, the
     deployed servers (or None), the snapshot the checks compared and a
     digest of the request (:func:`request_digest`), and the warnings for

@@ -1,7 +1,7 @@
 """The deploy's inputs: the request digest that keys the known stack size."""
 
 from tripleo_ephemeral.deploy import heat_phase
-from tripleo_ephemeral.deploy import prepared as request
+from tripleo_ephemeral.deploy import prepared
 from tripleo_ephemeral.tests.unit import fakes
 
 PARAMS = '/w/oc-deploy-parameters.yaml'
@@ -20,15 +20,15 @@ def _args(params='DeployIdentifier: 1', env='a: 1'):
 
 
 def test_digest_ignores_the_deploy_parameters_content():
-    first = request.request_digest(_args(), volatile=[PARAMS])
-    again = request.request_digest(_args(params='DeployIdentifier: 2'),
-                                   volatile=[PARAMS])
+    first = prepared.request_digest(_args(), volatile=[PARAMS])
+    again = prepared.request_digest(_args(params='DeployIdentifier: 2'),
+                                    volatile=[PARAMS])
     assert first == again and len(first) == 64
     # ... but not a changed environment, nor when it is not volatile.
-    assert request.request_digest(_args(env='a: 2'), volatile=[PARAMS]) != \
+    assert prepared.request_digest(_args(env='a: 2'), volatile=[PARAMS]) != \
         first
-    assert request.request_digest(_args(params='DeployIdentifier: 2')) != \
-        request.request_digest(_args())
+    assert prepared.request_digest(_args(params='DeployIdentifier: 2')) != \
+        prepared.request_digest(_args())
 
 
 def test_expected_size_only_for_the_same_request(tmp_path):

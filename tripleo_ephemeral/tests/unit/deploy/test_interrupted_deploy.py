@@ -11,7 +11,7 @@ import pytest
 from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import heat_phase
-from tripleo_ephemeral.deploy import prepared as request
+from tripleo_ephemeral.deploy import prepared
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite
@@ -42,7 +42,7 @@ def run(tmp_path, monkeypatch):
     dep = deployment.Deployment(
         fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     monkeypatch.setattr(dep.inputs, 'prepare',
-                        lambda say: request.Request({}, None, {}))
+                        lambda say: prepared.PreparedInputs({}, None, {}))
     monkeypatch.setattr(heat_phase.heat_client, 'make_client',
                         lambda session, endpoint: object())
 
@@ -160,7 +160,7 @@ def test_bad_input_writes_nothing(tmp_path, monkeypatch):
 
 def _request_setting(env_path, name):
     import yaml
-    return request.Request({
+    return prepared.PreparedInputs({
         'template': {'heat_template_version': 'wallaby',
                      'parameters': {'Known': {'type': 'string'}}},
         'files': {'file://%s' % env_path: yaml.safe_dump(

@@ -3,7 +3,7 @@
 import pytest
 
 from tripleo_ephemeral.deploy import deployment
-from tripleo_ephemeral.deploy import prepared as request
+from tripleo_ephemeral.deploy import prepared
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.tests.unit import fakes
 
@@ -16,8 +16,9 @@ class _Launcher:
 def _deployment(tmp_path, monkeypatch, said):
     dep = deployment.Deployment(fakes.deploy_inputs('oc', str(tmp_path)))
     monkeypatch.setattr(dep, 'say', said.append)
-    monkeypatch.setattr(dep.inputs, 'prepare', lambda say: request.Request(
-        {}, None, {}, removed=['WARNING: cmp-1 was removed']))
+    monkeypatch.setattr(
+        dep.inputs, 'prepare', lambda say: prepared.PreparedInputs(
+            {}, None, {}, removed=['WARNING: cmp-1 was removed']))
     return dep
 
 

@@ -109,8 +109,8 @@ def _stop_at_the_launch(self, launcher, request, keep_running, **kw):
 
 
 def _request():
-    from tripleo_ephemeral.deploy import prepared as request
-    return request.Request({}, None, {})
+    from tripleo_ephemeral.deploy import prepared
+    return prepared.PreparedInputs({}, None, {})
 
 
 def _snapshot(path):

@@ -1,9 +1,9 @@
 """One overcloud deployment run: inputs -> stack -> config-download -> Ansible.
 
 The order matters and is the point of this module: every input is read and
-checked before Heat is launched (:mod:`tripleo_ephemeral.deploy.inputs`,
-:mod:`.input_checks`), and a bad one leaves the work dir as it was
-(:mod:`.rollback`); from the launch on, Heat is always stopped and its
+checked before Heat is launched (:mod:`.preparation`: the inputs,
+:mod:`.inputs`, and their checks), and a bad one leaves the work dir as it
+was (:mod:`.rollback`); from the launch on, Heat is always stopped and its
 database dumped (:mod:`.heat_phase`), and the deployment status and an
 install archive are written whatever happens (a forced stop, the second
 Ctrl-C, skips the dump and the archive). Each step returns what the next
@@ -18,9 +18,9 @@ from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.ansible import project as ansible_project
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import heat_phase
-from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral.deploy import outcome
-from tripleo_ephemeral import lap_clock as deploy_phases
+from tripleo_ephemeral.deploy import preparation
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import rollback
@@ -30,8 +30,6 @@ from tripleo_ephemeral import interruption
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import credentials
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
-from tripleo_ephemeral.overcloud import passwords
-from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -51,7 +49,7 @@ class Deployment:
         #: :class:`~.heat_phase.HeatPhase`)
         self._heat = None
         #: seconds per phase of this run (the result's ``phase_seconds``)
-        self.phases = deploy_phases.started()
+        self.phases = lap_clock.started()
 
     @property
     def request(self):
@@ -74,7 +72,8 @@ class Deployment:
         """
         wd = self.workdir
         phases = self.phases
-        existed, new_heat_dir = self._checked(
+        preparing = preparation.Preparation(self.inputs, self.say)
+        existed, new_heat_dir = preparing.check(
             launcher, ansible if run_ansible else None)
         phases.lap('checks')
         values = {'work_dir': wd.path}
@@ -91,7 +90,7 @@ class Deployment:
                     copied=[launcher.files.log_dir]), \
                     interruption.activity('checking the inputs'), \
                     interruption.on_force('Heat', launcher.kill):
-                prepared = self._prepare_while_heat_starts(
+                prepared = preparing.while_heat_starts(
                     launcher, ansible if run_ansible else None, early)
             status = workdir_mod.DEPLOY_FAILED
             previous = wd.status()
@@ -168,7 +167,8 @@ class Deployment:
         --setup-only) or undo it all (--dry-run). Status CHECKED or
         PREPARED; the work dir's deployment status is not touched."""
         wd = self.workdir
-        existed, new_heat_dir = self._checked(launcher, ansible)
+        preparing = preparation.Preparation(self.inputs, self.say)
+        existed, new_heat_dir = preparing.check(launcher, ansible)
         # An existing heat dir is locked as a deploy locks it (the check may
         # stop a Heat left running there); none is made for this.
         heat_lock = (contextlib.nullcontext() if new_heat_dir else
@@ -177,89 +177,12 @@ class Deployment:
                 wd.path, dirs=[wd.templates_dir], say=self.say,
                 existed=existed, undo=not keep), \
                 interruption.activity('checking the inputs'):
-            self._prepare(launcher, ansible)
+            preparing.prepare(launcher, ansible)
         self.say('%s: stopped before Heat, as asked' % (
             'Inputs prepared in %s' % wd.path if keep else
             'Every input checked; the work dir is as it was'))
         return result.Result(self.stack, 'PREPARED' if keep else 'CHECKED',
                              work_dir=wd.path if keep or existed else None)
-
-    def _checked(self, launcher, ansible):
-        """Check what can be checked before anything is written (the
-        inputs, the launcher's prerequisites, ``ansible``'s options), then
-        make the work dir; return whether it existed, and the heat dir if
-        this run makes it (a list, for the rollback)."""
-        self.inputs.check(self.say)
-        launcher.check_prerequisites()
-        if ansible is not None:
-            ansible_run.check_options(ansible)
-        existed = os.path.isdir(self.workdir.path)
-        new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
-            launcher.heat_dir]
-        self.workdir.create()
-        return existed, new_heat_dir
-
-    def _prepare_while_heat_starts(self, launcher, ansible, early):
-        """:meth:`_prepare` while Heat's processes start up (``early``, and
-        where the launcher can start them ahead:
-        :meth:`~.base.HeatLauncher.spawn`); a failed check kills them,
-        with no dump, before the rollback."""
-        spawned = early and launcher.spawn(tied=True)
-        try:
-            return self._prepare(launcher, ansible, spawned=spawned)
-        except BaseException:
-            if spawned:
-                with interruption.shielded('stopping Heat'):
-                    launcher.unspawn()
-            raise
-
-    def _prepare(self, launcher, ansible, spawned=False):
-        """Read and check every input (writing the generated files), and
-        check that Heat can start here (unless it is starting:
-        ``spawned``); return the :class:`~.prepared.PreparedInputs`."""
-        prepared = self.inputs.prepare(self.say)
-        self._check_parameters(prepared.create_args)
-        if not self.request.generate_passwords:
-            unset = input_checks.unset_parameters(
-                prepared.create_args, passwords.PASSWORD_NAMES)
-            if unset:
-                raise exceptions.InputError(
-                    'No environment gives %s, and --disable-password-'
-                    'generation generates none: set them in an environment '
-                    'file, or deploy without the option' % ', '.join(unset))
-        if ansible is not None:
-            input_checks.check_limit(ansible.limit, self.stack,
-                                     prepared.servers)
-        input_checks.check_tripleo_ansible(self.inputs.templates,
-                                           ansible is not None, self.say)
-        if not spawned:
-            launcher.pre_start_check()
-        for warning in prepared.removed:  # only now: every input passed
-            self.say(warning)
-        return prepared
-
-    def _user_environments(self):
-        paths = []
-        for directory in self.request.environment_directories:
-            paths.extend(
-                template_processing.environment_directory_files(directory))
-        return paths + list(self.request.environment_files)
-
-    def _check_parameters(self, create_args):
-        """Warn (fail with ``strict``) on parameters no template declares."""
-        found = input_checks.undeclared_parameters(
-            create_args, self._user_environments())
-        for path, names in sorted(found.items()):
-            text = ('%s sets %s, which no template of this deployment '
-                    'declares: %s no effect (a typo, or a service that is '
-                    'not deployed?)' % (
-                        path, ', '.join(names),
-                        'it has' if len(names) == 1 else 'they have'))
-            if self.request.strict:
-                raise exceptions.InputError(
-                    text + '; fix the environment, or deploy without '
-                    '--strict')
-            self.say('WARNING: ' + text)
 
     def _report_unfinished(self):
         if self.workdir.status() == workdir_mod.DEPLOYING:

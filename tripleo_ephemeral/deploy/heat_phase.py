@@ -11,7 +11,7 @@ import time
 
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import outcome
-from tripleo_ephemeral import lap_clock as deploy_phases
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import interruption
@@ -34,7 +34,7 @@ class HeatPhase:
         self.stage = outcome.Stage()
         #: the deploy's :class:`~.phases.Phases`: launch, create, outputs,
         #: stop, dump
-        self.phases = phases or deploy_phases.Phases()
+        self.phases = phases or lap_clock.Phases()
 
     def run(self, launcher, prepared, keep_running, on_outputs=None):
         """Launch Heat, create the stack, save its outputs, stop Heat.

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import prepared
+from tripleo_ephemeral.deploy import preparation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.tests.unit import fakes
 
@@ -14,8 +14,8 @@ class _Launcher:
 
 
 def _deployment(tmp_path, monkeypatch, said):
-    dep = deployment.Deployment(fakes.deploy_inputs('oc', str(tmp_path)))
-    monkeypatch.setattr(dep, 'say', said.append)
+    dep = preparation.Preparation(fakes.deploy_inputs('oc', str(tmp_path)),
+                                  said.append)
     monkeypatch.setattr(
         dep.inputs, 'prepare', lambda say: prepared.PreparedInputs(
             {}, None, {}, removed=['WARNING: cmp-1 was removed']))
@@ -26,7 +26,7 @@ def test_said_after_the_checks(tmp_path, monkeypatch):
     said = []
     dep = _deployment(tmp_path, monkeypatch, said)
     monkeypatch.setattr(dep, '_check_parameters', lambda args: None)
-    dep._prepare(_Launcher(), None)
+    dep.prepare(_Launcher(), None)
     assert said == ['WARNING: cmp-1 was removed']
 
 
@@ -38,5 +38,5 @@ def test_not_said_when_input_fails(tmp_path, monkeypatch):
         raise exceptions.InputError('X sets Y: fix it')
     monkeypatch.setattr(dep, '_check_parameters', bad)
     with pytest.raises(exceptions.InputError):
-        dep._prepare(_Launcher(), None)
+        dep.prepare(_Launcher(), None)
     assert said == []

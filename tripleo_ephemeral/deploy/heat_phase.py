@@ -86,7 +86,7 @@ class HeatPhase:
                     launcher, keep_running and self.stage.changed(),
                     self.stage.heat_origin(origin))
                 self.phases.lap('stop')
-                self.phases.move(launcher.stopper.dump_seconds, 'stop',
+                self.phases.move(launcher.dump_seconds, 'stop',
                                  'dump')
         return created, outputs, deployments, dump
 

@@ -45,15 +45,16 @@ class Preparation:
     def while_heat_starts(self, launcher, ansible, early):
         """:meth:`prepare` while Heat's processes start up (``early``, and
         where the launcher can start them ahead:
-        :meth:`~.base.HeatLauncher.spawn`); a failed check kills them,
-        with no dump, before the rollback."""
-        spawned = early and launcher.spawn(tied=True)
+        :meth:`~tripleo_ephemeral.heat_launcher.spawning.Spawner.spawn`); a
+        failed check kills them, with no dump, before the rollback."""
+        spawned = early and launcher.ephemeral and launcher.spawner.spawn(
+            tied=True)
         try:
             return self.prepare(launcher, ansible, spawned=spawned)
         except BaseException:
             if spawned:
                 with interruption.shielded('stopping Heat'):
-                    launcher.unspawn()
+                    launcher.spawner.unspawn()
             raise
 
     def prepare(self, launcher, ansible, spawned=False):

@@ -14,7 +14,7 @@ import copy
 import subprocess
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import ephemeral
 from tripleo_ephemeral.heat_db import database
 
 #: A local image name: never pulled.
@@ -224,7 +224,7 @@ class FakeRunner:
         return [c for c in self.calls if c[:len(words)] == list(words)]
 
 
-class FakeLauncher(base.HeatLauncher):
+class FakeLauncher(ephemeral.EphemeralHeatLauncher):
     """A launcher of type ``fake``: no process, a SQLite database."""
 
     heat_type = 'fake'

@@ -1,5 +1,5 @@
 """Heat started ahead while a deploy checks its inputs
-(:meth:`~tripleo_ephemeral.heat_launcher.base.HeatLauncher.spawn`)."""
+(:meth:`~tripleo_ephemeral.heat_launcher.spawning.Spawner.spawn`)."""
 
 import os
 
@@ -31,7 +31,7 @@ def launcher(tmp_path, monkeypatch):
 
 
 def test_start_waits_for_the_spawned_heat_without_launching_again(launcher):
-    assert launcher.spawn(tied=True)
+    assert launcher.spawner.spawn(tied=True)
     assert launcher.calls == ['launch', 'watchdog'] and launcher.waits == 0
     launcher.start(tied=True)
     assert launcher.calls == ['launch', 'watchdog'] and launcher.waits == 1
@@ -39,9 +39,9 @@ def test_start_waits_for_the_spawned_heat_without_launching_again(launcher):
 
 
 def test_unspawn_kills_without_a_dump_and_leaves_no_database(launcher):
-    assert launcher.spawn()
+    assert launcher.spawner.spawn()
     open(launcher.database.path, 'w').write('x')
-    launcher.unspawn()
+    launcher.spawner.unspawn()
     assert not launcher.is_running() and 'terminate' not in launcher.calls
     assert not os.path.exists(launcher.database.path)
     assert launcher.dumps.all() == []
@@ -58,7 +58,7 @@ def test_nothing_is_spawned_where_it_could_change_state(launcher, why):
         launcher.state.save(running=True, pid=1)
     else:
         launcher.spawns_early = False
-    assert launcher.spawn() is False
+    assert launcher.spawner.spawn() is False
     assert launcher.calls == []
 
 

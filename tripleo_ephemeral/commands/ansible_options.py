@@ -2,12 +2,14 @@
 
 ``--overcloud-ssh-user``, ``--overcloud-ssh-key``, ``--limit``,
 ``--tags``, ``--skip-tags`` and ``--ansible-forks``, one help text each
-(a command adds only what its default is), read once into a frozen
+(a command adds only what its default is), declared by a command as its
+:class:`AnsibleArguments` and read once into a frozen
 :class:`~tripleo_ephemeral.ansible.run.AnsibleOptions`; and the values of
 tripleoclient's syntax they take (a ``--limit`` of hosts separated by
 commas, ``--extra-vars``).
 """
 
+import dataclasses
 import re
 
 from osc_lib.cli import parseractions
@@ -28,64 +30,76 @@ _LIMIT_HELP = _('Hosts or groups to run on, separated by commas, spaces or '
                 'colons, e.g. Compute or "ctrl-0,cmp-0"')
 
 
-def add_options(parser, group=None, ssh=True, ssh_user_default=None,
-                ssh_key_default=None, limit=False, limit_required=False,
-                limit_dest='limit', tags=False, forks=False):
-    """The Ansible options a command takes, added to ``group`` (else to an
-    "Ansible" group of their own): ``--overcloud-ssh-user`` and
-    ``--overcloud-ssh-key`` unless not ``ssh`` (``*_default`` says what
-    their default is); ``--limit`` (into ``limit_dest``: ``overcloud admin
-    authorize`` keeps tripleoclient's), ``--tags``/``--skip-tags`` and
-    ``--ansible-forks`` when asked for. :func:`read` reads them.
-    """
-    if group is None:
-        group = parser.add_argument_group(_('Ansible'))
-    if ssh:
-        group.add_argument(
-            '--overcloud-ssh-user', metavar='<user>', default=None,
-            help=_SSH_USER_HELP % (ssh_user_default or _(
-                'the inventory\'s, i.e. what the last deploy used')))
-        group.add_argument(
-            '--overcloud-ssh-key', metavar='<key-file>',
-            type=options.abs_path,
-            help=_SSH_KEY_HELP % (ssh_key_default or
-                                  _('the last deploy\'s')))
-    if limit:
-        group.add_argument(
-            '--limit', metavar='<hosts>', dest=limit_dest,
-            required=limit_required,
-            help=_LIMIT_HELP if limit_required else
-            _('%s (default: all)') % _LIMIT_HELP)
-    if tags:
-        group.add_argument('--tags', metavar='<tags>',
-                           help=_('Run only tasks with these tags'))
-        group.add_argument('--skip-tags', metavar='<tags>',
-                           help=_('Skip tasks with these tags'))
-    if forks:
-        group.add_argument(
-            '--ansible-forks', metavar='<n>', type=int,
-            action=parseractions.NonNegativeAction,
-            help=_('Parallel Ansible processes'))
-    return group
+@dataclasses.dataclass(frozen=True)
+class AnsibleArguments:
+    """The Ansible options one command takes: :meth:`add` declares them,
+    :meth:`read` reads those it declared (a misspelt name fails, never
+    reads as None). ``--overcloud-ssh-user`` and ``--overcloud-ssh-key``
+    unless not ``ssh``; ``--limit`` (into ``limit_dest``: ``overcloud
+    admin authorize`` keeps tripleoclient's), ``--tags``/``--skip-tags``
+    and ``--ansible-forks`` when asked for."""
 
+    ssh: bool = True
+    limit: bool = False
+    limit_required: bool = False
+    limit_dest: str = 'limit'
+    tags: bool = False
+    forks: bool = False
 
-def read(parsed_args, limit_dest='limit', ssh_user=True, **values):
-    """The :class:`~tripleo_ephemeral.ansible.run.AnsibleOptions` of
-    :func:`add_options`' options (those the command took), with
-    ``values`` (timeout, extravars...) over them. Without ``ssh_user``
-    the user is left to the inventory (the command passes it in
-    ``extravars``)."""
-    read = {
-        'ssh_key': getattr(parsed_args, 'overcloud_ssh_key', None),
-        'limit': parse_limit(getattr(parsed_args, limit_dest, None)),
-        'tags': getattr(parsed_args, 'tags', None),
-        'skip_tags': getattr(parsed_args, 'skip_tags', None),
-        'forks': getattr(parsed_args, 'ansible_forks', None),
-    }
-    if ssh_user:
-        read['ssh_user'] = getattr(parsed_args, 'overcloud_ssh_user', None)
-    read.update(values)
-    return ansible_run.AnsibleOptions(**read)
+    def add(self, parser, group=None, ssh_user_default=None,
+            ssh_key_default=None):
+        """Add the options to ``group`` (else to an "Ansible" group of
+        their own; returned); ``*_default`` says what the SSH options'
+        default is."""
+        if group is None:
+            group = parser.add_argument_group(_('Ansible'))
+        if self.ssh:
+            group.add_argument(
+                '--overcloud-ssh-user', metavar='<user>', default=None,
+                help=_SSH_USER_HELP % (ssh_user_default or _(
+                    'the inventory\'s, i.e. what the last deploy used')))
+            group.add_argument(
+                '--overcloud-ssh-key', metavar='<key-file>',
+                type=options.abs_path,
+                help=_SSH_KEY_HELP % (ssh_key_default or
+                                      _('the last deploy\'s')))
+        if self.limit:
+            group.add_argument(
+                '--limit', metavar='<hosts>', dest=self.limit_dest,
+                required=self.limit_required,
+                help=_LIMIT_HELP if self.limit_required else
+                _('%s (default: all)') % _LIMIT_HELP)
+        if self.tags:
+            group.add_argument('--tags', metavar='<tags>',
+                               help=_('Run only tasks with these tags'))
+            group.add_argument('--skip-tags', metavar='<tags>',
+                               help=_('Skip tasks with these tags'))
+        if self.forks:
+            group.add_argument(
+                '--ansible-forks', metavar='<n>', type=int,
+                action=parseractions.NonNegativeAction,
+                help=_('Parallel Ansible processes'))
+        return group
+
+    def read(self, parsed_args, ssh_user=True, **values):
+        """The :class:`~tripleo_ephemeral.ansible.run.AnsibleOptions` of
+        the options, with ``values`` (timeout, extravars...) over them.
+        Without ``ssh_user`` the user is left to the inventory (the command
+        passes it in ``extravars``)."""
+        given = vars(parsed_args)
+        read = {}
+        if self.ssh:
+            read['ssh_key'] = given['overcloud_ssh_key']
+            if ssh_user:
+                read['ssh_user'] = given['overcloud_ssh_user']
+        if self.limit:
+            read['limit'] = parse_limit(given[self.limit_dest])
+        if self.tags:
+            read.update(tags=given['tags'], skip_tags=given['skip_tags'])
+        if self.forks:
+            read['forks'] = given['ansible_forks']
+        read.update(values)
+        return ansible_run.AnsibleOptions(**read)
 
 
 def parse_limit(value):

@@ -30,10 +30,15 @@ from tripleo_ephemeral import tht
 INSTALLED = object()
 
 
-def add_options(parser):
-    """The options of ``overcloud deploy``, in their groups."""
-    stack = options.add_work_dir_options(
-        parser, group=parser.add_argument_group(_('Stack')))
+#: ``--stack``/``--work-dir`` of the deploy commands, in the "Stack" group.
+WORK_DIR = options.WorkDirOptions(title=_('Stack'))
+#: The Ansible options of the deploy commands.
+ANSIBLE = ansible_options.AnsibleArguments(limit=True, tags=True, forks=True)
+
+
+def add_options(parser, stack):
+    """The options of ``overcloud deploy``, in their groups: ``stack`` is
+    the group of its :data:`WORK_DIR` options."""
     stack.add_argument(
         '--templates', metavar='<templates-dir>', nargs='?',
         const=INSTALLED, default=None, type=options.abs_path,
@@ -123,12 +128,11 @@ def add_options(parser):
                'it with "openstack tripleo launch heat --work-dir '
                '<work-dir> --kill"'))
 
-    ansible_options.add_options(
+    ANSIBLE.add(
         parser, parser.add_argument_group(_('Ansible (config-download)')),
         ssh_user_default=_('the ssh_user of each host in '
                            '--deployed-servers, else tripleo-admin'),
-        ssh_key_default=_('the last deploy\'s, else ssh\'s own'),
-        limit=True, tags=True, forks=True)
+        ssh_key_default=_('the last deploy\'s, else ssh\'s own'))
 
     options.add_heat_launcher_options(
         parser, default_type='native',
@@ -138,10 +142,11 @@ def add_options(parser):
     tripleoclient_options.add_deploy_options(parser)
 
 
-def read(parsed_args):
+def read(parsed_args, workdir):
     """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
-    :func:`add_options`' options, with ``--answers-file`` merged in and
-    ``--templates`` without a value resolved to the installed templates."""
+    :func:`add_options`' options for ``workdir`` (what :data:`WORK_DIR`
+    read), with ``--answers-file`` merged in and ``--templates`` without a
+    value resolved to the installed templates."""
     given = deploy_compat.apply_answers(parsed_args)
     compat = tripleoclient_options.read_deploy(
         parsed_args, parsed_args.config_download_only)
@@ -150,7 +155,7 @@ def read(parsed_args):
         with errors.user_errors('--templates'):
             templates = tht.find()
     return request_mod.DeployRequest(
-        workdir=options.work_dir(parsed_args),
+        workdir=workdir,
         templates=templates,
         environment_files=tuple(given['environment_files']),
         environment_directories=tuple(parsed_args.environment_directories),
@@ -176,7 +181,7 @@ def read(parsed_args):
         keep_running=parsed_args.keep_running,
         stop=compat.stop,
         launcher=options.launcher_spec(parsed_args),
-        ansible=ansible_options.read(
+        ansible=ANSIBLE.read(
             parsed_args,
             skip_tags=ansible_options.skip_tags(
                 parsed_args.skip_tags, parsed_args.inflight_validations),

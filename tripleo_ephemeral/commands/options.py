@@ -2,9 +2,8 @@
 
 Each group is declared here once, next to the function that reads it into
 a value, once per command run: ``--stack``/``--work-dir`` (every command
-that works on a deployment) into a
-:class:`~tripleo_ephemeral.workdir.WorkDir` (:func:`work_dir`, or
-:func:`existing_work_dir` where the deployment must exist); the
+that works on a deployment, :class:`WorkDirOptions`) into a
+:class:`~tripleo_ephemeral.workdir.WorkDir`; the
 ``--heat-*`` launcher and container options into a frozen
 :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`
 (:func:`launcher_spec`), which :func:`build_launcher` turns into a
@@ -13,6 +12,7 @@ launcher. The Ansible options are
 """
 
 import argparse
+import dataclasses
 import os
 
 from osc_lib.cli import parseractions
@@ -59,61 +59,73 @@ def port_number(value):
 
 # -- the deployment: --stack and --work-dir ---------------------------------
 
-def add_work_dir_options(parser, stack=True, required=False, group=None,
-                         work_dir_help=None, default_stack=None,
-                         positional_stack=False):
-    """``--stack`` and ``--work-dir`` (alias ``--working-dir``).
+@dataclasses.dataclass(frozen=True)
+class WorkDirOptions:
+    """``--stack`` and ``--work-dir`` (alias ``--working-dir``) as one
+    command takes them: :meth:`add` declares them, :meth:`read` reads what
+    it declared (a misspelt name fails, never reads as None).
 
-    Without ``stack`` the default work dir is the default stack's. Added
-    to ``group`` when given, else to a group of their own. With
+    Without ``stack`` the default work dir is the default stack's (or the
+    one ``stack_argument``, the command's own argument, names). With
     ``positional_stack`` the stack may also be named as tripleoclient's
-    positional argument (it wins over ``--stack``).
+    positional argument (it wins over ``--stack``). ``title`` names their
+    group (default: Deployment).
     """
-    default_stack = default_stack or workdir.DEFAULT_STACK
-    if positional_stack:
-        parser.add_argument(
-            'stack_name', metavar='<stack>', nargs='?',
-            help=_('Name of the stack (same as --stack)'))
-    if group is None:
-        group = parser.add_argument_group(_('Deployment'))
-    if stack:
+
+    stack: bool = True
+    positional_stack: bool = False
+    required: bool = False
+    default_stack: str = workdir.DEFAULT_STACK
+    title: str = None
+    work_dir_help: str = None
+    stack_argument: str = None
+
+    def add(self, parser):
+        """Add the options to ``parser``; return their group, where a
+        command adds its own options of the same kind."""
+        default_stack = self.default_stack
+        if self.positional_stack:
+            parser.add_argument(
+                'stack_name', metavar='<stack>', nargs='?',
+                help=_('Name of the stack (same as --stack)'))
+        group = parser.add_argument_group(self.title or _('Deployment'))
+        if self.stack:
+            group.add_argument(
+                '--stack', metavar='<stack>', default=default_stack,
+                help=_('Name of the stack (default: %s)') % default_stack)
+        what = self.work_dir_help or _('Directory for everything the '
+                                       'deployment keeps')
+        if not self.required:
+            what = _('%(what)s (default: %(default)s)') % {
+                'what': what, 'default': workdir.default_path(
+                    '<stack>' if self.stack else workdir.DEFAULT_STACK)}
         group.add_argument(
-            '--stack', metavar='<stack>', default=default_stack,
-            help=_('Name of the stack (default: %s)') % default_stack)
-    what = work_dir_help or _('Directory for everything the deployment '
-                              'keeps')
-    if not required:
-        what = _('%(what)s (default: %(default)s)') % {
-            'what': what, 'default': workdir.default_path(
-                '<stack>' if stack else workdir.DEFAULT_STACK)}
-    group.add_argument(
-        '--work-dir', '--working-dir', metavar='<work-dir>', dest='work_dir',
-        type=abs_path, required=required, help=what)
-    return group
+            '--work-dir', '--working-dir', metavar='<work-dir>',
+            dest='work_dir', type=abs_path, required=self.required,
+            help=what)
+        return group
 
-
-def work_dir(parsed_args):
-    """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
-    (the positional stack name wins over ``--stack``); a stack name Heat
-    would refuse is an error."""
-    stack = (getattr(parsed_args, 'stack_name', None) or
-             getattr(parsed_args, 'stack', None) or workdir.DEFAULT_STACK)
-    try:
-        workdir.check_stack_name(stack)
-    except exceptions.InputError as exc:
-        raise osc_exceptions.CommandError(str(exc))
-    return workdir.WorkDir(parsed_args.work_dir, stack)
-
-
-def existing_work_dir(parsed_args):
-    """:func:`work_dir`, which must hold a deployment already."""
-    wd = work_dir(parsed_args)
-    if not os.path.isdir(wd.path):
-        raise osc_exceptions.CommandError(
-            _('No deployment was found for %(stack)s in %(dir)s: deploy it '
-              'first, or check --stack/--work-dir') % {
-                  'stack': wd.stack, 'dir': wd.path})
-    return wd
+    def read(self, parsed_args, existing=False):
+        """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
+        name; a stack name Heat would refuse is an error, and so is a work
+        dir that holds no deployment yet when it must (``existing``)."""
+        values = vars(parsed_args)
+        names = (['stack_name'] if self.positional_stack else []) + (
+            ['stack'] if self.stack else
+            [self.stack_argument] if self.stack_argument else [])
+        stack = next((values[name] for name in names if values[name]),
+                     None) or workdir.DEFAULT_STACK
+        try:
+            workdir.check_stack_name(stack)
+        except exceptions.InputError as exc:
+            raise osc_exceptions.CommandError(str(exc))
+        wd = workdir.WorkDir(values['work_dir'], stack)
+        if existing and not os.path.isdir(wd.path):
+            raise osc_exceptions.CommandError(
+                _('No deployment was found for %(stack)s in %(dir)s: deploy '
+                  'it first, or check --stack/--work-dir') % {
+                      'stack': wd.stack, 'dir': wd.path})
+        return wd
 
 
 def config_history(wd):

@@ -4,12 +4,13 @@ import logging
 
 from osc_lib.command import command
 
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import deploy_request
 
 LOG = logging.getLogger(__name__)
 
 
-class DeployOvercloud(command.ShowOne):
+class DeployOvercloud(base.DeploymentCommand, command.ShowOne):
     """Deploy an overcloud with an ephemeral Heat, then run config-download.
 
     Heat is launched, the stack is created fresh from the templates and
@@ -20,14 +21,15 @@ class DeployOvercloud(command.ShowOne):
     "-f json" gives it to a program.
     """
 
-    auth_required = False
+    work_dir_options = deploy_request.WORK_DIR
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        deploy_request.add_options(parser)
+        deploy_request.add_options(parser, self.work_dir_group)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        return deploy_request.run(deploy_request.read(parsed_args),
-                                  self.app.stderr).row()
+        request = deploy_request.read(parsed_args,
+                                      self.work_dir(parsed_args))
+        return deploy_request.run(request, self.app.stderr).row()

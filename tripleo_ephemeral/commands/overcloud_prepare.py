@@ -9,6 +9,7 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
@@ -17,14 +18,13 @@ from tripleo_ephemeral.commands import errors
 _PROMPTS = {'update': confirm.UPDATE_PROMPT, 'upgrade': confirm.UPGRADE_PROMPT}
 
 
-class _Prepare(command.ShowOne):
+class _Prepare(base.DeploymentCommand, command.ShowOne):
     kind = None
-
-    auth_required = False
+    work_dir_options = deploy_request.WORK_DIR
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        deploy_request.add_options(parser)
+        deploy_request.add_options(parser, self.work_dir_group)
         return parser
 
     def take_action(self, parsed_args):
@@ -34,7 +34,8 @@ class _Prepare(command.ShowOne):
             raise osc_exceptions.CommandError(
                 _('%s prepare creates a stack: drop --config-download-only')
                 % self.kind)
-        request = deploy_request.read(parsed_args)
+        request = deploy_request.read(parsed_args,
+                                      self.work_dir(parsed_args))
         with errors.user_errors('--templates'):
             prepare = request.to_prepare(self.kind)
         result = deploy_request.run(prepare, self.app.stderr)

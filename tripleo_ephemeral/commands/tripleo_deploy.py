@@ -8,6 +8,7 @@ from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
@@ -20,7 +21,11 @@ from tripleo_ephemeral import tht
 LOG = logging.getLogger(__name__)
 
 
-class DeployStandalone(command.ShowOne):
+#: The Ansible options of tripleo deploy (it runs as root, locally).
+ANSIBLE = ansible_options.AnsibleArguments(ssh=False, forks=True)
+
+
+class DeployStandalone(base.DeploymentCommand, command.ShowOne):
     """Deploy a Standalone overcloud on one host with an ephemeral Heat.
 
     tripleoclient's "tripleo deploy", over the same deploy as "overcloud
@@ -29,13 +34,12 @@ class DeployStandalone(command.ShowOne):
     roles_data_standalone.yaml, with no isolated networks.
     """
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(
+        title=_('Standalone'), default_stack=standalone.DEFAULT_STACK)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        group = parser.add_argument_group(_('Standalone'))
-        options.add_work_dir_options(
-            parser, group=group, default_stack=standalone.DEFAULT_STACK)
+        group = self.work_dir_group
         group.add_argument('--output-dir', dest='work_dir',
                            type=options.abs_path, help=argparse.SUPPRESS)
         group.add_argument(
@@ -94,7 +98,7 @@ class DeployStandalone(command.ShowOne):
         group.add_argument(
             '-y', '--yes', action='store_true',
             help=_('Accepted for compatibility: nothing is asked'))
-        ansible_options.add_options(parser, group, ssh=False, forks=True)
+        ANSIBLE.add(parser, group)
         group.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging'))
@@ -108,11 +112,12 @@ class DeployStandalone(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        return deploy_request.run(_request(parsed_args),
-                                  self.app.stderr).row()
+        return deploy_request.run(
+            _request(parsed_args, self.work_dir(parsed_args)),
+            self.app.stderr).row()
 
 
-def _request(parsed_args):
+def _request(parsed_args, workdir):
     """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
     ``tripleo deploy``'s options: one Standalone host."""
     compat = tripleoclient_standalone_options.read_standalone(parsed_args)
@@ -120,7 +125,7 @@ def _request(parsed_args):
     with errors.user_errors('--work-dir'):
         templates = parsed_args.templates or tht.find()
     return request_mod.DeployRequest(
-        workdir=options.work_dir(parsed_args),
+        workdir=workdir,
         templates=templates,
         standalone=standalone.StandaloneHost(
             local_ip=parsed_args.local_ip,
@@ -139,6 +144,6 @@ def _request(parsed_args):
         keep_running=parsed_args.keep_running,
         launcher=spec.replace(heat_type=spec.heat_type or compat.heat_type or
                               'native'),
-        ansible=ansible_options.read(
+        ansible=ANSIBLE.read(
             parsed_args, skip_tags=ansible_options.skip_tags(
                 None, compat.inflight_validations)))

@@ -30,7 +30,7 @@ class TestDeployRequest(osc_base.TestCommand):
             '--limit', 'a, b', '--heat-type', 'auto',
             '--heat-config-override', 'DEFAULT.debug=true'], [])
         before = copy.deepcopy(vars(parsed))
-        request = deploy_request.read(parsed)
+        request = deploy_request.read(parsed, cmd.work_dir(parsed))
         self.assertEqual(before, vars(parsed))
         self.assertEqual(('oc', '/w'), (request.stack, request.workdir.path))
         self.assertEqual(('/e.yaml',), request.environment_files)
@@ -66,14 +66,14 @@ class TestDeployRequest(osc_base.TestCommand):
     def test_prepare_derives_a_request(self):
         cmd = overcloud_prepare.PrepareUpdate(self.app, None)
         parsed = self.check_parser(cmd, ['-y'], [])
-        request = deploy_request.read(parsed)
+        request = deploy_request.read(parsed, cmd.work_dir(parsed))
         changed = request.replace(stack_only=True)
         self.assertFalse(request.stack_only)
         self.assertTrue(changed.stack_only)
         self.assertIs(request.workdir, changed.workdir)
 
     def test_inputs_use_the_commands_work_dir(self):
-        wd = options.work_dir(_Args(work_dir='/w', stack='oc'))
+        wd = options.WorkDirOptions().read(_Args(work_dir='/w', stack='oc'))
         inputs = deploy_inputs.Inputs(request_mod.DeployRequest(workdir=wd))
         self.assertIs(wd, inputs.workdir)
 

@@ -9,13 +9,13 @@ from tripleo_ephemeral.commands import options
 
 
 def test_every_command_refuses_a_stack_name_heat_would():
-    """--stack of every command goes through options.work_dir: a name out
+    """--stack of every command goes through options.WorkDirOptions: a name out
     of the work dir (``../../evil``) is refused before any path is made."""
     with pytest.raises(osc_exceptions.CommandError,
                        match="--stack '../../evil' is not a valid stack"):
-        options.work_dir(argparse.Namespace(stack='../../evil',
-                                            work_dir=None))
-    assert options.work_dir(argparse.Namespace(
+        options.WorkDirOptions().read(argparse.Namespace(
+            stack='../../evil', work_dir=None))
+    assert options.WorkDirOptions().read(argparse.Namespace(
         stack='site-1', work_dir='/w')).path == '/w'
 
 

@@ -7,7 +7,6 @@ import fixtures
 from osc_lib.test import base as osc_base
 
 from tripleo_ephemeral.commands import deploy_request
-from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.deploy import result
 
@@ -41,7 +40,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             ('heat_config_override', []), ('heat_debug', False),
             ('heat_container_image', None), ('heat_engine_workers', None),
             ('skip_heat_pull', False)])
-        work_dir = options.work_dir(parsed)
+        work_dir = self.cmd.work_dir(parsed)
         self.assertEqual(os.path.expanduser('~/overcloud-deploy/overcloud'),
                          work_dir.path)
 
@@ -69,7 +68,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             ('disable_validations', True), ('skip_checks', ['x', 'y']),
             ('disable_container_prepare', True),
             ('verbose_events', True)])
-        self.assertTrue(options.work_dir(parsed).path.endswith(
+        self.assertTrue(self.cmd.work_dir(parsed).path.endswith(
             '/overcloud-deploy/oc'))
         # --templates without a value: the installed THT (found later);
         # without the option: the bundled sample.
@@ -82,7 +81,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             parsed = self.check_parser(self.cmd, [option, '~/w'], [
                 ('work_dir', os.path.expanduser('~/w'))])
             self.assertEqual(os.path.expanduser('~/w'),
-                             options.work_dir(parsed).path)
+                             self.cmd.work_dir(parsed).path)
 
     def test_what_to_run_group(self):
         self.check_parser(self.cmd, ['--stack-only', '--keep-running'], [

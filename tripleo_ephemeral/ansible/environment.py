@@ -80,8 +80,8 @@ def default_forks():
 
 class PlaybookEnvironment:
     """The environment ``ansible-playbook`` runs the playbooks of
-    ``config_dir`` in, with ``options`` (:class:`~tripleo_ephemeral.deploy.
-    ansible_run.AnsibleOptions`). ``ansible`` is the
+    ``config_dir`` in, with ``options`` (:class:`~.run.AnsibleOptions`).
+    ``ansible`` is the
     :class:`~.install.AnsibleInstall` to use, or None for the product's
     own ansible-core."""
 

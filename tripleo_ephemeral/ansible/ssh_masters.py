@@ -1,7 +1,7 @@
 """Closing the ssh ControlPersist masters an Ansible run leaves behind.
 
 ssh's masters outlive ansible-playbook: each run gives them a directory of
-its own (:func:`~.ansible_run.run_playbook`), and after it they are told to
+its own (:func:`~.run.run_playbook`), and after it they are told to
 exit, the directory is removed, and any master still running (or starting
 meanwhile) is terminated by its pid, so nothing is left running.
 """

@@ -225,7 +225,8 @@ def launcher_spec(parsed_args):
 
 
 def build_launcher(spec, heat_dir, say=None):
-    """The launcher ``spec`` (a :class:`~.spec.LauncherSpec`) describes,
+    """The launcher ``spec`` (a
+    :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`) describes,
     for ``heat_dir`` (:func:`tripleo_ephemeral.heat_launcher.spec.build`);
     an override Heat would not take is the one-line CommandError."""
     try:

@@ -32,8 +32,8 @@ class HeatPhase:
         self.say = say
         self.verbose_events = verbose_events
         self.stage = outcome.Stage()
-        #: the deploy's :class:`~.phases.Phases`: launch, create, outputs,
-        #: stop, dump
+        #: the deploy's :class:`~tripleo_ephemeral.lap_clock.Phases`:
+        #: launch, create, outputs, stop, dump
         self.phases = phases or lap_clock.Phases()
 
     def run(self, launcher, prepared, keep_running, on_outputs=None):

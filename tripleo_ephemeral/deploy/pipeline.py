@@ -4,9 +4,10 @@
 deploy``, ``update|upgrade prepare`` and ``tripleo deploy`` read from their
 arguments) and runs it: its inputs (:class:`~.inputs.Inputs`, or
 :class:`~.standalone.StandaloneInputs` for a Standalone host), the Heat it
-names (``--heat-type auto`` chosen here, :mod:`.heat_launcher.auto`), and
-the :class:`~.deployment.Deployment` in the mode asked for: a full deploy,
-a stop before Heat (``--dry-run``, ``--setup-only``), or a render of the
+names (``--heat-type auto`` chosen here,
+:mod:`tripleo_ephemeral.heat_launcher.auto`), and the
+:class:`~.deployment.Deployment` in the mode asked for: a full deploy, a
+stop before Heat (``--dry-run``, ``--setup-only``), or a render of the
 saved outputs (``--config-download-only``).
 """
 

@@ -126,9 +126,9 @@ def render(workdir, outputs, deployments, render_settings, say,
     The project is rendered into a new directory beside the old one, then
     swapped in: a failure keeps the last good project (and its run state)
     whole. Its git history is carried over and the render committed
-    (``phases``, a deploy's :class:`~.phases.Phases`, gets ``render``
-    and ``history``). ``build``: the :class:`Build` of the same outputs
-    and settings, started earlier.
+    (``phases``, a deploy's :class:`~tripleo_ephemeral.lap_clock.Phases`,
+    gets ``render`` and ``history``). ``build``: the :class:`Build` of the
+    same outputs and settings, started earlier.
     """
     dest = workdir.config_download_dir
     if build is None:

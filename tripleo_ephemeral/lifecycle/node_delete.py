@@ -74,7 +74,8 @@ def _forget_servers(workdir, names):
 
 def delete(workdir, found, options, say):
     """Scale ``found`` (``check_hosts``'s) down and take them out; returns
-    the :class:`~.ansible_run.PlaybookRun` of the scale playbook."""
+    the :class:`~tripleo_ephemeral.ansible.run.PlaybookRun` of the scale
+    playbook."""
     config_dir = workdir.config_download_dir
     playbook = os.path.join(config_dir, SCALE_PLAYBOOK)
     if not os.path.isfile(playbook):

@@ -75,7 +75,8 @@ def run_playbooks(config_dir, playbooks, options, out, **kwargs):
 
 def run(workdir, kind, options, out, playbooks=None):
     """``overcloud <kind> run``: the kind's playbooks (or ``playbooks``)
-    with ``options`` (:class:`~.ansible_run.AnsibleOptions`)."""
+    with ``options``
+    (:class:`~tripleo_ephemeral.ansible.run.AnsibleOptions`)."""
     config_dir = workdir.config_download_dir
     if not os.path.isdir(config_dir):
         raise exceptions.DeployError(

@@ -8,7 +8,7 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import stored_environment as adoption
+from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import deployments as deployments_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -67,13 +67,13 @@ def fetch_and_save_environment(client, stack_id, path, names, files=None):
     files the stack was created with, if known (else Heat's copy)."""
     merged = client.stacks.environment(stack_id) or {}
     if any((merged.get('parameter_defaults') or {}).get(name) ==
-           adoption.MASK for name in names):
+           stored_env.MASK for name in names):
         # Heat masks hidden parameters (AdminPassword): the stored
         # environment files have them.
         if files is None:
             files = client.stacks.files(stack_id)
-        merged, _ = adoption.unmask(merged, files, stack_id, strict=False,
-                                    only=names)
+        merged, _ = stored_env.unmask(merged, files, stack_id, strict=False,
+                                      only=names)
     defaults = merged.get('parameter_defaults') or {}
     values = {name: defaults[name] for name in names if name in defaults}
     yamlfile.write(path, values, mode=0o600)

@@ -38,6 +38,8 @@ is the only one that spells the layout (the install archives' names are in
                                            config-download render
       ssh_private_key[.pub]                the tripleo-admin key ("overcloud
                                            admin authorize")
+      rhoso-export/                        "openstack overcloud adoption
+                                           export" (the default --output-dir)
 
     An adopted deployment (``overcloud adopt``) also has:
 
@@ -242,6 +244,11 @@ class WorkDir:
     def ssh_admin_key(self):
         """The tripleo-admin private key; ``.pub`` next to it."""
         return self.join('ssh_private_key')
+
+    @property
+    def rhoso_export_dir(self):
+        """Where ``overcloud adoption export`` writes by default."""
+        return self.join('rhoso-export')
 
     # -- what an adoption writes (overcloud adopt) --------------------------
 

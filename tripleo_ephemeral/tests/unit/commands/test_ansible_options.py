@@ -30,3 +30,18 @@ def test_parse_extra_vars():
     with pytest.raises(exceptions.InputFileError,
                        match='give the key a twice'):
         ansible_options.parse_extra_vars(['{"a": 1, "a": 2}'])
+
+
+def test_arguments_read_what_they_declared():
+    """A declared option missing from the arguments is an error; one not
+    declared is not read."""
+    import argparse
+
+    declared = ansible_options.AnsibleArguments(limit=True, tags=True)
+    parser = argparse.ArgumentParser()
+    declared.add(parser)
+    read = declared.read(parser.parse_args(['--limit', 'a, b']))
+    assert (read.limit, read.forks) == ('a:b', None)
+    with pytest.raises(KeyError):
+        declared.read(argparse.Namespace(overcloud_ssh_user=None,
+                                         overcloud_ssh_key=None, limit='a'))

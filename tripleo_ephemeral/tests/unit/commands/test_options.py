@@ -40,3 +40,14 @@ def test_build_launcher_refuses_an_override_heat_would_crash_on(tmp_path):
         _launcher_args('ephemeral_heat.fast_create=false'),
         str(tmp_path / 'heat'))
     assert launcher.heat_type == 'native'
+
+
+def test_work_dir_options_read_what_they_declared():
+    """A name the options did not declare is an error, never None."""
+    declared = options.WorkDirOptions(positional_stack=True)
+    parser = argparse.ArgumentParser()
+    declared.add(parser)
+    parsed = parser.parse_args(['oc', '--work-dir', '/w'])
+    assert declared.read(parsed).stack == 'oc'
+    with pytest.raises(KeyError):
+        declared.read(argparse.Namespace(stack='oc', work_dir='/w'))

@@ -1,4 +1,9 @@
-"""TripleO's Ansible: the Ansible that runs tripleo-heat-templates' playbooks.
+"""Running Ansible: config-download's playbooks, and the Ansible they need.
+
+:mod:`.run` runs a playbook with ansible-runner (its progress,
+:mod:`.progress`; the ssh masters it leaves, :mod:`.ssh_masters`); every
+config-download gets an ``ansible.cfg`` (:mod:`.ansible_cfg`) and a command
+script (:mod:`.project`) for running it by hand.
 
 tripleo-heat-templates' config-download needs tripleo-ansible's roles,
 strategies, modules and callbacks, the collections its tasks call and an

@@ -166,6 +166,13 @@ class WorkDir:
                             '%s-environment.yaml' % self.stack)
 
     @property
+    def hidden_parameters_file(self):
+        """The names of the hidden parameters the stack's environment
+        set (their values are secrets)."""
+        return os.path.join(self.outputs_dir,
+                            '%s-hidden-parameters.yaml' % self.stack)
+
+    @property
     def config_download_dir(self):
         return self.join(CONFIG_DOWNLOAD_DIR, self.stack)
 

@@ -131,6 +131,10 @@ class WorkDirOptions:
 def config_history(wd):
     """The config-download versions of ``wd``, which must have one."""
     history = versions.ConfigHistory(wd.config_download_dir)
+    try:
+        history.check_sound()
+    except exceptions.HistoryError as exc:
+        raise osc_exceptions.CommandError(str(exc))
     if not history.head():
         raise osc_exceptions.CommandError(
             _('%(dir)s has no config-download versions: deploy the stack '

@@ -3,55 +3,12 @@
 Between commands nothing runs; what a deployment keeps is here. This module
 is the only one that spells the layout (the install archives' names are in
 :mod:`tripleo_ephemeral.archives.install_archives`); everything else asks a
-:class:`WorkDir` for its paths::
-
-    ~/overcloud-deploy/<stack>/            the default work dir
-      heat-launcher/                       the heat dir: Heat's config,
-                                           database dumps and logs
-      tripleo-heat-templates/              the rendered copy of the templates
-      outputs/<stack>-outputs.yaml         the stack outputs, and
-      outputs/<stack>-deployments.yaml     its software deployments
-      outputs/<stack>-environment.yaml     what the inventory reads of
-                                           its merged environment
-      config-download/<stack>/             the Ansible project
-      os-collect-config/<Role>-<i>.conf    agent configs (deployed server
-                                           agent config)
-      <stack>-passwords.yaml               generated passwords (0600)
-      <stack>-deployed-servers.yaml        generated deployed-server env
-                                           (ports, VIPs, networks)
-      <stack>-ip-allocations.yaml          the addresses hosts and VIPs got
-                                           (kept for every later deploy)
-      <stack>-tht-parameters.yaml          generated <Role>Services, images
-      <stack>-deploy-parameters.yaml       DeployIdentifier and friends
-      <stack>-deploy-inputs.yaml           what the last deploy used
-      <stack>-deployment_status.yaml       DEPLOYING, DEPLOY_SUCCESS, ...
-      <stack>-last-success.yaml            what the checks compare against
-      <stack>-stack-size.yaml              the last create's resource count
-      <stack>-install-<UTC time>.tar.gz    archives of the work dir after
-                                           each deploy (-failed.tar.gz
-                                           when it failed)
-      <stack>rc, clouds.yaml               the overcloud's credentials
-      <stack>-export.yaml                  "openstack overcloud export"
-      <stack>-deleted-hosts.yaml           hosts "overcloud node delete" took
-                                           out
-      <stack>-render-settings.yaml         SSH users and Python of the last
-                                           config-download render
-      ssh_private_key[.pub]                the tripleo-admin key ("overcloud
-                                           admin authorize")
-      rhoso-export/                        "openstack overcloud adoption
-                                           export" (the default --output-dir)
-
-    An adopted deployment (``overcloud adopt``) also has:
-
-      <stack>-adopted-environment.yaml     the stack's merged environment,
-                                           usable as -e
-      <stack>-adopted-servers.yaml         its hosts, a --deployed-servers
-                                           file
-      tripleo-<stack>-roles-data.yaml      the roles and networks data it
-      tripleo-<stack>-network-data.yaml    was rendered with
-      <stack>-adoption.yaml                the adoption record
-      adopted/                             the stored environment, files and
-                                           template as Heat had them
+:class:`WorkDir` for its paths. ``doc/source/reference/workdir.rst`` says
+what each file holds: ``~/overcloud-deploy/<stack>/`` (the default) has the
+heat dir (``heat-launcher/``), the rendered templates, the saved outputs,
+config-download, the generated environments, the records a deploy keeps
+(``<stack>-*.yaml``), the install archives and the credentials; an adopted
+deployment also its adopted environment, servers and record.
 """
 
 import logging

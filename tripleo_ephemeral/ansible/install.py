@@ -1,10 +1,13 @@
 """Build, find and check the venv that holds TripleO's Ansible.
 
 The pins are ``requirements.txt`` beside this module, the one place they
-are. ``<venv>/.tripleo-ephemeral-ansible`` is written last by a complete
-install and holds the pins' digest: a venv without it, or with another
-digest, is not an install (it is built again), so an interrupted install
-is never used.
+are. ``<venv>/.tripleo-ephemeral-ansible`` is written last (atomically) by
+a complete install and holds the pins' digest: a venv without it, or with
+another digest, is not an install (it is built again), so an interrupted
+install is never used. An install that fails or is interrupted removes
+what it built; the programs it runs (venv, pip and what they start) are
+killed with it, even when the command itself is killed
+(:meth:`~tripleo_ephemeral.process.ProcessRunner.run`, ``tied``).
 """
 
 import hashlib
@@ -15,6 +18,8 @@ import shutil
 import sys
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral import interruption
 
 LOG = logging.getLogger(__name__)
 
@@ -140,17 +145,29 @@ class AnsibleInstall:
             LOG.info('Removing the incomplete or outdated %s', self.path)
             shutil.rmtree(self.path)
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        runner.run([python, '-m', 'venv', self.path])
+        try:
+            self._build(runner, python)
+            fileutil.write_atomic(os.path.join(self.path, STAMP), json.dumps(
+                {'digest': digest(), 'python': version, 'versions': pins()},
+                indent=1, sort_keys=True), mode=0o644)
+        except BaseException:
+            with interruption.shielded('removing the incomplete install'):
+                LOG.info('Removing the incomplete %s', self.path)
+                shutil.rmtree(self.path, ignore_errors=True)
+            raise
+        return True
+
+    def _build(self, runner, python):
+        with interruption.activity('making the venv %s' % self.path):
+            runner.run([python, '-m', 'venv', self.path], tied=True)
         pip = [self.python, '-m', 'pip', 'install', '-q',
                '--disable-pip-version-check']
         with_deps, no_deps = requirements()
-        runner.run(pip + with_deps, timeout=1800)
-        runner.run(pip + ['--no-deps'] + no_deps, timeout=600)
-        stamp = {'digest': digest(), 'python': version,
-                 'versions': pins()}
-        with open(os.path.join(self.path, STAMP), 'w') as f:
-            json.dump(stamp, f, indent=1, sort_keys=True)
-        return True
+        with interruption.activity('installing %s' % ', '.join(with_deps)):
+            runner.run(pip + with_deps, timeout=1800, tied=True)
+        with interruption.activity('installing %s' % ', '.join(no_deps)):
+            runner.run(pip + ['--no-deps'] + no_deps, timeout=600,
+                       tied=True)
 
 
 def find_python():

@@ -1,8 +1,9 @@
 """One archive of a deployment's state, and its verified restore.
 
-The archive (tar.gz, 0600) holds the work dir (dumps, passwords,
-environments, outputs, config-download, the heat dir's configuration and
-key) and ``MANIFEST.json`` with each file's size, mode and SHA-256. A
+The archive (tar.gz, 0600) holds what the product keeps in the work dir
+(dumps, passwords, environments, outputs, config-download, the heat dir's
+configuration and key) and ``MANIFEST.json`` with each file's size, mode
+and SHA-256, and the names of the operator's files it left out. A
 restore extracts into a scratch dir beside the target, refuses paths that
 leave it, checks every file against the manifest, and only then moves the
 result into place, so a bad archive changes nothing.
@@ -22,16 +23,21 @@ from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 from tripleo_ephemeral.archives import install_archives as archives
+from tripleo_ephemeral.workdir import layout
 
 MANIFEST = 'MANIFEST.json'
 FORMAT = 1
 
 
-def _walk(root):
-    """The files a backup carries: the work dir's, transient ones left out
+def _walk(root, members=None):
+    """The files a backup carries: those under ``root`` (or its top-level
+    ``members``), transient ones left out
     (:func:`tripleo_ephemeral.archives.install_archives.is_transient`)."""
     is_transient = archives.is_transient
     for directory, dirs, files in os.walk(root):
+        if directory == root and members is not None:
+            dirs[:] = [d for d in dirs if d in members]
+            files = [f for f in files if f in members]
         dirs[:] = sorted(d for d in dirs
                          if not is_transient(os.path.join(directory, d)))
         for name in sorted(files):
@@ -41,8 +47,13 @@ def _walk(root):
                 yield os.path.relpath(path, root)
 
 
-def create(work_dir, output=None, now=None):
-    """Write the backup of ``work_dir``; return (path, manifest).
+def create(work_dir, output=None, now=None, stack=workdir.DEFAULT_STACK):
+    """Write the backup of ``work_dir`` (of ``stack``, and the other stacks
+    it holds); return (path, manifest).
+
+    It carries the product's files (:mod:`tripleo_ephemeral.workdir.layout`)
+    and lists the operator's, which it leaves out, in the manifest's
+    ``left_out``.
 
     It holds the work dir's lock (and its heat dir's) while it reads, so it
     never archives a deploy, a launch or a kill half-way: a second command
@@ -59,21 +70,23 @@ def create(work_dir, output=None, now=None):
             if os.path.isdir(directory):
                 held.enter_context(locking.DirLock(
                     directory, purpose='tripleo backup create'))
-        return _create(work_dir, output, now)
+        return _create(work_dir, output, now, stack)
 
 
-def _create(work_dir, output, now):
+def _create(work_dir, output, now, stack):
     now = now or datetime.datetime.now(datetime.timezone.utc)
     output = output or os.path.abspath('%s-backup-%s.tar.gz' % (
         os.path.basename(work_dir), now.strftime('%Y%m%d-%H%M%S')))
+    members, left_out = layout.Layout(
+        workdir.WorkDir(work_dir, stack)).split()
     files = {}
-    for rel in _walk(work_dir):
+    for rel in _walk(work_dir, members):
         path = os.path.join(work_dir, rel)
         st = os.stat(path)
         files[rel] = {'sha256': fileutil.sha256(path), 'size': st.st_size,
                       'mode': '%04o' % (st.st_mode & 0o777)}
     manifest = {'format': FORMAT, 'created': now.isoformat(),
-                'work_dir': work_dir, 'files': files}
+                'work_dir': work_dir, 'files': files, 'left_out': left_out}
     data = json.dumps(manifest, indent=1, sort_keys=True).encode()
     try:
         with fileutil.atomic_open(output, binary=True) as raw:

@@ -15,10 +15,11 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral import workdir as workdir_mod
+from tripleo_ephemeral.workdir import layout
 
 LOG = logging.getLogger(__name__)
 
-ARCHIVE_INFIX = '-install-'
+ARCHIVE_INFIX = workdir_mod.INSTALL_ARCHIVE_INFIX
 #: Ends the name of the archive of a deploy that did not succeed.
 FAILED_SUFFIX = '-failed'
 
@@ -32,17 +33,21 @@ ARCHIVES_KEPT = 5
 COMPRESS_LEVEL = 1
 
 
-#: Dot files that are kept in config-download's directory
-#: (``config-download/<stack>/``): its history (tripleo_ephemeral.history)
-#: and its ignore file. Anywhere else (a templates checkout's .git) they go.
+#: The product's hidden files that are state, not a cache, a lock or
+#: scratch: config-download's history (tripleo_ephemeral.history) and its
+#: ignore file, kept in ``config-download/<stack>/``. Every other dot file
+#: of the product's is one of those (the work dir's lock, the database
+#: image beside the newest dump, Ansible's fact cache and temporary files,
+#: a deploy's rollback copy, what a crash left of an atomic write), or a
+#: templates checkout's own.
 VERSIONED = ('.git', '.gitignore')
 
 
 def is_transient(path):
     """Left out of archives and backups (``path`` relative to, or in, the
-    work dir): locks and other dot files (not config-download's git
-    history), the live database of a running Heat, and the install
-    archives (each is itself a copy of the work dir)."""
+    work dir): dot files but :data:`VERSIONED`, the live database of a
+    running Heat, and the install archives (each is itself a copy of the
+    work dir)."""
     parts = path.replace(os.sep, '/').rstrip('/').split('/')
     base = parts[-1]
     history = (base in VERSIONED and len(parts) >= 3 and
@@ -50,6 +55,28 @@ def is_transient(path):
     return ((base.startswith('.') and not history) or
             base.startswith(database.SQLITE_NAME) or
             (ARCHIVE_INFIX in base and base.endswith('.tar.gz')))
+
+
+def write_tar(path, root, members):
+    """Write ``path`` (tar.gz, 0600, atomically): the ``members`` of the
+    directory ``root`` (names relative to it), under ``root``'s own name,
+    transient files (:func:`is_transient`) left out, modes kept."""
+    def _filter(info):
+        return None if is_transient(info.name) else info
+
+    top = os.path.basename(root)
+    try:
+        with fileutil.atomic_open(path, binary=True) as raw:
+            with tarfile.open(fileobj=raw, mode='w:gz',
+                              compresslevel=COMPRESS_LEVEL) as tar:
+                for name in members:
+                    tar.add(os.path.join(root, name),
+                            arcname=os.path.join(top, name), filter=_filter)
+    except OSError as exc:
+        raise exceptions.WorkDirError(
+            'Could not write the archive %s: %s' %
+            (path, exc.strerror or exc))
+    return path
 
 
 class Archives:
@@ -76,30 +103,26 @@ class Archives:
             wd.stack, ARCHIVE_INFIX, now.strftime('%Y%m%d-%H%M%S'),
             '' if succeeded else FAILED_SUFFIX))
 
-        def _filter(info):
-            return None if is_transient(info.name) else info
-
-        try:
-            with fileutil.atomic_open(path, binary=True) as raw:
-                with tarfile.open(fileobj=raw, mode='w:gz',
-                                  compresslevel=COMPRESS_LEVEL) as tar:
-                    tar.add(wd.path, arcname=os.path.basename(wd.path),
-                            filter=_filter)
-        except OSError as exc:
-            raise exceptions.WorkDirError(
-                'Could not write the install archive %s: %s' %
-                (path, exc.strerror or exc))
+        write_tar(path, wd.path, self.members()[0])
         if dest is None:
             self._prune()
         return path
 
+    def members(self):
+        """``(archived, left_out)``: the work dir's top-level names an
+        archive holds (the product's, :mod:`.layout`) and those it leaves
+        out (the operator's, which stay where they are)."""
+        return layout.Layout(self.workdir).split()
+
+    def is_archive(self, name):
+        """Whether ``name`` is one of this stack's install archives."""
+        return self.workdir.is_install_archive(name)
+
     def all(self):
         """The rotated archives of the stack, newest first."""
         wd = self.workdir
-        prefix = wd.stack + ARCHIVE_INFIX
         return sorted((wd.join(n) for n in os.listdir(wd.path)
-                       if n.startswith(prefix) and n.endswith('.tar.gz')),
-                      reverse=True)
+                       if self.is_archive(n)), reverse=True)
 
     def _prune(self):
         archives = self.all()

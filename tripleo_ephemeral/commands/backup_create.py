@@ -2,6 +2,7 @@
 
 import os
 
+from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
@@ -12,7 +13,8 @@ from tripleo_ephemeral.archives import backup
 
 
 class CreateBackup(base.DeploymentCommand, command.ShowOne):
-    """Write one archive of a deployment's work dir, with checksums"""
+    """Write one archive of what a deployment keeps in its work dir, with
+    checksums (the operator's own files there are left out, and named)"""
 
     work_dir_options = options.WorkDirOptions(
         work_dir_help=_('Work dir to back up'))
@@ -26,9 +28,11 @@ class CreateBackup(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        work_dir = self.work_dir(parsed_args).path
+        wd = self.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
-            path, manifest = backup.create(work_dir, parsed_args.output)
-        return (('backup', 'work_dir', 'files', 'bytes'),
-                (path, work_dir, len(manifest['files']),
-                 os.path.getsize(path)))
+            path, manifest = backup.create(wd.path, parsed_args.output,
+                                           stack=wd.stack)
+        return (('backup', 'work_dir', 'files', 'bytes', 'left_out'),
+                (path, wd.path, len(manifest['files']),
+                 os.path.getsize(path),
+                 format_columns.ListColumn(manifest['left_out'])))

@@ -120,7 +120,7 @@ class ConfigDeployedServerAgent(base.DeploymentCommand, command.Lister):
         return agent_config.resolve_urls(client, servers, heat.endpoint)
 
     def _write(self, servers, parsed_args, work_dir):
-        fileutil.ensure_private_dir(work_dir.path)
+        work_dir.create()
         fileutil.ensure_private_dir(work_dir.agent_config_dir)
         rows = {}
         for server in servers:

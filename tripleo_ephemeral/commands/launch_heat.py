@@ -18,6 +18,7 @@ from tripleo_ephemeral import interruption
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.workdir import ownership
 
 LOG = logging.getLogger(__name__)
 
@@ -32,8 +33,13 @@ WORK_DIR = options.WorkDirOptions(
 
 
 def heat_dir(parsed_args):
-    """--heat-dir, else the heat dir of the --stack/--work-dir work dir."""
-    return parsed_args.heat_dir or WORK_DIR.read(parsed_args).heat_dir
+    """--heat-dir, else the heat dir of the --stack/--work-dir work dir;
+    either must be the product's to use."""
+    if not parsed_args.heat_dir:
+        return WORK_DIR.read(parsed_args).heat_dir
+    with errors.user_errors('--heat-dir'):
+        ownership.check_heat_dir(parsed_args.heat_dir, parsed_args.stack)
+    return parsed_args.heat_dir
 
 
 class LaunchHeat(base.LocalCommand, command.ShowOne):

@@ -26,6 +26,7 @@ from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import spec as launcher_spec_mod
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.workdir import ownership
 
 
 def abs_path(value):
@@ -107,8 +108,11 @@ class WorkDirOptions:
 
     def read(self, parsed_args, existing=False):
         """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
-        name; a stack name Heat would refuse is an error, and so is a work
-        dir that holds no deployment yet when it must (``existing``)."""
+        name; a stack name Heat would refuse is an error, and so is a
+        directory that is not the product's to use (another tool's work
+        dir, files it would overwrite:
+        :func:`~tripleo_ephemeral.workdir.ownership.check`), or a work dir
+        that holds no deployment yet when it must (``existing``)."""
         values = vars(parsed_args)
         names = (['stack_name'] if self.positional_stack else []) + (
             ['stack'] if self.stack else
@@ -117,9 +121,10 @@ class WorkDirOptions:
                      None) or workdir.DEFAULT_STACK
         try:
             workdir.check_stack_name(stack)
-        except exceptions.InputError as exc:
+            wd = workdir.WorkDir(values['work_dir'], stack)
+            ownership.check(wd)
+        except exceptions.TripleoEphemeralError as exc:
             raise osc_exceptions.CommandError(str(exc))
-        wd = workdir.WorkDir(values['work_dir'], stack)
         if existing and not os.path.isdir(wd.path):
             raise osc_exceptions.CommandError(
                 _('No deployment was found for %(stack)s in %(dir)s: deploy '

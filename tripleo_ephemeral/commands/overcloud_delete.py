@@ -2,6 +2,7 @@
 
 import logging
 
+from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
@@ -20,10 +21,12 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
     """Delete an overcloud deployment: its Heat and its work dir.
 
     With an ephemeral Heat no stack outlives a command, so deleting means:
-    stop a Heat still running for the work dir, archive the work dir next
-    to it (unless --no-archive) and remove it; with --heat-type installed
-    the stack is deleted on that Heat first. Nothing on the servers is
-    stopped or unconfigured: power them off and reprovision them.
+    stop a Heat still running for the work dir, archive what this product
+    wrote there next to it (unless --no-archive) and remove that, keeping
+    whatever else the work dir holds (and the directory, if it is not
+    empty then); with --heat-type installed the stack is deleted on that
+    Heat first. Nothing on the servers is stopped or unconfigured: power
+    them off and reprovision them.
     """
 
     work_dir_options = options.WorkDirOptions(positional_stack=True)
@@ -37,8 +40,9 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
                    '(OS_CLOUD); the ephemeral types have no stack to delete'))
         parser.add_argument(
             '--no-archive', action='store_true',
-            help=_('Do not keep <stack>-deleted-<time>.tar.gz next to the '
-                   'work dir (its passwords and dumps are then gone)'))
+            help=_('Do not keep <stack>-deleted-<time>.tar.gz (what is '
+                   'removed) next to the work dir (its passwords and dumps '
+                   'are then gone)'))
         deprecated = parser.add_argument_group(
             _('Accepted and ignored (tripleoclient)'))
         deprecated.add_argument('-s', '--skip-ipa-cleanup',
@@ -62,11 +66,18 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
                                                        wd.heat_dir)
             done = teardown.delete(wd, installed=installed,
                                    archive=not parsed_args.no_archive)
+        if done['kept']:
+            self.app.stderr.write(_(
+                'Kept in %(dir)s what is not this stack\'s: %(kept)s\n') % {
+                    'dir': wd.path, 'kept': ', '.join(done['kept'])})
         self.app.stderr.write(_(
             'Overcloud %(stack)s deleted: nothing on its servers was stopped '
             'or unconfigured. Power them off, save the data you need from '
             'them and reprovision them before reusing them.\n') % {
                 'stack': wd.stack})
         columns = ('stack', 'work_dir', 'archive', 'heat_stopped',
-                   'installed_stack_deleted')
-        return columns, (wd.stack,) + tuple(done.get(c) for c in columns[1:])
+                   'installed_stack_deleted', 'removed', 'kept',
+                   'work_dir_removed')
+        return columns, (wd.stack,) + tuple(
+            format_columns.ListColumn(done[c]) if c == 'kept' else done.get(c)
+            for c in columns[1:])

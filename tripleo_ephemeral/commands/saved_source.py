@@ -49,11 +49,15 @@ class SavedSource:
         return self._work_dir.read(parsed_args)
 
     def open_database(self, parsed_args):
-        """The saved database the options name."""
-        heat_dir = self.work_dir(parsed_args).heat_dir
+        """The saved database the options name (a --dump file needs no work
+        dir)."""
+        if parsed_args.dump and os.path.exists(parsed_args.dump):
+            path = os.path.abspath(parsed_args.dump)
+        else:
+            heat_dir = self.work_dir(parsed_args).heat_dir
+            with errors.user_errors('--work-dir'):
+                path = dumps.DumpStore(heat_dir).resolve(parsed_args.dump) \
+                    if parsed_args.dump else os.path.join(heat_dir,
+                                                          dumps.DUMP_NAME)
         with errors.user_errors('--work-dir'):
-            path = dumps.DumpStore(heat_dir).resolve(parsed_args.dump) \
-                if parsed_args.dump and not os.path.exists(parsed_args.dump) \
-                else os.path.abspath(parsed_args.dump or
-                                     os.path.join(heat_dir, dumps.DUMP_NAME))
             return dump_reader.SavedDatabase.from_dump(path)

@@ -9,6 +9,7 @@ from osc_lib.command import command
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import process
 from tripleo_ephemeral.ansible import install
@@ -38,7 +39,10 @@ class InstallTripleoAnsible(base.LocalCommand, command.ShowOne):
         ansible = install.AnsibleInstall(parsed_args.dest)
         started = time.monotonic()
         with errors.user_errors('--dest', failed=_('Installing TripleO\'s '
-                                                   'Ansible')):
+                                                   'Ansible')), \
+                interrupts.stop_in_order(
+                    _('the install (pip, and the incomplete %s)') %
+                    ansible.path, self.app.stderr):
             installed = ansible.install(process.ProcessRunner(),
                                         force=parsed_args.force)
         versions = ansible.versions()

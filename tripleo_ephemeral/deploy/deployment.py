@@ -196,11 +196,17 @@ class Deployment:
             return None
         with interruption.shielded('writing the install archive'):
             try:
-                return install_archives.Archives(self.workdir).write(
+                path = install_archives.Archives(self.workdir).write(
                     succeeded=succeeded)
             except exceptions.WorkDirError as exc:
                 self.say('WARNING: %s' % exc)
                 return None
+        left_out = install_archives.Archives(self.workdir).members()[1]
+        if left_out:
+            self.say('Not in the install archive, as not this product\'s '
+                     '(they stay in %s): %s' % (self.workdir.path,
+                                                ', '.join(left_out)))
+        return path
 
     def _write_credentials(self, outputs):
         """``<stack>rc`` and the ``<stack>`` cloud of the work dir's

@@ -52,7 +52,7 @@ class HeatPhase:
                 launcher.start(tied=True)
             self.phases.lap('launch')
             self.say('Heat ready in %.1fs at %s' % (
-                time.monotonic() - started, launcher.endpoint))
+                time.monotonic() - started, launcher.shown_endpoint))
             origin = None
             try:
                 client = heat_client.make_client(

@@ -17,6 +17,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral import redaction
 
 
 class Preparation:
@@ -39,7 +40,8 @@ class Preparation:
         existed = os.path.isdir(self.inputs.workdir.path)
         new_heat_dir = [] if os.path.isdir(launcher.heat_dir) else [
             launcher.heat_dir]
-        self.inputs.workdir.create()
+        # Claimed in prepare, where a failure or a dry run undoes it.
+        self.inputs.workdir.create(claim=False)
         return existed, new_heat_dir
 
     def while_heat_starts(self, launcher, ansible, early):
@@ -61,7 +63,11 @@ class Preparation:
         """Read and check every input (writing the generated files), and
         check that Heat can start here (unless it is starting:
         ``spawned``); return the :class:`~.prepared.PreparedInputs`."""
+        self.inputs.workdir.claim()
         prepared = self.inputs.prepare(self.say)
+        # With --debug the request is logged: never its passwords.
+        redaction.hide(*input_checks.parameter_values(
+            prepared.create_args, passwords.PASSWORD_NAMES))
         self._check_parameters(prepared.create_args)
         if not self.inputs.request.generate_passwords:
             unset = input_checks.unset_parameters(

@@ -96,6 +96,16 @@ class HeatLauncher(abc.ABC):
         """The orchestration endpoint clients use."""
         return self.owner_url + '/v1/admin'
 
+    @property
+    def shown_endpoint(self):
+        """The endpoint as the user is shown it: the place of the API
+        secret named, never the secret (``<heat-dir>/api_secret``; clients
+        get it from heatrc and clouds.yaml)."""
+        secret = self.files.api_secret
+        endpoint = self.endpoint
+        return endpoint.replace('/' + secret + '/', '/<api_secret>/') \
+            if secret else endpoint
+
     # -- what each type provides --------------------------------------------
 
     @property

@@ -290,7 +290,7 @@ class EphemeralHeatLauncher(base.HeatLauncher):
         saved = self.state.load()
         return {
             'heat_type': self.heat_type,
-            'api_url': self.endpoint,
+            'api_url': self.shown_endpoint,
             'heat_dir': self.heat_dir,
             'pid': saved.get('pid'),
             'database': self.database.url,

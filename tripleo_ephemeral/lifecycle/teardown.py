@@ -7,13 +7,19 @@ ports). Here, in order:
 1. a Heat still running for the work dir (``--keep-running``, a ``tripleo
    launch heat``) is stopped;
 2. with an installed Heat, the stack is deleted there;
-3. the work dir is archived next to it (``<stack>-deleted-<UTC>.tar.gz``,
-   0600) unless asked not to: passwords and dumps are its only copy;
-4. the work dir is removed.
+3. what it removes is archived next to the work dir
+   (``<stack>-deleted-<UTC>.tar.gz``, 0600) unless asked not to:
+   passwords and dumps are its only copy;
+4. the product's files of the stack are removed
+   (:mod:`tripleo_ephemeral.workdir.layout`: the stack's own files, and
+   the shared ones when no other stack is claimed there); whatever else is
+   in the work dir is the operator's and stays, and so does the directory
+   unless it is empty then.
 
 Nothing on the servers is stopped or unconfigured.
 """
 
+import contextlib
 import datetime
 import os
 import shutil
@@ -28,6 +34,9 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import locking
+from tripleo_ephemeral.workdir import claim
+from tripleo_ephemeral.workdir import layout
+from tripleo_ephemeral.workdir import ownership
 
 #: Any of these makes a directory a work dir of the stack.
 _SIGNS = ('status_file', 'deploy_inputs_file', 'passwords_file',
@@ -41,7 +50,10 @@ def check_work_dir(workdir):
         raise exceptions.WorkDirError(
             'No deployment was found for %s in %s: check --stack/--work-dir'
             % (workdir.stack, workdir.path))
-    if not any(os.path.exists(getattr(workdir, sign)) for sign in _SIGNS):
+    ownership.check(workdir)  # never another tool's work dir
+    if workdir.stack not in ownership.stacks(workdir) or (
+            workdir.stack not in claim.stacks(workdir.path) and not any(
+                os.path.exists(getattr(workdir, sign)) for sign in _SIGNS)):
         raise exceptions.WorkDirError(
             '%s does not look like the work dir of stack %s (no %s): check '
             '--stack/--work-dir' % (workdir.path, workdir.stack,
@@ -98,7 +110,9 @@ def delete_installed_stack(workdir, launcher, timeout=600, sleep=time.sleep):
 
 def delete(workdir, installed=None, archive=True, now=None):
     """Steps 1-4 above; ``installed`` is an installed Heat's launcher.
-    Returns what was done."""
+    Returns what was done: ``removed`` (how many top-level entries),
+    ``kept`` (what stays: the operator's, other stacks'), and whether the
+    work dir itself was removed."""
     check_work_dir(workdir)
     done = {'work_dir': workdir.path, 'archive': None}
     with locking.DirLock(workdir.path):
@@ -106,16 +120,42 @@ def delete(workdir, installed=None, archive=True, now=None):
         done['installed_stack_deleted'] = (
             delete_installed_stack(workdir, installed) if installed
             else None)
+        others = [s for s in ownership.stacks(workdir) if s != workdir.stack]
+        ours = layout.Layout(workdir, [workdir.stack] + others)
+        if others:
+            doomed = ours.stack_paths(workdir.stack)
+        else:
+            doomed = [workdir.join(n) for n in ours.split()[0]]
+        done['kept'] = sorted(set(os.listdir(workdir.path)) - {
+            os.path.basename(p) for p in doomed
+            if os.path.dirname(p) == workdir.path})
         if archive:
             now = now or datetime.datetime.now(datetime.timezone.utc)
-            done['archive'] = install_archives.Archives(workdir).write(
-                dest=os.path.join(
-                    os.path.dirname(workdir.path), '%s-deleted-%s.tar.gz' % (
-                        workdir.stack, now.strftime('%Y%m%d-%H%M%S'))))
+            done['archive'] = install_archives.write_tar(
+                os.path.join(os.path.dirname(workdir.path),
+                             '%s-deleted-%s.tar.gz' % (
+                                 workdir.stack,
+                                 now.strftime('%Y%m%d-%H%M%S'))),
+                workdir.path, [os.path.relpath(p, workdir.path)
+                               for p in doomed])
         try:
-            shutil.rmtree(workdir.path)
+            for path in doomed:
+                _remove(path)
+            claim.remove(workdir.path, workdir.stack)
         except OSError as exc:
             raise exceptions.WorkDirError(
                 'Could not remove %s: %s; remove it by hand' % (
-                    workdir.path, exc.strerror or exc))
+                    exc.filename or workdir.path, exc.strerror or exc))
+        done['removed'] = len(doomed)
+    done['work_dir_removed'] = False
+    with contextlib.suppress(OSError):  # not empty: the operator's stay
+        os.rmdir(workdir.path)
+        done['work_dir_removed'] = True
     return done
+
+
+def _remove(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)

@@ -119,12 +119,15 @@ def test_archive_on_a_full_disk_keeps_the_last_one(small_tmpfs):
     from tripleo_ephemeral import workdir
 
     wd = workdir.WorkDir(str(small_tmpfs / 'work'), 'oc').create()
-    (small_tmpfs / 'work' / 'small.yaml').write_text('a: 1\n')
+    wd.save(wd.passwords_file, {'a': 1})
     archives = install_archives.Archives(wd)
     first = archives.write(now=datetime.datetime(2026, 1, 1))
     before = open(first, 'rb').read()
-    (small_tmpfs / 'work' / 'big.bin').write_bytes(os.urandom(200000))
-    with pytest.raises(exceptions.WorkDirError, match='install archive'):
+    os.makedirs(wd.heat_dir)  # the product's files, which it archives
+    with open(wd.heat_dump, 'wb') as f:
+        f.write(os.urandom(200000))
+    with pytest.raises(exceptions.WorkDirError,
+                       match='Could not write the archive .*oc-install-'):
         archives.write(now=datetime.datetime(2026, 1, 2))
     assert archives.all() == [first]
     assert open(first, 'rb').read() == before

@@ -203,7 +203,7 @@ class FakeRunner:
         self.check_exit = check_exit
 
     def run(self, argv, *, check=True, timeout=None, input=None, env=None,
-            stdout=None):
+            stdout=None, tied=False):
         self.calls.append(list(argv))
         self.inputs.append(input)
         self.kwargs.append({'check': check, 'timeout': timeout,

@@ -98,3 +98,21 @@ def test_missing_install_is_one_line_naming_the_command(tmp_path):
     assert message.endswith(
         'install it with "openstack tripleo ansible install"')
     assert str(tmp_path / 'none') in message
+
+
+class InterruptedRunner(FakeRunner):
+    """Interrupted (a signal, a failure) while pip installs."""
+
+    def run(self, argv, **kwargs):
+        assert kwargs.get('tied') is True  # killed with the command
+        super().run(argv, **kwargs)
+        if '--no-deps' in argv:
+            raise KeyboardInterrupt()
+
+
+def test_an_interrupted_install_leaves_nothing_behind(tmp_path):
+    ansible = install.AnsibleInstall(str(tmp_path / 'venv'))
+    with pytest.raises(KeyboardInterrupt):
+        ansible.install(InterruptedRunner())
+    assert not os.path.exists(ansible.path)
+    assert not ansible.installed()

@@ -15,6 +15,7 @@ from tripleo_ephemeral.history import hooks
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral.tests.unit.history import deployment
 from tripleo_ephemeral.tests.unit.history import test_versions
+from tripleo_ephemeral.workdir import claim
 
 
 @pytest.fixture
@@ -34,6 +35,7 @@ def history_dir(tmp_path, monkeypatch):
     second = history.commit('oc', command='deploy --stack-only',
                             parameters={'NtpServer': 'b',
                                         'AdminPassword': 'y'})
+    claim.add(str(tmp_path / 'wd'), 'oc')  # the product's work dir
     return tmp_path / 'wd', first, second
 
 

@@ -5,7 +5,8 @@ is the only one that spells the layout (the install archives' names are in
 :mod:`tripleo_ephemeral.archives.install_archives`); everything else asks a
 :class:`WorkDir` for its paths. ``doc/source/reference/workdir.rst`` says
 what each file holds: ``~/overcloud-deploy/<stack>/`` (the default) has the
-heat dir (``heat-launcher/``), the rendered templates, the saved outputs,
+claim that makes it this product's work dir (:mod:`.claim`), the heat dir
+(``heat-launcher/``), the rendered templates, the saved outputs,
 config-download, the generated environments, the records a deploy keeps
 (``<stack>-*.yaml``), the install archives and the credentials; an adopted
 deployment also its adopted environment, servers and record.
@@ -20,6 +21,7 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.workdir import claim as claim_file
 
 LOG = logging.getLogger(__name__)
 
@@ -38,6 +40,9 @@ OUTPUTS_DIR = 'outputs'
 CONFIG_DOWNLOAD_DIR = 'config-download'
 AGENT_CONFIG_DIR = 'os-collect-config'
 ADOPTED_DIR = 'adopted'
+#: Names an install archive: ``<stack>-install-<UTC time>.tar.gz``
+#: (:mod:`tripleo_ephemeral.archives.install_archives` writes them).
+INSTALL_ARCHIVE_INFIX = '-install-'
 
 #: Environments the deploy writes itself (``<stack>-<suffix>``); they come
 #: back on every deploy.
@@ -62,6 +67,13 @@ def is_generated_environment(path):
     """True for the environments a deploy writes into its work dir."""
     base = os.path.basename(path)
     return any(base.endswith('-' + name) for name in GENERATED_ENVIRONMENTS)
+
+
+def _shown(data):
+    text = (data.strerror or type(data).__name__) if isinstance(
+        data, OSError) else str(data).splitlines()[0] if isinstance(
+            data, yaml.YAMLError) else repr(data)
+    return text if len(text) <= 60 else text[:57] + '...'
 
 
 def check_stack_name(stack):
@@ -209,6 +221,11 @@ class WorkDir:
         """The tripleo-admin private key; ``.pub`` next to it."""
         return self.join('ssh_private_key')
 
+    def is_install_archive(self, name):
+        """Whether ``name`` is one of this stack's install archives."""
+        return name.startswith(self.stack + INSTALL_ARCHIVE_INFIX) and \
+            name.endswith('.tar.gz')
+
     @property
     def rhoso_export_dir(self):
         """Where ``overcloud adoption export`` writes by default."""
@@ -244,9 +261,17 @@ class WorkDir:
 
     # -- state -------------------------------------------------------------
 
-    def create(self):
+    def create(self, claim=True):
+        """Make the directory (0700) and, unless not ``claim``, claim it
+        for the stack (:mod:`.claim`)."""
         fileutil.ensure_private_dir(self.path)
+        if claim:
+            self.claim()
         return self
+
+    def claim(self):
+        """Record that this directory is the stack's work dir."""
+        claim_file.add(self.path, self.stack)
 
     def set_status(self, status):
         fileutil.write_atomic(self.status_file, yaml.safe_dump(
@@ -261,7 +286,23 @@ class WorkDir:
             self.set_status(previous)
 
     def status(self):
-        return (self.load(self.status_file) or {}).get('deployment_status')
+        """The deployment status (None: no status file); a status file
+        that says none is an error naming it."""
+        try:
+            with open(self.status_file) as f:
+                data = yaml.safe_load(f)
+        except FileNotFoundError:
+            return None
+        except (OSError, yaml.YAMLError) as exc:
+            data = exc
+        status = data.get('deployment_status') if isinstance(
+            data, dict) else None
+        if not isinstance(status, str):
+            raise exceptions.WorkDirError(
+                '%s holds no deployment status (%s): it should be '
+                '"deployment_status: DEPLOY_SUCCESS" or another status; fix '
+                'or remove it' % (self.status_file, _shown(data)))
+        return status
 
     def load(self, path):
         """The YAML at ``path`` (one of the work dir's), or None if absent

@@ -37,6 +37,7 @@ from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords as passwords_mod
+from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.heat_db import dump_reader
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -233,7 +234,8 @@ def _load(path):
     with open(path, encoding='utf-8', errors='replace') as f:
         text = f.read()
     try:
-        return _sorted_lists(yaml.safe_load(text))
+        return _sorted_lists(yamlfile.loads(text, limits=yamlfile.OWN,
+                                            json_first=False))
     except yaml.YAMLError:
         return text
 

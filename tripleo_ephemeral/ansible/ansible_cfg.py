@@ -8,6 +8,7 @@ directory; ``--override-ansible-cfg`` is merged over it.
 import configparser
 import io
 import os
+import shlex
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
@@ -45,12 +46,26 @@ def merge_cfg(text, override_path):
 def saved_ssh_key(config_dir):
     """The ``private_key_file`` of the ansible.cfg the last deploy wrote
     in ``config_dir``, or None."""
-    parser = configparser.ConfigParser(interpolation=None)
+    parser = configparser.ConfigParser()  # as Ansible reads it ("%%")
     try:
         parser.read(os.path.join(config_dir, ANSIBLE_CFG))
         return parser.get('defaults', 'private_key_file', fallback=None)
     except configparser.Error:
         return None
+
+
+def _value(text):
+    """``text`` as Ansible's configparser reads it back: "%" doubled."""
+    return text.replace('%', '%%')
+
+
+def _ssh_option(name, path):
+    """``-o name=path`` as ssh_args (split like a shell line by Ansible,
+    then by ssh: a path with a space is quoted for both)."""
+    if shlex.quote(path) == path:
+        return '-o %s=%s' % (name, path)
+    quoted = path.replace('\\', '\\\\').replace('"', '\\"')
+    return '-o %s' % shlex.quote('%s="%s"' % (name, quoted))
 
 
 def text(config_dir, options, tripleo=False):
@@ -64,15 +79,17 @@ def text(config_dir, options, tripleo=False):
         # Trust on first use: a host's key is recorded in the work dir and a
         # changed key (a reprovisioned or impostor host) fails the run.
         '-o StrictHostKeyChecking=accept-new',
-        '-o UserKnownHostsFile=%s' % os.path.join(config_dir, KNOWN_HOSTS),
+        _ssh_option('UserKnownHostsFile',
+                    os.path.join(config_dir, KNOWN_HOSTS)),
         '-o ServerAliveInterval=5', '-o ConnectTimeout=10'])
     lines = [
         '# Written by openstack overcloud deploy; rewritten on every run.',
         '[defaults]',
-        'inventory = %s' % os.path.join(config_dir,
-                                        inventory_mod.INVENTORY_FILE),
-        'log_path = %s' % os.path.join(config_dir, ANSIBLE_LOG),
-        'local_tmp = %s' % os.path.join(config_dir, '.ansible', 'tmp'),
+        'inventory = %s' % _value(os.path.join(
+            config_dir, inventory_mod.INVENTORY_FILE)),
+        'log_path = %s' % _value(os.path.join(config_dir, ANSIBLE_LOG)),
+        'local_tmp = %s' % _value(os.path.join(config_dir, '.ansible',
+                                               'tmp')),
         'retry_files_enabled = False',
         'interpreter_python = auto_silent',
         'host_key_checking = True',
@@ -81,12 +98,12 @@ def text(config_dir, options, tripleo=False):
         # tripleo-common's config-download ansible.cfg held only this.
         lines.append('internal_poll_interval = 0.01')
     if options.ssh_key:
-        lines.append('private_key_file = %s' % os.path.abspath(
-            options.ssh_key))
+        lines.append('private_key_file = %s' % _value(os.path.abspath(
+            options.ssh_key)))
     lines += [
         '',
         '[ssh_connection]',
-        'ssh_args = %s' % ssh_args,
+        'ssh_args = %s' % _value(ssh_args),
         'pipelining = True',
         'retries = 3',
         '',

@@ -199,6 +199,9 @@ class PlaybookEnvironment:
             lines.append('export %s=%s' % (name, shlex.quote(value)))
         args = [shlex.quote(a) for a in [os.path.join(
             self.bin_dir, 'ansible-playbook')] + self.playbook_args(playbook)]
-        args[-1] = '"${%s:-%s}"' % (PLAYBOOK_VAR, args[-1])
+        # The default is quoted for an unquoted ${...:-word} (in double
+        # quotes a quote is a character: a path with a space broke).
+        lines.append('playbook=${%s:-%s}' % (PLAYBOOK_VAR, args[-1]))
+        args[-1] = '"$playbook"'
         lines.append('exec %s "$@"' % ' '.join(args))
         return '\n'.join(lines) + '\n'

@@ -56,6 +56,7 @@ class AnsibleArguments:
         if self.ssh:
             group.add_argument(
                 '--overcloud-ssh-user', metavar='<user>', default=None,
+                type=options.name,
                 help=_SSH_USER_HELP % (ssh_user_default or _(
                     'the inventory\'s, i.e. what the last deploy used')))
             group.add_argument(

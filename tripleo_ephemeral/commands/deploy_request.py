@@ -192,9 +192,12 @@ def read(parsed_args, workdir):
 def run(request, out):
     """Deploy ``request``
     (:func:`tripleo_ephemeral.deploy.pipeline.run`), progress to ``out``
-    (the command's stderr); return its result. A library error, a signal
+    (the command's stderr); return its result. A heat dir Heat would
+    misread (:func:`~.options.check_heat_dir`), a library error, a signal
     or a forced stop is the one-line CommandError."""
     say = progress.channel(out)
+    if not request.config_download_only:  # Heat runs in its heat dir
+        options.check_heat_dir(request.workdir.heat_dir)
     with errors.user_errors('--work-dir'), \
             interrupts.stop_in_order(_('the deployment'), say):
         return pipeline.run(request, out=out)

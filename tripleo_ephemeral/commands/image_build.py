@@ -23,11 +23,11 @@ class BuildHeatImage(base.LocalCommand, command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
-            '--image', metavar='<image>',
+            '--image', metavar='<image>', type=options.name,
             help=_('Name and tag of the image to build (default: '
                    '%s:<fingerprint of the code>)') % images.NAME)
         parser.add_argument(
-            '--base-image', metavar='<image>',
+            '--base-image', metavar='<image>', type=options.name,
             help=_('Debian-based image to build on (pulled by podman if '
                    'remote); without it, a base is debootstrapped from '
                    '--mirror, which needs no registry'))

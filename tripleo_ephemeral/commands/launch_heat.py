@@ -56,6 +56,7 @@ class LaunchHeat(base.LocalCommand, command.ShowOne):
                    '(default: <work-dir>/%s)') % workdir.HEAT_DIR)
         parser.add_argument(
             '--cloud-name', metavar='<name>', default='heat',
+            type=options.name,
             help=_('Name of the clouds.yaml entry to add or update, for '
                    'OS_CLOUD (default: heat)'))
         action = parser.add_mutually_exclusive_group()

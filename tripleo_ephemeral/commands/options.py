@@ -14,6 +14,7 @@ launcher. The Ansible options are
 import argparse
 import dataclasses
 import os
+import re
 
 from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
@@ -30,8 +31,22 @@ from tripleo_ephemeral.workdir import ownership
 
 
 def abs_path(value):
-    """argparse type of every path option: ``~`` expanded, absolute."""
-    return os.path.abspath(os.path.expanduser(value))
+    """argparse type of every path option: ``~`` expanded, absolute; an
+    empty value (which would be the current directory) is refused."""
+    return os.path.abspath(os.path.expanduser(name(value)))
+
+
+def name(value):
+    """argparse type of an option that names something (a stack, a user,
+    a cloud, an image...): not empty nor blank, one line."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            _('an empty value names nothing: give one'))
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise argparse.ArgumentTypeError(
+            _('%r holds a control character (a newline?): give it on one '
+              'line') % value)
+    return value
 
 
 def positive_int(value):
@@ -93,6 +108,7 @@ class WorkDirOptions:
         if self.stack:
             group.add_argument(
                 '--stack', metavar='<stack>', default=default_stack,
+                type=name,
                 help=_('Name of the stack (default: %s)') % default_stack)
         what = self.work_dir_help or _('Directory for everything the '
                                        'deployment keeps')
@@ -117,8 +133,8 @@ class WorkDirOptions:
         names = (['stack_name'] if self.positional_stack else []) + (
             ['stack'] if self.stack else
             [self.stack_argument] if self.stack_argument else [])
-        stack = next((values[name] for name in names if values[name]),
-                     None) or workdir.DEFAULT_STACK
+        stack = next((values[n] for n in names if values[n] is not None),
+                     workdir.DEFAULT_STACK)
         try:
             workdir.check_stack_name(stack)
             wd = workdir.WorkDir(values['work_dir'], stack)
@@ -193,7 +209,7 @@ def add_container_options(parser):
     """The options of the container and pod Heat types."""
     group = parser.add_argument_group(_('Heat containers (container, pod)'))
     group.add_argument(
-        '--heat-container-image', metavar='<image>',
+        '--heat-container-image', metavar='<image>', type=name,
         help=_('Image of every Heat container (default: the image '
                '"openstack tripleo heat image build" makes for this code)'))
     for part, what in (('api', _('the heat-api container')),
@@ -201,7 +217,7 @@ def add_container_options(parser):
                        ('db', _('the MariaDB container of a pod')),
                        ('bus', _('the RabbitMQ container of a pod'))):
         group.add_argument(
-            '--heat-container-%s-image' % part, metavar='<image>',
+            '--heat-container-%s-image' % part, metavar='<image>', type=name,
             help=_('Image of %s (default: --heat-container-image)') % what)
     group.add_argument(
         '--heat-engine-workers', metavar='<count>', type=int, default=None,
@@ -233,11 +249,39 @@ def launcher_spec(parsed_args):
         engine_workers=parsed_args.heat_engine_workers)
 
 
+#: What a heat dir's path cannot hold (a pattern, what it is, why). Spaces
+#: and quotes are written so that each file Heat reads gives them back;
+#: these are read as something else by what Heat runs.
+_HEAT_DIR_CHARACTERS = (
+    (re.compile(r'\?'), _('the URL of its SQLite database cannot hold (its '
+                          'query starts there)')),
+    (re.compile(r'[#%]'), _('Paste reads in the path of the API\'s '
+                            'api-paste.ini (as a URL, where "#" ends it, and '
+                            'in its "%(here)s" interpolation)')),
+    (re.compile(r'\$'), _('oslo.config substitutes in the runner\'s '
+                          '--config-file (it reads $name as an option)')),
+)
+
+
+def check_heat_dir(heat_dir):
+    """CommandError when the path ``heat_dir`` holds what Heat cannot
+    take (:data:`_HEAT_DIR_CHARACTERS`), before anything is written."""
+    for pattern, why in _HEAT_DIR_CHARACTERS:
+        found = pattern.search(heat_dir)
+        if found:
+            raise osc_exceptions.CommandError(
+                _('The heat dir %(dir)s holds a "%(char)s", which %(why)s: '
+                  'choose a --work-dir (or --heat-dir) without one') % {
+                      'dir': heat_dir, 'char': found.group(), 'why': why})
+
+
 def build_launcher(spec, heat_dir, say=None):
     """The launcher ``spec`` (a
     :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`) describes,
     for ``heat_dir`` (:func:`tripleo_ephemeral.heat_launcher.spec.build`);
-    an override Heat would not take is the one-line CommandError."""
+    a heat dir Heat would misread (:func:`check_heat_dir`) or an override
+    Heat would not take is the one-line CommandError."""
+    check_heat_dir(heat_dir)
     try:
         return launcher_spec_mod.build(spec, heat_dir, say=say)
     except exceptions.InputError as exc:

@@ -7,6 +7,7 @@ from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
+from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.history import hooks as history
 
 
@@ -17,7 +18,7 @@ class ShowStatus(base.DeploymentCommand, command.Lister):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
-            '--plan', dest='stack', metavar='<stack>',
+            '--plan', dest='stack', metavar='<stack>', type=options.name,
             default=argparse.SUPPRESS,
             help=_('Same as --stack (tripleoclient\'s name)'))
         return parser

@@ -47,7 +47,7 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
             help=_('Accepted for compatibility (every deploy of this '
                    'command is standalone)'))
         group.add_argument(
-            '--standalone-role', metavar='<role>',
+            '--standalone-role', metavar='<role>', type=options.name,
             default=standalone.DEFAULT_ROLE,
             help=_('The role of the host (default: %s)') %
             standalone.DEFAULT_ROLE)
@@ -68,6 +68,7 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
             help=_('Public VIP (default: the local address)'))
         group.add_argument(
             '--local-domain', metavar='<domain>', default='localdomain',
+            type=options.name,
             help=_('DNS domain of the cloud (default: localdomain)'))
         group.add_argument(
             '-e', '--environment-file', metavar='<file>', action='append',

@@ -76,7 +76,7 @@ class HeatPhase:
                         client, created.ref,
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
-                        files=prepared.create_args.get('files'),
+                        prepared.create_args,
                         hidden_path=self.workdir.hidden_parameters_file)
                 origin = generations.DEPLOY
                 self.phases.lap('outputs')

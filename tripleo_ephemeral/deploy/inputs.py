@@ -229,6 +229,12 @@ class Inputs:
             disable_container_prepare=self.request.disable_container_prepare))
         # Generated environments first: the user's -e files win.
         all_envs = generated + env_files
+        if os.path.exists(wd.passwords_file):
+            taken = passwords.take_given(wd.passwords_file, all_envs)
+            if taken:
+                say('The passwords file %s holds %s as your environment '
+                    'files give them (they win in the stack)' % (
+                        wd.passwords_file, ', '.join(taken)))
         create_args = template_processing.stack_create_args(
             self.stack, tdir, all_envs, timeout_mins=self.request.timeout)
         snapshot = self._check_against_last_success(all_envs, roles,

@@ -26,6 +26,7 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.overcloud import yamlfile
 
 #: The outputs the rc needs; without them nothing is written.
 REQUIRED_OUTPUTS = ('KeystoneURL', 'AdminPassword')
@@ -135,8 +136,8 @@ def write(stack, outputs, rc_path, clouds_path, no_proxy=''):
     fileutil.write_atomic(rc_path, rc_text(stack, outputs, no_proxy))
     data = {}
     if os.path.exists(clouds_path):
-        with open(clouds_path) as f:
-            data = yaml.safe_load(f) or {}
+        data = yamlfile.load(clouds_path, 'clouds.yaml', strict=False,
+                             limits=yamlfile.INPUT) or {}
     if not isinstance(data, dict):
         raise exceptions.InputFileError(
             '%s is not a clouds.yaml mapping: remove it and run '

@@ -26,9 +26,10 @@ from urllib import parse
 import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import heat_merge
 from tripleo_ephemeral.overcloud import yamlfile
 
-MASK = '******'
+MASK = heat_merge.MASK
 SECTIONS = ('parameter_defaults', 'parameters')
 #: What every deploy writes anew (the deploy parameters environment).
 VOLATILE_PARAMETERS = ('DeployIdentifier', 'DeployIdentifierUUID',
@@ -227,6 +228,10 @@ def _unescape(value):
     return value
 
 
+def _yaml(value):
+    return yamlfile.loads(str(value), limits=yamlfile.OWN, json_first=False)
+
+
 def _as_given(value):
     """The data a template rendered into an output, as it was given.
 
@@ -236,10 +241,10 @@ def _as_given(value):
     rendering the unescaped data gives the output back.
     """
     try:
-        if yaml.safe_load(str(value)) == value:
+        if _yaml(value) == value:
             return value
         candidate = _unescape(value)
-        if yaml.safe_load(str(candidate)) == value:
+        if _yaml(candidate) == value:
             return candidate
     except (yaml.YAMLError, UnicodeError):
         pass

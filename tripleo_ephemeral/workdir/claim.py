@@ -15,6 +15,7 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.overcloud import yamlfile
 
 NAME = 'tripleo-ephemeral-workdir.yaml'
 PRODUCT = 'tripleo-ephemeral'
@@ -33,11 +34,11 @@ def read(work_dir):
 
     A claim file that is not this product's is an error naming it."""
     try:
-        with open(path(work_dir)) as f:
-            data = yaml.safe_load(f)
+        data = yamlfile.loads(yamlfile.read(path(work_dir)),
+                              json_first=False)
     except FileNotFoundError:
         return None
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeError, yaml.YAMLError) as exc:
         raise exceptions.ForeignWorkDirError(
             '%s cannot be read (%s): fix or remove it' % (
                 path(work_dir), getattr(exc, 'strerror', None) or exc))

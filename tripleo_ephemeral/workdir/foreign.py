@@ -36,6 +36,7 @@ import os
 import yaml
 
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.overcloud import yamlfile
 
 #: tripleoclient's databases in its heat dir: the pod launcher's dumps
 #: (``heat-db.sql`` tarred as ``heat-db.sql-<time.time()>.tar.bzip2``),
@@ -65,9 +66,8 @@ def status_text(path):
     """What the status file at ``path`` says, for a message: its
     ``deployment_status``, or what is wrong with it."""
     try:
-        with open(path) as f:
-            data = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as exc:
+        data = yamlfile.loads(yamlfile.read(path), json_first=False)
+    except (OSError, UnicodeError, yaml.YAMLError) as exc:
         return 'unreadable: %s' % (getattr(exc, 'strerror', None) or
                                    type(exc).__name__)
     if isinstance(data, dict) and isinstance(

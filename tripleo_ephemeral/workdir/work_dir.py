@@ -21,6 +21,7 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.workdir import claim as claim_file
 
 LOG = logging.getLogger(__name__)
@@ -289,11 +290,11 @@ class WorkDir:
         """The deployment status (None: no status file); a status file
         that says none is an error naming it."""
         try:
-            with open(self.status_file) as f:
-                data = yaml.safe_load(f)
+            data = yamlfile.loads(yamlfile.read(self.status_file),
+                                  json_first=False)
         except FileNotFoundError:
             return None
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeError, yaml.YAMLError) as exc:
             data = exc
         status = data.get('deployment_status') if isinstance(
             data, dict) else None
@@ -309,11 +310,11 @@ class WorkDir:
         or unreadable: what the work dir remembers is a hint, never a
         reason to fail."""
         try:
-            with open(path) as f:
-                return yaml.safe_load(f)
+            return yamlfile.loads(yamlfile.read(path, yamlfile.OWN),
+                                  limits=yamlfile.OWN)
         except FileNotFoundError:
             return None
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeError, yaml.YAMLError) as exc:
             LOG.warning('Ignoring %s, which cannot be read: %s', path, exc)
             return None
 

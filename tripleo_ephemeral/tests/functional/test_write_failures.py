@@ -17,15 +17,19 @@ def _mount(*args):
                           text=True).returncode == 0
 
 
-@pytest.fixture
-def small_tmpfs(tmp_path):
-    path = tmp_path / 'small'
+def _tmpfs(tmp_path, name, size):
+    path = tmp_path / name
     path.mkdir()
-    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=300k',
+    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=%s' % size,
                                        'tmpfs', str(path)):
         pytest.skip('needs root and mount(8) to make a small tmpfs')
     yield path
     subprocess.run(['umount', '-l', str(path)], check=False)
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    yield from _tmpfs(tmp_path, 'small', '300k')
 
 
 @pytest.fixture
@@ -66,6 +70,42 @@ def test_launch_in_a_read_only_dir_is_a_one_line_error(cli, read_only_dir,
     assert proc.returncode != 0
     assert 'Traceback' not in proc.stderr
     assert 'choose a writable --heat-dir' in proc.stderr
+
+
+@pytest.fixture
+def two_mib_tmpfs(tmp_path):
+    yield from _tmpfs(tmp_path, 'full', '2m')
+
+
+def test_a_full_disk_names_the_file_it_could_not_write(cli, two_mib_tmpfs,
+                                                       port):
+    """Issue 36: "Cannot write : No space left on device" named no path
+    (a write(2) error carries none), and a Heat whose SQLite database
+    could not grow left the stack waiting forever; now the deploy stops
+    at once, naming the full directory, and every write names its file
+    (shutil's copies the first file they could not copy)."""
+    from tripleo_ephemeral.tests.functional import helpers
+    work_dir = two_mib_tmpfs / 'wd'
+    done = cli.deploy(work_dir, port=port, check=False, timeout=300)
+    error = helpers.one_line_error(done.proc)
+    assert error.startswith((
+        'Cannot write %s/' % work_dir,
+        'Stack overcloud stopped: the file system of %s/heat-launcher is '
+        'full' % work_dir)), error
+    assert error.endswith(('No space left on device; choose a writable '
+                           '--work-dir or free space there',
+                           'free space there and deploy again')), error
+    # The launcher's state may say "running": it could not be rewritten on
+    # the full disk. No process is left, nothing listens.
+    import psutil
+
+    from tripleo_ephemeral.heat_launcher import state as launcher_state
+    pid = launcher_state.LauncherState(str(helpers.Layout(
+        work_dir).heat_dir)).load().get('pid')
+    assert pid is None or not psutil.pid_exists(pid) or \
+        psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not [c for c in psutil.net_connections('inet')
+                if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
 
 
 def _leftovers(path):

@@ -1,5 +1,6 @@
 """Safe extraction and directory swaps."""
 
+import errno
 import io
 import os
 import tarfile
@@ -73,3 +74,29 @@ def test_replace_dir_without_exchange(tmp_path, monkeypatch):
     fileutil.replace_dir(str(dest), lambda p: None, keep=('a',))
     assert (dest / 'a').read_text() == 'new'
     assert os.listdir(tmp_path) == ['oc']
+
+
+@pytest.mark.parametrize('code', [errno.ENOSPC, errno.EACCES, errno.EIO])
+def test_a_failed_write_names_its_file(tmp_path, monkeypatch, code):
+    """Issue 36: write(2), fsync(2) and rename(2) errors of the atomic
+    writers name the file they were writing, not nothing (the command
+    said "Cannot write : No space left on device") nor the temporary."""
+    from tripleo_ephemeral.overcloud import yamlfile
+
+    def fail(*_args):
+        raise OSError(code, os.strerror(code))
+    target = str(tmp_path / 'status.yaml')
+    for call in (lambda: fileutil.write_atomic(target, 'x'),
+                 lambda: yamlfile.write(target, {'a': 1})):
+        with monkeypatch.context() as patch:
+            patch.setattr(os, 'fsync', fail)
+            with pytest.raises(OSError) as err:
+                call()
+        assert err.value.filename == target
+        assert os.listdir(tmp_path) == []
+    with monkeypatch.context() as patch:
+        patch.setattr(os, 'replace', lambda *a: (_ for _ in ()).throw(
+            OSError(code, os.strerror(code), a[0], None, a[1])))
+        with pytest.raises(OSError) as err:
+            fileutil.write_atomic(target, 'x')
+    assert err.value.filename == target

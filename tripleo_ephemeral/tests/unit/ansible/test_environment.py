@@ -82,3 +82,18 @@ def test_script_runs_another_playbook_when_named(tmp_path):
             os.environ, TRIPLEO_PLAYBOOK='update_steps_playbook.yaml'))
     assert out.stdout.split()[-2:] == ['update_steps_playbook.yaml',
                                        '--syntax-check']
+
+
+def test_script_finds_a_playbook_whose_path_has_spaces_and_quotes(tmp_path):
+    """Issue 36: a work dir "my deploys" left the default playbook quoted
+    inside double quotes (the quotes became part of the path)."""
+    config_dir = tmp_path / "my deploys" / "it's $HOME 50%" / 'overcloud'
+    config_dir.mkdir(parents=True)
+    env = environment.PlaybookEnvironment(str(config_dir), _options())
+    script = config_dir / 'run.sh'
+    script.write_text(env.script(str(config_dir / 'p.yaml')).replace(
+        'exec ', "exec printf '%s\\n' "))
+    out = subprocess.run(['bash', str(script)], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert out[-1] == str(config_dir / 'p.yaml')
+    assert out[2] == str(config_dir / 'tripleo-ansible-inventory.yaml')

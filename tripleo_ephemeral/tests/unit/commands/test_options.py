@@ -51,3 +51,38 @@ def test_work_dir_options_read_what_they_declared():
     assert declared.read(parsed).stack == 'oc'
     with pytest.raises(KeyError):
         declared.read(argparse.Namespace(stack='oc', work_dir='/w'))
+
+
+@pytest.mark.parametrize('value', ['', '   ', 'a\nb', 'x\r', 'tab\there'])
+def test_a_name_or_a_path_is_not_empty_and_on_one_line(value):
+    """Issue 36: ``--stack ""`` deployed "overcloud", ``--work-dir ""``
+    was the current directory."""
+    for kind in (options.name, options.abs_path):
+        with pytest.raises(argparse.ArgumentTypeError):
+            kind(value)
+    parser = argparse.ArgumentParser()
+    options.WorkDirOptions().add(parser)
+    for option in ('--stack', '--work-dir'):
+        with pytest.raises(SystemExit):
+            parser.parse_args([option, value])
+    assert options.name('overcloud-1') == 'overcloud-1'
+
+
+def test_an_empty_positional_stack_is_not_the_default():
+    with pytest.raises(osc_exceptions.CommandError, match="--stack '' is "
+                       'not a valid stack name'):
+        options.WorkDirOptions(positional_stack=True).read(
+            argparse.Namespace(stack_name='', stack='x', work_dir='/w'))
+
+
+@pytest.mark.parametrize('path, char', [
+    ('/w/deploy #1', '#'), ('/w/50%', '%'), ('/w/$HOME', '$'),
+    ('/w/why?', '?')])
+def test_a_heat_dir_heat_would_misread_is_refused(path, char):
+    with pytest.raises(osc_exceptions.CommandError, match=(
+            r'The heat dir %s holds a "\%s", which .*: choose a --work-dir '
+            r'\(or --heat-dir\) without one' % (path.replace('$', r'\$')
+                                                .replace('?', r'\?'),
+                                                char))):
+        options.check_heat_dir(path)
+    options.check_heat_dir("/w/my deploys/it's \"x\"")

@@ -114,3 +114,38 @@ def test_every_tuning_is_a_runner_option_whose_default_is_heats():
         if isinstance(default, list):
             stock = [v for v in str(stock).split(',') if v]
         assert default == stock, name
+
+
+@pytest.mark.parametrize('path', ['/w/a b/heat', '/w/50%/heat', '/w/#1/heat',
+                                  '/w/$HOME/heat', "/w/it's/heat",
+                                  '/w/ "q" /heat'])
+def test_paths_read_back_as_written(tmp_path, path):
+    """Issue 36: what oslo.config and paste read is the path given."""
+    from oslo_config import cfg
+    conf_file = tmp_path / 'heat.conf'
+    conf_file.write_text(config.heat_conf(
+        heat_type='native', api_url='http://127.0.0.1:8006',
+        bind_host='127.0.0.1', api_port=8006,
+        database_url='sqlite:///%s/heat.sqlite' % path,
+        transport_url='fake://',
+        log_dir=path + '/log', token_file=path + '/t.json',
+        paste_file=path + '/api-paste.ini', policy_file=path + '/p.yaml',
+        auth_encryption_key='k' * 32,
+        overrides={'DEFAULT': {'host': ' %s ' % path}}))
+    conf = cfg.ConfigOpts()
+    conf.register_opts([cfg.StrOpt('log_dir'), cfg.StrOpt('host')])
+    conf.register_opts([cfg.StrOpt('connection')], group='database')
+    conf.register_opts([cfg.StrOpt('api_paste_config')], group='paste_deploy')
+    conf(args=[], default_config_files=[str(conf_file)])
+    assert conf.log_dir == path + '/log'
+    assert conf.host == ' %s ' % path
+    assert conf.database.connection == 'sqlite:///%s/heat.sqlite' % path
+    assert conf.paste_deploy.api_paste_config == path + '/api-paste.ini'
+    paste = configparser.ConfigParser()  # paste's interpolation
+    paste.read_string(config.api_paste_ini(path + '/secret'))
+    assert paste['filter:owner']['secret_file'] == path + '/secret'
+
+
+def test_a_line_break_is_never_written():
+    with pytest.raises(ValueError, match='line break'):
+        config.oslo_value('a\n[database]')

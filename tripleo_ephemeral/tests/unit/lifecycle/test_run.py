@@ -108,3 +108,28 @@ def test_renders_keep_the_deploys_settings(tmp_path, monkeypatch):
     rendering.render_saved(wd, lambda line: None, ssh_user='cloud-admin')
     assert rendered[-1]['ssh_user'] == 'cloud-admin'
     assert 'host_ssh_users' not in rendered[-1]
+
+
+def test_ansible_cfg_paths_read_back_by_ansible_as_written(tmp_path):
+    """Issue 36: "%" (Ansible's configparser interpolates) and spaces (its
+    ssh_args are split like a shell line, then by ssh) in a work dir."""
+    import configparser
+    import shlex
+
+    from tripleo_ephemeral.ansible import run as ansible_run
+    config_dir = str(tmp_path / '50% of "my" deploys' / 'overcloud')
+    key = str(tmp_path / '50% of "my" deploys' / 'id_rsa')
+    text = ansible_cfg.text(config_dir, ansible_run.AnsibleOptions(
+        ssh_key=key))
+    parser = configparser.ConfigParser(inline_comment_prefixes=(';',))
+    parser.read_string(text)  # as ansible-core's config manager reads it
+    assert parser['defaults']['log_path'] == config_dir + '/ansible.log'
+    assert parser['defaults']['private_key_file'] == key
+    ssh_args = shlex.split(parser['ssh_connection']['ssh_args'])
+    known = next(a for a in ssh_args if a.startswith('UserKnownHostsFile'))
+    assert shlex.split(known.replace('=', ' ', 1)) == [
+        'UserKnownHostsFile', config_dir + '/ssh_known_hosts']
+    (tmp_path / '50% of "my" deploys' / 'overcloud').mkdir(parents=True)
+    with open(config_dir + '/ansible.cfg', 'w') as f:
+        f.write(text)
+    assert ansible_cfg.saved_ssh_key(config_dir) == key

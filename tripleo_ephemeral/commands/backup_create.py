@@ -6,21 +6,21 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import backup
+from tripleo_ephemeral.archives import backup
 
 
-class CreateBackup(command.ShowOne):
+class CreateBackup(base.DeploymentCommand, command.ShowOne):
     """Write one archive of what a deployment keeps in its work dir, with
     checksums (the operator's own files there are left out, and named)"""
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(
+        work_dir_help=_('Work dir to back up'))
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(
-            parser, work_dir_help=_('Work dir to back up'))
         parser.add_argument(
             '--output', metavar='<file>', type=options.abs_path,
             help=_('Archive to write (default: '
@@ -28,7 +28,7 @@ class CreateBackup(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        wd = options.work_dir(parsed_args)
+        wd = self.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
             path, manifest = backup.create(wd.path, parsed_args.output,
                                            stack=wd.stack)

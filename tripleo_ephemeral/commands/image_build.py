@@ -5,6 +5,7 @@ import logging
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.heat_launcher import podman
@@ -16,10 +17,8 @@ from tripleo_ephemeral import process
 LOG = logging.getLogger(__name__)
 
 
-class BuildHeatImage(command.ShowOne):
+class BuildHeatImage(base.LocalCommand, command.ShowOne):
     """Build the container image of the container and pod Heat types"""
-
-    auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

@@ -6,17 +6,18 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import teardown
+from tripleo_ephemeral.lifecycle import teardown
 from tripleo_ephemeral import heat_launcher
 
 LOG = logging.getLogger(__name__)
 
 
-class DeleteOvercloud(command.ShowOne):
+class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
     """Delete an overcloud deployment: its Heat and its work dir.
 
     With an ephemeral Heat no stack outlives a command, so deleting means:
@@ -28,11 +29,10 @@ class DeleteOvercloud(command.ShowOne):
     them off and reprovision them.
     """
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(positional_stack=True)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser, positional_stack=True)
         confirm.add_yes_option(parser)
         parser.add_argument(
             '--heat-type', choices=heat_launcher.heat_types(),
@@ -56,7 +56,7 @@ class DeleteOvercloud(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient_options.check(parsed_args, tripleoclient_options.DELETE)
-        wd = options.existing_work_dir(parsed_args)
+        wd = self.work_dir(parsed_args, existing=True)
         confirm.confirm(parsed_args, confirm.DELETE_PROMPT,
                         _('Overcloud delete'))
         with errors.user_errors('--work-dir'):

@@ -15,8 +15,8 @@ import difflib
 import logging
 import os
 
-from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import input_paths
 from tripleo_ephemeral import workdir
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -84,7 +84,7 @@ def _violates(rule, previous, current):
         gone = [p for p in previous['environment_files']
                 if rule.get('pattern', '') in p and _env_key(p) not in now
                 and not workdir.is_generated_environment(p)
-                and not lifecycle.is_prepare_environment(p)]
+                and not input_paths.is_prepare_environment(p)]
         return ', '.join(gone) if gone else False
     if kind == 'role_kept':
         gone = set(previous['roles']) - set(current['roles'])

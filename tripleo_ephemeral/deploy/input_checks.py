@@ -20,9 +20,9 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
-from tripleo_ephemeral.tripleo_ansible import environment as \
+from tripleo_ephemeral.ansible import environment as \
     tripleo_environment
-from tripleo_ephemeral.tripleo_ansible import install as tripleo_install
+from tripleo_ephemeral.ansible import install as tripleo_install
 
 #: Inventory groups every overcloud has (overcloud/inventory.py).
 FIXED_GROUPS = ('all', 'allovercloud', 'Undercloud', 'undercloud',

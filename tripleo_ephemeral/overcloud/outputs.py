@@ -8,8 +8,8 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import adoption
 from tripleo_ephemeral.overcloud import heat_merge
+from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import deployments as deployments_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -44,6 +44,14 @@ def server_ids(outputs):
     return ids
 
 
+def blacklist_limit(outputs):
+    """``!h1:!h2`` for the hosts of the BlacklistedHostnames output (the
+    deploy's limit when none is given), or None."""
+    hosts = [h for h in (outputs or {}).get('BlacklistedHostnames') or []
+             if h]
+    return ':'.join('!%s' % h for h in hosts) or None
+
+
 def fetch_deployments(client, outputs, stack_id=None):
     """Return the software deployments of the stack's servers as dicts,
     oldest first (:func:`tripleo_ephemeral.overcloud.deployments.fetch`).
@@ -57,7 +65,7 @@ def hidden_names(environment):
     """The parameters the environment sets that a template marks
     ``hidden: true``: Heat masks their values in the environment it
     returns."""
-    return sorted({name for section in adoption.SECTIONS
+    return sorted({name for section in stored_env.SECTIONS
                    for name, value in ((environment or {}).get(section)
                                        or {}).items()
                    if value == heat_merge.MASK})

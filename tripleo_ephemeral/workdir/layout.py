@@ -103,7 +103,7 @@ class Layout:
         owned = set(self.shared)
         for stack in self.stacks if stacks is None else stacks:
             owned |= self.stack_names(stack)
-            if self._of(stack).archives.is_archive(name):
+            if self._of(stack).is_install_archive(name):
                 return True
         return (name in owned or leftover_of(name, owned) or
                 any(fnmatch.fnmatchcase(name, p) for p in SCRATCH))

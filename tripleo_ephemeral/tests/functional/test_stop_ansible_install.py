@@ -17,7 +17,7 @@ import psutil
 import pytest
 
 from tripleo_ephemeral.tests.functional import helpers
-from tripleo_ephemeral.tripleo_ansible import install
+from tripleo_ephemeral.ansible import install
 
 
 @pytest.fixture

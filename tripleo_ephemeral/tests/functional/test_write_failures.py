@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
@@ -112,7 +113,7 @@ def _leftovers(path):
 
 
 def _render_into(dest, outputs):
-    from tripleo_ephemeral.deploy import ansible_run
+    from tripleo_ephemeral.ansible import run as ansible_run
     from tripleo_ephemeral import fileutil
     from tripleo_ephemeral.overcloud import config_download
 
@@ -159,14 +160,15 @@ def test_archive_on_a_full_disk_keeps_the_last_one(small_tmpfs):
 
     wd = workdir.WorkDir(str(small_tmpfs / 'work'), 'oc').create()
     wd.save(wd.passwords_file, {'a': 1})
-    first = wd.archives.write(now=datetime.datetime(2026, 1, 1))
+    archives = install_archives.Archives(wd)
+    first = archives.write(now=datetime.datetime(2026, 1, 1))
     before = open(first, 'rb').read()
     os.makedirs(wd.heat_dir)  # the product's files, which it archives
     with open(wd.heat_dump, 'wb') as f:
         f.write(os.urandom(200000))
     with pytest.raises(exceptions.WorkDirError,
                        match='Could not write the archive .*oc-install-'):
-        wd.archives.write(now=datetime.datetime(2026, 1, 2))
-    assert wd.archives.all() == [first]
+        archives.write(now=datetime.datetime(2026, 1, 2))
+    assert archives.all() == [first]
     assert open(first, 'rb').read() == before
     assert _leftovers(small_tmpfs / 'work') == []

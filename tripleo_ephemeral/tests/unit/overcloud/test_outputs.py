@@ -89,6 +89,12 @@ def test_a_masked_hidden_value_comes_from_the_stored_files(tmp_path):
     assert values == {'AdminPassword': 'pw', 'ContainerCli': 'podman'}
 
 
+def test_blacklist_limit():
+    assert outputs.blacklist_limit({'BlacklistedHostnames': []}) is None
+    assert outputs.blacklist_limit(
+        {'BlacklistedHostnames': ['a', None, 'b']}) == '!a:!b'
+
+
 @pytest.mark.parametrize('files, parameters, expected', [
     # Issue 36: the generated passwords first, the operator's -e last.
     (['parameter_defaults: {AdminPassword: generated}\n',

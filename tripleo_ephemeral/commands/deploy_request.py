@@ -189,10 +189,12 @@ def read(parsed_args, workdir):
             override_cfg=parsed_args.override_ansible_cfg))
 
 
-def run(request, out):
+def run(request, out, phases=None):
     """Deploy ``request``
     (:func:`tripleo_ephemeral.deploy.pipeline.run`), progress to ``out``
-    (the command's stderr); return its result. A heat dir Heat would
+    (the command's stderr), its seconds per phase on ``phases`` (a
+    :class:`~tripleo_ephemeral.lap_clock.Phases` started when the command
+    did); return its result. A heat dir Heat would
     misread (:func:`~.options.check_heat_dir`), a library error, a signal
     or a forced stop is the one-line CommandError."""
     say = progress.channel(out)
@@ -200,4 +202,4 @@ def run(request, out):
         options.check_heat_dir(request.workdir.heat_dir)
     with errors.user_errors('--work-dir'), \
             interrupts.stop_in_order(_('the deployment'), say):
-        return pipeline.run(request, out=out)
+        return pipeline.run(request, out=out, phases=phases)

@@ -16,6 +16,7 @@ from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral.deploy import request as request_mod
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -112,10 +113,11 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        phases = lap_clock.started()  # startup: until here
         self.log.debug('take_action(%s)', parsed_args)
         return deploy_request.run(
             _request(parsed_args, self.work_dir(parsed_args)),
-            self.app.stderr).row()
+            self.app.stderr, phases=phases).row()
 
 
 def _request(parsed_args, workdir):

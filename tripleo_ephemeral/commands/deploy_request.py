@@ -20,7 +20,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import pipeline
 from tripleo_ephemeral.deploy import request as request_mod
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress
@@ -197,6 +196,10 @@ def run(request, out, phases=None):
     did); return its result. A heat dir Heat would
     misread (:func:`~.options.check_heat_dir`), a library error, a signal
     or a forced stop is the one-line CommandError."""
+    # The deploy's library is imported when a deploy runs: every command's
+    # module is imported when ``openstack`` starts, whichever it runs.
+    from tripleo_ephemeral.deploy import pipeline
+
     say = progress.channel(out)
     if not request.config_download_only:  # Heat runs in its heat dir
         options.check_heat_dir(request.workdir.heat_dir)

@@ -15,6 +15,10 @@ Environments are sent as ``environment_files`` plus their contents in
 does the reading and URL resolution, every file through
 :class:`LimitedReader`: no file over :data:`yamlfile.INPUT` reaches its
 parser).
+
+heatclient and Jinja2 are imported when a template set is rendered or read,
+not with this module: every command's module is imported when
+``openstack`` starts.
 """
 
 import glob
@@ -24,12 +28,6 @@ import shutil
 from urllib import error as url_error
 from urllib import parse as url_parse
 from urllib import request as url_request
-
-from heatclient.common import template_utils
-from heatclient.common import utils as heat_utils
-from heatclient import exc as heat_exc
-import jinja2
-from oslo_serialization import jsonutils
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import environment_file
@@ -94,12 +92,16 @@ def _environment(directory, root):
     (lenient) undefined handling: THT templates test optional role keys
     such as role.deprecated_param_*.
     """
+    import jinja2
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader([directory, root]),
         keep_trailing_newline=True)
 
 
 def _render(env, root, path, context, out_path):
+    import jinja2
+
     rel = os.path.relpath(path, root)
     try:
         # Loader names always use '/', whatever the OS.
@@ -219,6 +221,8 @@ class LimitedReader:
         self.checked = set()
 
     def __call__(self, _method, url):
+        from heatclient.common import utils as heat_utils
+
         parsed = url_parse.urlparse(url)
         local = parsed.scheme == 'file'
         path = url_request.url2pathname(parsed.path) if local else url
@@ -250,6 +254,11 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
     ``environment_files`` are applied in order, after the template set's
     resource registry (when ``include_registry`` and it exists).
     """
+    from heatclient.common import template_utils
+    from heatclient.common import utils as heat_utils
+    from heatclient import exc as heat_exc
+    from oslo_serialization import jsonutils
+
     template_path = os.path.join(templates_dir, template_name)
     if not os.path.isfile(template_path):
         raise exceptions.TemplateError(

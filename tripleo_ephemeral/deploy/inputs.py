@@ -14,6 +14,7 @@ import uuid
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.deploy import prepared
+from tripleo_ephemeral.deploy import template_cache
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import environment_file
@@ -244,8 +245,9 @@ class Inputs:
                     'files give them (they win in the stack)' % (
                         wd.passwords_file, ', '.join(taken)))
         phases.lap('parameters')
-        create_args = template_processing.stack_create_args(
-            self.stack, tdir, all_envs, timeout_mins=self.request.timeout)
+        with template_cache.ParsedTemplates().installed():
+            create_args = template_processing.stack_create_args(
+                self.stack, tdir, all_envs, timeout_mins=self.request.timeout)
         phases.lap('environments')
         snapshot = self._check_against_last_success(all_envs, roles,
                                                     servers, say)

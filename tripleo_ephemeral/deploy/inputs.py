@@ -201,8 +201,10 @@ class Inputs:
         checked = self.check(say)
         wd = self.workdir
         roles, servers = checked.roles, checked.servers
-        tdir = template_processing.prepare_templates(
-            self.templates, wd.templates_dir, roles, checked.networks)
+        with template_cache.compiled_templates() as compiled:
+            tdir = template_processing.prepare_templates(
+                self.templates, wd.templates_dir, roles, checked.networks,
+                bytecode_cache=compiled)
         phases.lap('templates')
         env_files = checked.environment_files
         generated = []

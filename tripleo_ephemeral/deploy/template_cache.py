@@ -25,6 +25,12 @@ While :meth:`ParsedTemplates.installed`, heatclient's
 ``template_format.parse`` goes through the cache; the original is put
 back after (the YAML limits are checked before, on the file's text, by
 :class:`~tripleo_ephemeral.overcloud.template_processing.LimitedReader`).
+
+:func:`compiled_templates` does the same for the Jinja2 templates of the
+template set (THT's ``*.j2.yaml``): Jinja2's own bytecode cache, whose
+entries hold the SHA-1 of their template's source (a changed template is
+compiled again), written to a temporary file and renamed; an entry it
+cannot read is compiled again, and the cache is bounded the same way.
 """
 
 import contextlib
@@ -137,23 +143,7 @@ class ParsedTemplates:
     def evict(self):
         """Remove the entries used longest ago while the cache holds more
         than :attr:`max_bytes`."""
-        try:
-            entries = []
-            with os.scandir(self.directory) as found:
-                for entry in found:
-                    if entry.name.endswith(_SUFFIX):
-                        stat = entry.stat()
-                        entries.append((stat.st_mtime, stat.st_size,
-                                        entry.path))
-        except OSError:
-            return
-        total = sum(size for _mtime, size, _path in entries)
-        for _mtime, size, path in sorted(entries):
-            if total <= self.max_bytes:
-                break
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-                total -= size
+        evict(self.directory, _SUFFIX, self.max_bytes)
 
     @contextlib.contextmanager
     def installed(self):
@@ -170,3 +160,71 @@ class ParsedTemplates:
                 self.evict()
             LOG.debug('Parsed template cache %s: %d hits, %d misses',
                       self.directory, self.hits, self.misses)
+
+
+def evict(directory, suffix, max_bytes):
+    """Remove the files of ``directory`` named ``*<suffix>`` used longest
+    ago (their mtime) while they take more than ``max_bytes``."""
+    try:
+        entries = []
+        with os.scandir(directory) as found:
+            for entry in found:
+                if entry.name.endswith(suffix):
+                    stat = entry.stat()
+                    entries.append((stat.st_mtime, stat.st_size,
+                                    entry.path))
+    except OSError:
+        return
+    total = sum(size for _mtime, size, _path in entries)
+    for _mtime, size, path in sorted(entries):
+        if total <= max_bytes:
+            break
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            total -= size
+
+
+#: Jinja2's names for its cache files.
+_JINJA_PATTERN = '__jinja2_%s.cache'
+
+
+@contextlib.contextmanager
+def compiled_templates(directory=None, max_bytes=MAX_BYTES):
+    """Yield a Jinja2 bytecode cache in ``directory`` (default: the
+    user's cache; None when it cannot be made), bounded to ``max_bytes``
+    on the way out; an entry it cannot read is compiled again (Jinja2
+    would raise on a torn one)."""
+    import jinja2
+
+    class CompiledTemplates(jinja2.FileSystemBytecodeCache):
+
+        def load_bytecode(self, bucket):
+            try:
+                super().load_bytecode(bucket)
+            except Exception as exc:  # pickle's errors on a torn entry
+                LOG.debug('Compiled template cache: %s unread (%s): '
+                          'compiled again', bucket.key, exc)
+                bucket.reset()
+                return
+            if bucket.code is not None:
+                with contextlib.suppress(OSError):
+                    os.utime(self._get_cache_filename(bucket))
+
+        def dump_bytecode(self, bucket):
+            self.written = True
+            super().dump_bytecode(bucket)
+
+    directory = directory or fileutil.user_cache_dir('compiled-templates')
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        LOG.debug('Compiled template cache %s unusable: %s', directory, exc)
+        yield None
+        return
+    cache = CompiledTemplates(directory, _JINJA_PATTERN)
+    cache.written = False
+    try:
+        yield cache
+    finally:
+        if cache.written:
+            evict(directory, '.cache', max_bytes)

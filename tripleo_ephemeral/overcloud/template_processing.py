@@ -84,7 +84,7 @@ def _network_output_name(directory, filename, network):
     return out.replace(word, network['name_lower'])
 
 
-def _environment(directory, root):
+def _environment(directory, root, bytecode_cache=None):
     """A Jinja2 environment finding includes next to the template first.
 
     As in process-templates.py: ``{% include 'deploy-steps.j2' %}`` in
@@ -96,6 +96,7 @@ def _environment(directory, root):
 
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader([directory, root]),
+        bytecode_cache=bytecode_cache,
         keep_trailing_newline=True)
 
 
@@ -119,7 +120,7 @@ def _render(env, root, path, context, out_path):
     return out_path
 
 
-def render_templates(templates_dir, roles, networks):
+def render_templates(templates_dir, roles, networks, bytecode_cache=None):
     """Render every ``*.j2.yaml`` under ``templates_dir`` in place.
 
     ``roles`` and ``networks`` are the loaded data (see
@@ -135,7 +136,7 @@ def render_templates(templates_dir, roles, networks):
     written = []
     for directory, dirnames, filenames in os.walk(templates_dir):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith('.'))
-        env = _environment(directory, templates_dir)
+        env = _environment(directory, templates_dir, bytecode_cache)
         for filename in sorted(f for f in filenames
                                if not f.startswith('.')):
             path = os.path.join(directory, filename)
@@ -164,10 +165,12 @@ def render_templates(templates_dir, roles, networks):
     return written
 
 
-def prepare_templates(source_dir, dest, roles, networks):
-    """Copy ``source_dir`` to ``dest`` and render it; return the copy."""
+def prepare_templates(source_dir, dest, roles, networks,
+                      bytecode_cache=None):
+    """Copy ``source_dir`` to ``dest`` and render it (Jinja2 keeping what
+    it compiles in ``bytecode_cache``, if given); return the copy."""
     dest = copy_templates(source_dir, dest)
-    render_templates(dest, roles, networks)
+    render_templates(dest, roles, networks, bytecode_cache)
     return dest
 
 

@@ -107,3 +107,49 @@ def test_the_cache_is_in_the_users_cache_dir(monkeypatch, tmp_path):
         tmp_path / 'tripleo-ephemeral' / 'parsed-templates')
     assert fileutil.user_cache_dir('x') == str(
         tmp_path / 'tripleo-ephemeral' / 'x')
+
+
+def _render_tree(root, text, compiled):
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, 'r.j2.yaml'), 'w') as f:
+        f.write(text)
+    tp.render_templates(root, [{'name': 'Controller'}], [], compiled)
+    with open(os.path.join(root, 'r.yaml')) as f:
+        return f.read()
+
+
+def test_a_changed_jinja_template_is_compiled_again(tmp_path):
+    root = str(tmp_path / 't')
+    with template_cache.compiled_templates(str(tmp_path / 'c')) as compiled:
+        assert _render_tree(root, 'a: {{ roles[0].name }}\n',
+                            compiled) == 'a: Controller\n'
+        assert compiled.written
+        assert _render_tree(root, 'b: {{ roles[0].name }}\n',
+                            compiled) == 'b: Controller\n'
+    with template_cache.compiled_templates(str(tmp_path / 'c')) as compiled:
+        assert _render_tree(root, 'b: {{ roles[0].name }}\n',
+                            compiled) == 'b: Controller\n'
+        assert not compiled.written  # served
+
+
+def test_a_torn_jinja_entry_is_compiled_again(tmp_path):
+    root = str(tmp_path / 't')
+    cache_dir = tmp_path / 'c'
+    with template_cache.compiled_templates(str(cache_dir)) as compiled:
+        _render_tree(root, 'a: {{ roles[0].name }}\n', compiled)
+    for entry in os.listdir(cache_dir):
+        data = (cache_dir / entry).read_bytes()
+        (cache_dir / entry).write_bytes(data[:20])  # into the checksum
+    with template_cache.compiled_templates(str(cache_dir)) as compiled:
+        assert _render_tree(root, 'a: {{ roles[0].name }}\n',
+                            compiled) == 'a: Controller\n'
+        assert compiled.written
+
+
+def test_an_unusable_jinja_cache_only_compiles(tmp_path):
+    blocked = tmp_path / 'file'
+    blocked.write_text('')
+    with template_cache.compiled_templates(str(blocked / 'c')) as compiled:
+        assert compiled is None
+        assert _render_tree(str(tmp_path / 't'), 'a: 1\n', compiled) == \
+            'a: 1\n'

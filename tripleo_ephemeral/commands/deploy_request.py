@@ -20,7 +20,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import request as request_mod
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
@@ -146,6 +145,8 @@ def read(parsed_args, workdir):
     :func:`add_options`' options for ``workdir`` (what :data:`WORK_DIR`
     read), with ``--answers-file`` merged in and ``--templates`` without a
     value resolved to the installed templates."""
+    from tripleo_ephemeral.deploy import request as request_mod
+
     given = deploy_compat.apply_answers(parsed_args)
     compat = tripleoclient_options.read_deploy(
         parsed_args, parsed_args.config_download_only)
@@ -196,8 +197,6 @@ def run(request, out, phases=None):
     did); return its result. A heat dir Heat would
     misread (:func:`~.options.check_heat_dir`), a library error, a signal
     or a forced stop is the one-line CommandError."""
-    # The deploy's library is imported when a deploy runs: every command's
-    # module is imported when ``openstack`` starts, whichever it runs.
     from tripleo_ephemeral.deploy import pipeline
 
     say = progress.channel(out)

@@ -67,8 +67,6 @@ class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        # The adoption's library, when it runs (every command's module is
-        # imported when ``openstack`` starts).
         from tripleo_ephemeral.adoption import adopt
         from tripleo_ephemeral.heat_launcher import scratch_mariadb
 

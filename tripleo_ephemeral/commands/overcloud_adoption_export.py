@@ -39,8 +39,6 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        # The export's library, when it runs (every command's module is
-        # imported when ``openstack`` starts).
         from tripleo_ephemeral.rhoso import export
         from tripleo_ephemeral.rhoso import problems
         from tripleo_ephemeral.rhoso import writing

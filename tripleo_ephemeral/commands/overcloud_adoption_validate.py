@@ -56,8 +56,6 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
         return 1 if self._failed else status
 
     def take_action(self, parsed_args):
-        # The validation's library, when it runs (every command's module is
-        # imported when ``openstack`` starts).
         from tripleo_ephemeral.rhoso import source
         from tripleo_ephemeral.rhoso import validate
 

@@ -53,8 +53,6 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        # The teardown, when it runs (every command's module is imported
-        # when ``openstack`` starts).
         from tripleo_ephemeral.lifecycle import teardown
 
         self.log.debug('take_action(%s)', parsed_args)

@@ -14,7 +14,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral import progress
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.lifecycle import run as lifecycle
 
 LOG = logging.getLogger(__name__)
 
@@ -45,8 +44,8 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        # The scale-down, when it runs (every command's module is imported
-        # when ``openstack`` starts).
+        from tripleo_ephemeral.lifecycle import run as lifecycle
+
         from tripleo_ephemeral.lifecycle import node_delete
 
         self.log.debug('take_action(%s)', parsed_args)

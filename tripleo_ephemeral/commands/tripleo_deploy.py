@@ -13,8 +13,6 @@ from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
-from tripleo_ephemeral.deploy import request as request_mod
-from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral import tht
@@ -35,10 +33,16 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
     roles_data_standalone.yaml, with no isolated networks.
     """
 
-    work_dir_options = options.WorkDirOptions(
-        title=_('Standalone'), default_stack=standalone.DEFAULT_STACK)
+    @property
+    def work_dir_options(self):
+        from tripleo_ephemeral.deploy import standalone
+
+        return options.WorkDirOptions(
+            title=_('Standalone'), default_stack=standalone.DEFAULT_STACK)
 
     def get_parser(self, prog_name):
+        from tripleo_ephemeral.deploy import standalone
+
         parser = super().get_parser(prog_name)
         group = self.work_dir_group
         group.add_argument('--output-dir', dest='work_dir',
@@ -123,6 +127,9 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
 def _request(parsed_args, workdir):
     """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
     ``tripleo deploy``'s options: one Standalone host."""
+    from tripleo_ephemeral.deploy import request as request_mod
+    from tripleo_ephemeral.deploy import standalone
+
     compat = tripleoclient_standalone_options.read_standalone(parsed_args)
     spec = options.launcher_spec(parsed_args)
     with errors.user_errors('--work-dir'):

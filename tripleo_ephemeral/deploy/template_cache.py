@@ -198,6 +198,11 @@ def compiled_templates(directory=None, max_bytes=MAX_BYTES):
 
     class CompiledTemplates(jinja2.FileSystemBytecodeCache):
 
+        def get_cache_key(self, name, filename=None):
+            # By the template's name in its set, not the path of the work
+            # dir's copy: every work dir shares it (its source is checked).
+            return hashlib.sha256(name.encode('utf-8')).hexdigest()
+
         def load_bytecode(self, bucket):
             try:
                 super().load_bytecode(bucket)

@@ -30,6 +30,7 @@ from urllib import parse as url_parse
 from urllib import request as url_request
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.overcloud import environment_file
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -115,7 +116,9 @@ def _render(env, root, path, context, out_path):
     except jinja2.TemplateError as e:
         raise exceptions.TemplateError(
             'Template %s could not be rendered: %s' % (path, e))
-    yamlfile.write_text(out_path, text, mode=0o644)
+    # Not fsynced, as the copy it is part of: made again by every deploy.
+    with fileutil.atomic_open(out_path, mode=0o644, durable=False) as f:
+        f.write(text)
     LOG.debug('Rendered %s to %s', path, out_path)
     return out_path
 

@@ -153,6 +153,14 @@ def remove(path):
         os.unlink(path)
 
 
+def user_cache_dir(*parts):
+    """``$XDG_CACHE_HOME/tripleo-ephemeral/<parts>`` (default
+    ``~/.cache``): the one place of the user's cache."""
+    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
+        os.path.expanduser('~'), '.cache')
+    return os.path.join(base, 'tripleo-ephemeral', *parts)
+
+
 def ensure_private_dir(path):
     """Create ``path`` (and parents) and make it 0700."""
     os.makedirs(path, mode=0o700, exist_ok=True)

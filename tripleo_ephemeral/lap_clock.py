@@ -7,7 +7,9 @@ command's own run, with no gap and no overlap. A phase that runs twice
 (or a lap whose name was already booked) adds up. The deploy result shows
 them as ``phase_seconds``; ``startup`` (the ``openstack`` process's own
 start: Python, the CLI and plugin imports, argument parsing) is measured
-from the process's start time where the system tells it (Linux ``/proc``).
+from the process's start time where the system tells it (Linux ``/proc``)
+to :func:`started`, which a command calls first thing in its
+``take_action``.
 """
 
 import os

@@ -20,8 +20,6 @@ import tempfile
 import threading
 import time
 
-import ansible_runner
-
 from tripleo_ephemeral.ansible import ansible_cfg
 from tripleo_ephemeral.ansible import progress as ansible_progress
 from tripleo_ephemeral.ansible import project as ansible_project
@@ -215,6 +213,8 @@ def _run(config_dir, playbook, options, envvars, ident, progress, out,
         if not pids and event.get('pid'):
             pids.append(event['pid'])  # ansible-playbook's
         return progress(event)
+
+    import ansible_runner  # when Ansible runs, not when a parser is built
 
     try:
         thread, runner = ansible_runner.run_async(

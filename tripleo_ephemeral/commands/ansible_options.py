@@ -17,7 +17,6 @@ import yaml
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -100,6 +99,8 @@ class AnsibleArguments:
         if self.forks:
             read['forks'] = given['ansible_forks']
         read.update(values)
+        from tripleo_ephemeral.ansible import run as ansible_run
+
         return ansible_run.AnsibleOptions(**read)
 
 

@@ -20,8 +20,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import pipeline
-from tripleo_ephemeral.deploy import request as request_mod
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
@@ -147,6 +145,8 @@ def read(parsed_args, workdir):
     :func:`add_options`' options for ``workdir`` (what :data:`WORK_DIR`
     read), with ``--answers-file`` merged in and ``--templates`` without a
     value resolved to the installed templates."""
+    from tripleo_ephemeral.deploy import request as request_mod
+
     given = deploy_compat.apply_answers(parsed_args)
     compat = tripleoclient_options.read_deploy(
         parsed_args, parsed_args.config_download_only)
@@ -189,15 +189,19 @@ def read(parsed_args, workdir):
             override_cfg=parsed_args.override_ansible_cfg))
 
 
-def run(request, out):
+def run(request, out, phases=None):
     """Deploy ``request``
     (:func:`tripleo_ephemeral.deploy.pipeline.run`), progress to ``out``
-    (the command's stderr); return its result. A heat dir Heat would
+    (the command's stderr), its seconds per phase on ``phases`` (a
+    :class:`~tripleo_ephemeral.lap_clock.Phases` started when the command
+    did); return its result. A heat dir Heat would
     misread (:func:`~.options.check_heat_dir`), a library error, a signal
     or a forced stop is the one-line CommandError."""
+    from tripleo_ephemeral.deploy import pipeline
+
     say = progress.channel(out)
     if not request.config_download_only:  # Heat runs in its heat dir
         options.check_heat_dir(request.workdir.heat_dir)
     with errors.user_errors('--work-dir'), \
             interrupts.stop_in_order(_('the deployment'), say):
-        return pipeline.run(request, out=out)
+        return pipeline.run(request, out=out, phases=phases)

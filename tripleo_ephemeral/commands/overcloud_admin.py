@@ -12,8 +12,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral import progress
-from tripleo_ephemeral.lifecycle import run as lifecycle
-from tripleo_ephemeral.lifecycle import ssh_admin
 
 LOG = logging.getLogger(__name__)
 
@@ -45,6 +43,9 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.lifecycle import run as lifecycle
+        from tripleo_ephemeral.lifecycle import ssh_admin
+
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient_options.check_ssh_network(parsed_args)
         wd = self.work_dir(parsed_args)

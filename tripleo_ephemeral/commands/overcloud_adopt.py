@@ -10,11 +10,9 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.adoption import adopt
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
-from tripleo_ephemeral.heat_launcher import scratch_mariadb
 from tripleo_ephemeral import process
 from tripleo_ephemeral import progress
 
@@ -69,6 +67,9 @@ class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.adoption import adopt
+        from tripleo_ephemeral.heat_launcher import scratch_mariadb
+
         self.log.debug('take_action(%s)', parsed_args)
         installed = parsed_args.heat_type == 'installed'
         if installed == bool(parsed_args.heat_db_dump):

@@ -12,9 +12,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import rhoso_options
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.rhoso import export
-from tripleo_ephemeral.rhoso import problems
-from tripleo_ephemeral.rhoso import writing
 
 LOG = logging.getLogger(__name__)
 
@@ -42,6 +39,10 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.rhoso import export
+        from tripleo_ephemeral.rhoso import problems
+        from tripleo_ephemeral.rhoso import writing
+
         self.log.debug('take_action(%s)', parsed_args)
         wd = self.work_dir(parsed_args, existing=True)
         choices = rhoso_options.choices(parsed_args)

@@ -13,8 +13,6 @@ from tripleo_ephemeral.commands import rhoso_options
 from tripleo_ephemeral.rhoso import plan
 from tripleo_ephemeral.rhoso import problems
 from tripleo_ephemeral.rhoso import schema
-from tripleo_ephemeral.rhoso import source
-from tripleo_ephemeral.rhoso import validate
 from tripleo_ephemeral import workdir
 
 
@@ -58,6 +56,9 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
         return 1 if self._failed else status
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.rhoso import source
+        from tripleo_ephemeral.rhoso import validate
+
         self.log.debug('take_action(%s)', parsed_args)
         with errors.user_errors('--work-dir'):
             documents, found = validate.load_dir(parsed_args.directory)

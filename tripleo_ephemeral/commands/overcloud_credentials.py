@@ -11,7 +11,6 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.overcloud import credentials
 
 
@@ -38,6 +37,8 @@ class ShowCredentials(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.lifecycle import run as lifecycle
+
         self.log.debug('take_action(%s)', parsed_args)
         wd = self.work_dir(parsed_args, existing=True)
         with errors.user_errors('--directory'):

@@ -11,7 +11,6 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.lifecycle import teardown
 from tripleo_ephemeral import heat_launcher
 
 LOG = logging.getLogger(__name__)
@@ -54,6 +53,8 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.lifecycle import teardown
+
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient_options.check(parsed_args, tripleoclient_options.DELETE)
         wd = self.work_dir(parsed_args, existing=True)

@@ -9,7 +9,6 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.overcloud import all_nodes
 from tripleo_ephemeral.overcloud import export
 from tripleo_ephemeral.overcloud import passwords
@@ -43,6 +42,8 @@ class ExportOvercloud(base.DeploymentCommand, command.Command):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.lifecycle import run as lifecycle
+
         self.log.debug('take_action(%s)', parsed_args)
         wd = self.work_dir(parsed_args, existing=True)
         path = parsed_args.output_file or wd.export_file()

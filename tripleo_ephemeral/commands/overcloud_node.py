@@ -14,8 +14,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral import progress
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.lifecycle import run as lifecycle
-from tripleo_ephemeral.lifecycle import node_delete
 
 LOG = logging.getLogger(__name__)
 
@@ -46,6 +44,10 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.lifecycle import run as lifecycle
+
+        from tripleo_ephemeral.lifecycle import node_delete
+
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient_options.check(parsed_args,
                                     tripleoclient_options.NODE_DELETE)

@@ -13,6 +13,7 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral import lap_clock
 
 
 _PROMPTS = {'update': confirm.UPDATE_PROMPT, 'upgrade': confirm.UPGRADE_PROMPT}
@@ -28,6 +29,7 @@ class _Prepare(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        phases = lap_clock.started()  # startup: until here
         confirm.confirm(parsed_args, _PROMPTS[self.kind],
                         '%s prepare' % self.kind)
         if parsed_args.config_download_only:
@@ -38,7 +40,7 @@ class _Prepare(base.DeploymentCommand, command.ShowOne):
                                       self.work_dir(parsed_args))
         with errors.user_errors('--templates'):
             prepare = request.to_prepare(self.kind)
-        result = deploy_request.run(prepare, self.app.stderr)
+        result = deploy_request.run(prepare, self.app.stderr, phases=phases)
         if result.status == 'DEPLOY_SUCCESS':  # not --dry-run/--setup-only
             self.app.stderr.write('%s init on stack %s complete.\n' % (
                 self.kind.capitalize(), request.stack))

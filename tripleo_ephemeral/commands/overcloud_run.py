@@ -14,7 +14,6 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral import progress
-from tripleo_ephemeral.lifecycle import run as lifecycle
 
 
 LOG = logging.getLogger(__name__)
@@ -42,6 +41,8 @@ class _Run(base.DeploymentCommand, command.ShowOne):
             forks=True)
 
     def get_parser(self, prog_name):
+        from tripleo_ephemeral.lifecycle import run as lifecycle
+
         parser = super().get_parser(prog_name)
         group = self.ansible_arguments.add(parser)
         if not self.external:
@@ -65,6 +66,8 @@ class _Run(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.lifecycle import run as lifecycle
+
         self.log.debug('take_action(%s)', parsed_args)
         given = vars(parsed_args)
         for option, _help, _kwargs in self.ignored:

@@ -13,9 +13,8 @@ from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
-from tripleo_ephemeral.deploy import request as request_mod
-from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -34,10 +33,16 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
     roles_data_standalone.yaml, with no isolated networks.
     """
 
-    work_dir_options = options.WorkDirOptions(
-        title=_('Standalone'), default_stack=standalone.DEFAULT_STACK)
+    @property
+    def work_dir_options(self):
+        from tripleo_ephemeral.deploy import standalone
+
+        return options.WorkDirOptions(
+            title=_('Standalone'), default_stack=standalone.DEFAULT_STACK)
 
     def get_parser(self, prog_name):
+        from tripleo_ephemeral.deploy import standalone
+
         parser = super().get_parser(prog_name)
         group = self.work_dir_group
         group.add_argument('--output-dir', dest='work_dir',
@@ -112,15 +117,19 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        phases = lap_clock.started()  # startup: until here
         self.log.debug('take_action(%s)', parsed_args)
         return deploy_request.run(
             _request(parsed_args, self.work_dir(parsed_args)),
-            self.app.stderr).row()
+            self.app.stderr, phases=phases).row()
 
 
 def _request(parsed_args, workdir):
     """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
     ``tripleo deploy``'s options: one Standalone host."""
+    from tripleo_ephemeral.deploy import request as request_mod
+    from tripleo_ephemeral.deploy import standalone
+
     compat = tripleoclient_standalone_options.read_standalone(parsed_args)
     spec = options.launcher_spec(parsed_args)
     with errors.user_errors('--work-dir'):

@@ -40,7 +40,7 @@ class Deployment:
     """Runs a deploy of ``inputs`` (:class:`~.inputs.Inputs`), as their
     request (:class:`~.request.DeployRequest`) says."""
 
-    def __init__(self, inputs, out=None):
+    def __init__(self, inputs, out=None, phases=None):
         self.inputs = inputs
         self.stack = inputs.stack
         self.workdir = inputs.workdir
@@ -48,8 +48,9 @@ class Deployment:
         #: the Heat phase of the run under way (a
         #: :class:`~.heat_phase.HeatPhase`)
         self._heat = None
-        #: seconds per phase of this run (the result's ``phase_seconds``)
-        self.phases = lap_clock.started()
+        #: seconds per phase of this run (the result's ``phase_seconds``):
+        #: ``phases`` when the command started the clock, else from here
+        self.phases = phases if phases is not None else lap_clock.started()
 
     @property
     def request(self):
@@ -72,7 +73,7 @@ class Deployment:
         """
         wd = self.workdir
         phases = self.phases
-        preparing = preparation.Preparation(self.inputs, self.say)
+        preparing = preparation.Preparation(self.inputs, self.say, phases)
         existed, new_heat_dir = preparing.check(
             launcher, ansible if run_ansible else None)
         phases.lap('checks')

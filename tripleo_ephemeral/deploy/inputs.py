@@ -14,6 +14,7 @@ import uuid
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.deploy import prepared
+from tripleo_ephemeral.deploy import template_cache
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import environment_file
@@ -26,6 +27,7 @@ from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral.overcloud import tht_parameters
 from tripleo_ephemeral.overcloud import vip_data
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral import workdir as workdir_mod
 
 #: Used with the bundled templates when no --deployed-servers is given.
@@ -184,17 +186,26 @@ class Inputs:
         """What a kind of deploy adds to the deployed servers environment
         (changed in place); nothing for an overcloud."""
 
-    def prepare(self, say):
+    def prepare(self, say, phases=None):
         """Read, write and check everything; return the
         :class:`~.prepared.PreparedInputs`.
 
-        ``say`` prints a line of progress (the check summary, warnings).
+        ``say`` prints a line of progress (the check summary, warnings);
+        ``phases`` (a :class:`~tripleo_ephemeral.lap_clock.Phases`) takes
+        ``templates`` (the template set copied and rendered),
+        ``parameters`` (the generated environments) and ``environments``
+        (heatclient reading the templates and environments into the
+        request).
         """
+        phases = phases if phases is not None else lap_clock.Phases()
         checked = self.check(say)
         wd = self.workdir
         roles, servers = checked.roles, checked.servers
-        tdir = template_processing.prepare_templates(
-            self.templates, wd.templates_dir, roles, checked.networks)
+        with template_cache.compiled_templates() as compiled:
+            tdir = template_processing.prepare_templates(
+                self.templates, wd.templates_dir, roles, checked.networks,
+                bytecode_cache=compiled)
+        phases.lap('templates')
         env_files = checked.environment_files
         generated = []
         removed = []
@@ -235,8 +246,11 @@ class Inputs:
                 say('The passwords file %s holds %s as your environment '
                     'files give them (they win in the stack)' % (
                         wd.passwords_file, ', '.join(taken)))
-        create_args = template_processing.stack_create_args(
-            self.stack, tdir, all_envs, timeout_mins=self.request.timeout)
+        phases.lap('parameters')
+        with template_cache.ParsedTemplates().installed():
+            create_args = template_processing.stack_create_args(
+                self.stack, tdir, all_envs, timeout_mins=self.request.timeout)
+        phases.lap('environments')
         snapshot = self._check_against_last_success(all_envs, roles,
                                                     servers, say)
         self._save(roles, checked.networks, all_envs, servers)

@@ -19,13 +19,18 @@ from tripleo_ephemeral.heat_launcher import spec as launcher_spec
 from tripleo_ephemeral import progress
 
 
-def run(request, out=None):
+def run(request, out=None, phases=None):
     """Deploy ``request``; return its :class:`~.result.Result`. ``out``
-    takes the progress lines (the command's stderr), never the result."""
+    takes the progress lines (the command's stderr), never the result;
+    ``phases`` (a :class:`~tripleo_ephemeral.lap_clock.Phases`, started
+    with the command) takes the seconds per phase: ``request`` is the
+    command's reading of its arguments."""
     say = progress.channel(out)
+    if phases is not None:
+        phases.lap('request')
     inputs = (standalone.StandaloneInputs if request.standalone else
               inputs_mod.Inputs)(request)
-    deploy = deployment.Deployment(inputs, out=out)
+    deploy = deployment.Deployment(inputs, out=out, phases=phases)
     if request.config_download_only:
         return deploy.render_saved(request.ansible)
     spec = request.launcher

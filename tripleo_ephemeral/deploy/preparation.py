@@ -15,6 +15,7 @@ from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import input_checks
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import redaction
@@ -22,11 +23,14 @@ from tripleo_ephemeral import redaction
 
 class Preparation:
     """The checks and preparation of one deploy of ``inputs``
-    (:class:`~.inputs.Inputs`); ``say`` prints a line of progress."""
+    (:class:`~.inputs.Inputs`); ``say`` prints a line of progress;
+    ``phases`` (the deploy's :class:`~tripleo_ephemeral.lap_clock.Phases`)
+    takes ``launch`` (Heat's start, ahead) and the parts of the inputs."""
 
-    def __init__(self, inputs, say):
+    def __init__(self, inputs, say, phases=None):
         self.inputs = inputs
         self.say = say
+        self.phases = phases if phases is not None else lap_clock.Phases()
 
     def check(self, launcher, ansible):
         """Check what can be checked before anything is written (the
@@ -51,6 +55,7 @@ class Preparation:
         failed check kills them, with no dump, before the rollback."""
         spawned = early and launcher.ephemeral and launcher.spawner.spawn(
             tied=True)
+        self.phases.lap('launch')
         try:
             return self.prepare(launcher, ansible, spawned=spawned)
         except BaseException:
@@ -64,7 +69,7 @@ class Preparation:
         check that Heat can start here (unless it is starting:
         ``spawned``); return the :class:`~.prepared.PreparedInputs`."""
         self.inputs.workdir.claim()
-        prepared = self.inputs.prepare(self.say)
+        prepared = self.inputs.prepare(self.say, phases=self.phases)
         # With --debug the request is logged: never its passwords.
         redaction.hide(*input_checks.parameter_values(
             prepared.create_args, passwords.PASSWORD_NAMES))

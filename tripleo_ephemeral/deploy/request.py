@@ -9,13 +9,16 @@ changes it: :meth:`DeployRequest.replace` derives another.
 """
 
 import dataclasses
+import typing
 
 from tripleo_ephemeral.ansible import run as ansible_run
-from tripleo_ephemeral.deploy import standalone as standalone_mod
 from tripleo_ephemeral.heat_launcher import spec as launcher_spec
 from tripleo_ephemeral.overcloud import input_paths
 from tripleo_ephemeral.overcloud import template_processing
 from tripleo_ephemeral import workdir as workdir_mod
+
+if typing.TYPE_CHECKING:  # the deploy's inputs are not imported with it
+    from tripleo_ephemeral.deploy import standalone as standalone_mod
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,7 +35,7 @@ class DeployRequest:
     vip_file: str = None
     deployed_servers: str = None
     #: ``tripleo deploy``'s one host, or None
-    standalone: standalone_mod.StandaloneHost = None
+    standalone: 'standalone_mod.StandaloneHost' = None
     timeout: int = template_processing.DEFAULT_TIMEOUT_MINS
     disable_validations: bool = False
     skip_checks: tuple = ()

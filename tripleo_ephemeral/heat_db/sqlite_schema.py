@@ -25,10 +25,7 @@ def schema_cache_path():
         version = metadata.version('openstack-heat')
     except metadata.PackageNotFoundError:
         version = 'unknown'
-    cache = os.environ.get('XDG_CACHE_HOME') or os.path.join(
-        os.path.expanduser('~'), '.cache')
-    return os.path.join(cache, 'tripleo-ephemeral',
-                        'heat-%s-schema.sqlite' % version)
+    return fileutil.user_cache_dir('heat-%s-schema.sqlite' % version)
 
 
 def heat_manage():

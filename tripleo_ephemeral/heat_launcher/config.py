@@ -10,10 +10,10 @@ are checked before (:mod:`.config_options`, the work dir's path).
 """
 
 import datetime
+import functools
 import math
 import uuid
 
-import jinja2
 
 from tripleo_ephemeral.engine_tuning import registry
 
@@ -36,15 +36,23 @@ def paste_value(value):
     return str(value).replace('%', '%%')
 
 
-_ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader('tripleo_ephemeral.heat_launcher',
-                                'templates'),
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-_ENV.filters.update(oslo=oslo_value, paste=paste_value)
+@functools.lru_cache(maxsize=None)
+def _env():
+    """The templates' Jinja2 environment, made when first rendered (the
+    commands import this module to build their parsers: jinja2 waits)."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader('tripleo_ephemeral.heat_launcher',
+                                    'templates'),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(oslo=oslo_value, paste=paste_value)
+    return env
+
 
 #: How long the fake Keystone token stays valid (a deploy must fit in it).
 TOKEN_LIFETIME = datetime.timedelta(days=2)
@@ -52,7 +60,7 @@ TOKEN_LIFETIME = datetime.timedelta(days=2)
 
 def render(name, **values):
     """Render ``templates/<name>.j2`` with ``values``."""
-    return _ENV.get_template(name + '.j2').render(**values)
+    return _env().get_template(name + '.j2').render(**values)
 
 
 def heat_conf(*, heat_type, api_url, bind_host, api_port, database_url,

@@ -9,7 +9,8 @@ the installed code already exists.
 import hashlib
 import importlib.metadata
 import importlib.resources
-import os
+
+from tripleo_ephemeral import fileutil
 
 NAME = 'localhost/tripleo-ephemeral-heat'
 DISTRIBUTION = 'tripleo-ephemeral'
@@ -59,6 +60,4 @@ def default_image():
 
 def cache_dir():
     """Where builds keep their root filesystems and wheels."""
-    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
-        os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'tripleo-ephemeral', 'images')
+    return fileutil.user_cache_dir('images')

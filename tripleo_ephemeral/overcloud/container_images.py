@@ -40,10 +40,6 @@ import copy
 import logging
 import re
 
-import jinja2
-from tripleo_common.image import kolla_builder
-from tripleo_common.utils import plan as plan_utils
-
 from tripleo_ephemeral import exceptions
 
 LOG = logging.getLogger(__name__)
@@ -58,7 +54,7 @@ _PORT = re.compile(r':\d+$')
 def default_prepare():
     """tripleo-common's default ``ContainerImagePrepare`` entries (what
     ``openstack tripleo container image prepare default`` writes)."""
-    _check_data()
+    kolla_builder = _check_data()
     return copy.deepcopy(kolla_builder.CONTAINER_IMAGE_PREPARE_PARAM)
 
 
@@ -83,7 +79,9 @@ def parameters(environment, roles, disable_container_prepare=False):
     ``environment`` is the merged environment (``parameter_defaults`` and
     ``resource_registry``), ``roles`` the roles data. Neither is changed.
     """
-    _check_data()
+    kolla_builder = _check_data()
+    from tripleo_common.utils import plan as plan_utils
+
     env = copy.deepcopy(environment)
     env.setdefault('parameter_defaults', {})
     env.setdefault('resource_registry', {})
@@ -159,6 +157,8 @@ def _offline_registry_check():
     """Use :func:`insecure_registries` for tripleo-common 18.0.0's probe
     while the prepare runs (its module function, called by name from
     ``container_images_prepare``); the original is put back after."""
+    from tripleo_common.image import kolla_builder
+
     original = kolla_builder.detect_insecure_registries
     kolla_builder.detect_insecure_registries = insecure_registries
     try:
@@ -170,6 +170,8 @@ def _offline_registry_check():
 @contextlib.contextmanager
 def _library_errors(what):
     """tripleo-common's errors on bad input, as one line naming ``what``."""
+    import jinja2
+
     try:
         yield
     except (ValueError, TypeError, KeyError, AttributeError, re.error,
@@ -180,10 +182,15 @@ def _library_errors(what):
 
 
 def _check_data():
-    """tripleo-common finds its image data under ``sys.prefix`` only."""
+    """tripleo-common's ``kolla_builder``, imported when first needed (it
+    takes a quarter of a second: passlib, pkg_resources), once its image
+    data is known to be there: it finds it under ``sys.prefix`` only."""
+    from tripleo_common.image import kolla_builder
+
     if kolla_builder.CONTAINER_IMAGE_PREPARE_PARAM is None:
         raise exceptions.ContainerImagePrepareError(
             'tripleo-common\'s container image data is not installed (looked '
             'for %s): install tripleo-ephemeral and tripleo-common into a '
             'virtualenv or the system Python with pip, not with --target or '
             'PYTHONPATH' % kolla_builder.DEFAULT_PREPARE_FILE)
+    return kolla_builder

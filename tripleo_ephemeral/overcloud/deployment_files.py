@@ -11,7 +11,6 @@ import copy
 import json
 import os
 
-import jinja2
 import yaml
 
 from tripleo_ephemeral import exceptions
@@ -50,6 +49,8 @@ def name(deployment):
 
 
 def template():
+    import jinja2  # when a file is rendered, not when a parser is built
+
     package, directory = TEMPLATES
     env = jinja2.Environment(loader=jinja2.PackageLoader(package, directory),
                              trim_blocks=True)

@@ -15,6 +15,10 @@ Environments are sent as ``environment_files`` plus their contents in
 does the reading and URL resolution, every file through
 :class:`LimitedReader`: no file over :data:`yamlfile.INPUT` reaches its
 parser).
+
+heatclient and Jinja2 are imported when a template set is rendered or read,
+not with this module: every command's module is imported when
+``openstack`` starts.
 """
 
 import glob
@@ -25,13 +29,8 @@ from urllib import error as url_error
 from urllib import parse as url_parse
 from urllib import request as url_request
 
-from heatclient.common import template_utils
-from heatclient.common import utils as heat_utils
-from heatclient import exc as heat_exc
-import jinja2
-from oslo_serialization import jsonutils
-
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.overcloud import environment_file
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -86,7 +85,7 @@ def _network_output_name(directory, filename, network):
     return out.replace(word, network['name_lower'])
 
 
-def _environment(directory, root):
+def _environment(directory, root, bytecode_cache=None):
     """A Jinja2 environment finding includes next to the template first.
 
     As in process-templates.py: ``{% include 'deploy-steps.j2' %}`` in
@@ -94,12 +93,17 @@ def _environment(directory, root):
     (lenient) undefined handling: THT templates test optional role keys
     such as role.deprecated_param_*.
     """
+    import jinja2
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader([directory, root]),
+        bytecode_cache=bytecode_cache,
         keep_trailing_newline=True)
 
 
 def _render(env, root, path, context, out_path):
+    import jinja2
+
     rel = os.path.relpath(path, root)
     try:
         # Loader names always use '/', whatever the OS.
@@ -112,12 +116,14 @@ def _render(env, root, path, context, out_path):
     except jinja2.TemplateError as e:
         raise exceptions.TemplateError(
             'Template %s could not be rendered: %s' % (path, e))
-    yamlfile.write_text(out_path, text, mode=0o644)
+    # Not fsynced, as the copy it is part of: made again by every deploy.
+    with fileutil.atomic_open(out_path, mode=0o644, durable=False) as f:
+        f.write(text)
     LOG.debug('Rendered %s to %s', path, out_path)
     return out_path
 
 
-def render_templates(templates_dir, roles, networks):
+def render_templates(templates_dir, roles, networks, bytecode_cache=None):
     """Render every ``*.j2.yaml`` under ``templates_dir`` in place.
 
     ``roles`` and ``networks`` are the loaded data (see
@@ -133,7 +139,7 @@ def render_templates(templates_dir, roles, networks):
     written = []
     for directory, dirnames, filenames in os.walk(templates_dir):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith('.'))
-        env = _environment(directory, templates_dir)
+        env = _environment(directory, templates_dir, bytecode_cache)
         for filename in sorted(f for f in filenames
                                if not f.startswith('.')):
             path = os.path.join(directory, filename)
@@ -162,10 +168,12 @@ def render_templates(templates_dir, roles, networks):
     return written
 
 
-def prepare_templates(source_dir, dest, roles, networks):
-    """Copy ``source_dir`` to ``dest`` and render it; return the copy."""
+def prepare_templates(source_dir, dest, roles, networks,
+                      bytecode_cache=None):
+    """Copy ``source_dir`` to ``dest`` and render it (Jinja2 keeping what
+    it compiles in ``bytecode_cache``, if given); return the copy."""
     dest = copy_templates(source_dir, dest)
-    render_templates(dest, roles, networks)
+    render_templates(dest, roles, networks, bytecode_cache)
     return dest
 
 
@@ -219,6 +227,8 @@ class LimitedReader:
         self.checked = set()
 
     def __call__(self, _method, url):
+        from heatclient.common import utils as heat_utils
+
         parsed = url_parse.urlparse(url)
         local = parsed.scheme == 'file'
         path = url_request.url2pathname(parsed.path) if local else url
@@ -250,6 +260,11 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
     ``environment_files`` are applied in order, after the template set's
     resource registry (when ``include_registry`` and it exists).
     """
+    from heatclient.common import template_utils
+    from heatclient.common import utils as heat_utils
+    from heatclient import exc as heat_exc
+    from oslo_serialization import jsonutils
+
     template_path = os.path.join(templates_dir, template_name)
     if not os.path.isfile(template_path):
         raise exceptions.TemplateError(

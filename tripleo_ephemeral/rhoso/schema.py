@@ -20,8 +20,6 @@ import functools
 import importlib.resources
 import json
 
-import jsonschema
-
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.rhoso import problems as problems_mod
 
@@ -100,6 +98,8 @@ class KindSchema:
         self.api_version = api_version
         self.source = source
         self.openapi = openapi
+        import jsonschema  # when a schema is used, not when it is named
+
         self.validator = jsonschema.Draft7Validator(strict(openapi))
 
     def defaulted(self, document):

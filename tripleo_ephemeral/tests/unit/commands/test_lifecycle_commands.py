@@ -113,7 +113,7 @@ class TestPrepare(osc_base.TestCommand):
             def row(self):
                 return (), ()
 
-        def deploy(request, out):
+        def deploy(request, out, phases=None):
             seen.append(request)
             return Result()
         self.useFixture(fixtures.MonkeyPatch(

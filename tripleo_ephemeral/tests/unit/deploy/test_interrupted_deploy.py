@@ -41,8 +41,9 @@ class FakeLauncher(fakes.FakeLauncher):
 def run(tmp_path, monkeypatch):
     dep = deployment.Deployment(
         fakes.deploy_inputs('oc', str(tmp_path / 'work')))
-    monkeypatch.setattr(dep.inputs, 'prepare',
-                        lambda say: prepared.PreparedInputs({}, None, {}))
+    monkeypatch.setattr(
+        dep.inputs, 'prepare',
+        lambda say, phases=None: prepared.PreparedInputs({}, None, {}))
     monkeypatch.setattr(heat_phase.heat_client, 'make_client',
                         lambda session, endpoint: object())
 
@@ -145,7 +146,7 @@ def test_bad_input_writes_nothing(tmp_path, monkeypatch):
     wd.set_status(workdir.DEPLOY_SUCCESS)
     before = _listing(wd.path)
 
-    def prepare(say):
+    def prepare(say, phases=None):
         with open(wd.join('oc-deployed-servers.yaml'), 'w') as f:
             f.write('half')
         raise exceptions.DeployedServersError('servers file: bad')
@@ -176,8 +177,9 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
     run.inputs.request = run.request.replace(
         strict=strict, environment_files=('/e/typo.yaml',))
     monkeypatch.setattr(run, 'say', said.append)
-    monkeypatch.setattr(run.inputs, 'prepare', lambda say: _request_setting(
-        '/e/typo.yaml', 'Knwon'))
+    monkeypatch.setattr(
+        run.inputs, 'prepare',
+        lambda say, phases=None: _request_setting('/e/typo.yaml', 'Knwon'))
     launcher = _launcher(tmp_path, monkeypatch)
     if strict:
         with pytest.raises(exceptions.InputError, match='Knwon.*--strict'):

@@ -69,7 +69,7 @@ def test_a_bad_input_kills_the_heat_starting_and_dumps_nothing(
     launcher.heat_dir = dep.workdir.heat_dir
     launcher.__init__(dep.workdir.heat_dir)
 
-    def prepare(say):
+    def prepare(say, phases=None):
         assert launcher.is_running()  # starting meanwhile
         raise exceptions.DeployedServersError('servers file: bad')
     monkeypatch.setattr(dep.inputs, 'prepare', prepare)
@@ -87,7 +87,7 @@ def test_a_good_deploy_waits_for_the_heat_it_started(tmp_path, launcher,
         fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     launcher.__init__(dep.workdir.heat_dir)
 
-    def prepare(say):
+    def prepare(say, phases=None):
         launcher.calls.append('prepare')
         return _request()
     monkeypatch.setattr(dep.inputs, 'prepare', prepare)
@@ -146,7 +146,7 @@ def test_a_bad_input_leaves_an_existing_heat_dir_as_it_was(
         return launched()
     monkeypatch.setattr(launcher, '_launch', launch)
 
-    def prepare(say):
+    def prepare(say, phases=None):
         raise exceptions.DeployedServersError('servers file: bad')
     monkeypatch.setattr(dep.inputs, 'prepare', prepare)
     with pytest.raises(exceptions.DeployedServersError):

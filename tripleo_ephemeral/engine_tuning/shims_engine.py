@@ -165,6 +165,88 @@ SHIMS = (
             target('heat.engine.environment.Environment.user_env_as_dict',
                    '49f597df7b5002a5'))),
     Shim(
+        # After fast_create_release: it replaces migrate_to_convergence,
+        # which that shim checks. Only inside a fast create.
+        'fast_create_lean_rows', 'lean_rows', checked_on=HEAT,
+        options=(Option(
+            'fast_create_lean_rows', 'bool', False, True,
+            help='During a fast create, insert resource, properties and '
+                 'attributes rows with one statement each instead of '
+                 'through the ORM, point a resource at its attributes with '
+                 'one UPDATE, and convert a finished nested stack to '
+                 'convergence from the resources in memory instead of '
+                 'loading them all back.'),),
+        targets=(
+            target('heat.db.api._resource_create', 'd23dc40b4a307775'),
+            target('heat.db.api.resource_create', '1361f176007ba7a7'),
+            target('heat.db.api._resource_prop_data_create_or_update',
+                   '40b17f286e33d76d'),
+            target('heat.db.api.resource_prop_data_create_or_update',
+                   '103a6360823dcafd'),
+            target('heat.db.api.resource_attr_id_set', '19de3b09bd7f0281'),
+            target('heat.db.api._add_atomic_key_to_values',
+                   '86ae477ce6592c9e'),
+            # What the callers read of the rows they get.
+            target('heat.objects.resource.Resource._from_db_object',
+                   '785d3427af58ba9b'),
+            target('heat.objects.resource_properties_data.'
+                   'ResourcePropertiesData._from_db_object',
+                   '3f1567f80d71984d'),
+            target('heat.objects.resource.Resource.store_attributes',
+                   '90481b705aa09b24'),
+            # The conversion, what it reads and writes per resource, and
+            # which resources a nested stack stored.
+            target('heat.engine.stack.Stack.migrate_to_convergence',
+                   'd7635b6dbe0228a3'),
+            target('heat.objects.resource.Resource.convert_to_convergence',
+                   '5df2ca97a7c8d1fe'),
+            target('heat.db.api.resource_get_all_active_by_stack',
+                   'cad86ca8e65f3a76'),
+            target('heat.engine.stack.Stack._store_resources',
+                   'ee5287be51b24af9'))),
+    Shim(
+        # After fast_create: it wraps the fast get_output and the
+        # outputs computed in memory; only inside a fast create.
+        'fast_create_final_outputs', 'fast_outputs', checked_on=HEAT,
+        options=(Option(
+            'fast_create_final_outputs', 'bool', False, True,
+            help='During a fast create, answer a null output of a nested '
+                 'stack that has ended from the outputs computed in memory '
+                 'when it ended, instead of loading the stack from the '
+                 'database to compute them again (stock Heat takes a null '
+                 'for an output not computed yet).'),),
+        # It wraps fast_create's get_output (StackResource.get_output is
+        # checked there) and answers what that would ask.
+        targets=(
+            target('heat.engine.service.EngineService.show_stack',
+                   'cf4c664de4366d7b', '462b3c140b6940c7'),)),
+    Shim(
+        # Only inside a fast create, for its legacy stacks. It wraps
+        # Stack.root_stack_id as lean_database_writes leaves it (checked
+        # there).
+        'fast_create_lean_stacks', 'lean_stacks', checked_on=HEAT,
+        options=(Option(
+            'fast_create_lean_stacks', 'bool', False, True,
+            help='During a fast create, write a nested stack\'s state '
+                 'with one UPDATE (no read of its row before, no delete of '
+                 'a lock it never holds) and answer its root from its '
+                 'owner\'s, known in memory, instead of a query per level '
+                 'up the tree.'),),
+        targets=(
+            target('heat.engine.stack.Stack._persist_state',
+                   '4a3b17b241e9d83d'),
+            target('heat.engine.stack.Stack.persist_state_and_release_lock',
+                   'e4bd12fa531d0a00'),
+            target('heat.engine.stack.Stack._send_notification_and_add_event',
+                   '56b91ae1794f24c8'),
+            # What stock writes and reads there.
+            target('heat.objects.stack.Stack.update_and_save',
+                   'abf46daa057e3926'),
+            target('heat.db.api.stack_update', '18e1377959cdc748'),
+            target('heat.db.api.persist_state_and_release_lock',
+                   'd1a1014adacdd1ca'),
+            target('heat.db.api.stack_get_root_id', '2f9b1b23cb7f0fe7'))),
+    Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(
             'leaf_trigger_delay', 'float', 1.0, 0.05, min=0.0,
@@ -255,6 +337,16 @@ SHIMS = (
             help='Parse templates with exact-type checks first (same '
                  'results as Heat\'s parser, faster).'),),
         targets=(target('heat.engine.template.parse', '1b351b8b3d81ba67'),)),
+    Shim(
+        'template_validate_unhashed', 'definitions', checked_on=HEAT,
+        options=(Option(
+            'template_validate_unhashed', 'bool', False, True,
+            help='Check a template\'s sections and resource types on '
+                 'every validation instead of hashing the whole template '
+                 'to skip checks it passed before (a quarter of the '
+                 'cost, the same outcome).'),),
+        targets=(target('heat.engine.template.Template.validate',
+                        '9d684dc22d49bf80'),)),
     Shim(
         'nested_stack_wakeups', 'wakeups', checked_on=HEAT, when='in_process',
         options=(Option(

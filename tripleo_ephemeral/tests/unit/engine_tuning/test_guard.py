@@ -244,7 +244,9 @@ def test_fingerprints_ignore_comments_docstrings_and_layout():
 
 TUNED = {
     'atomic_sync_points': 'true', 'checkin_yield': 'false',
-    'fast_create': 'true', 'fast_create_release': 'true',
+    'fast_create': 'true', 'fast_create_final_outputs': 'true',
+    'fast_create_lean_rows': 'true', 'fast_create_lean_stacks': 'true',
+    'fast_create_release': 'true',
     'fast_create_shared_defaults': 'true',
     'fast_create_transaction_slice': 0.2, 'fast_create_yaql_cache': 'true',
     'fast_template_parse': 'true', 'gc_freeze': 'true',
@@ -259,6 +261,7 @@ TUNED = {
     'sqlite_journal_mode': 'WAL', 'sqlite_pool_size': 32,
     'sqlite_stack_indexes': 'true',
     'sqlite_synchronous': 'NORMAL', 'task_poll_interval': 1.0,
+    'template_validate_unhashed': 'true',
 }
 
 
@@ -274,7 +277,9 @@ def test_stock_values():
     assert stock.executor_thread_pool_size == 64
     assert stock.runner_options() == dict(
         TUNED, atomic_sync_points='false', checkin_yield='true',
-        fast_create='false', fast_create_release='false',
+        fast_create='false', fast_create_final_outputs='false',
+        fast_create_lean_rows='false', fast_create_lean_stacks='false',
+        fast_create_release='false',
         fast_create_shared_defaults='false',
         fast_create_transaction_slice=0.0,
         fast_create_yaql_cache='false',
@@ -287,7 +292,8 @@ def test_stock_values():
         rpc_idle_poll_max=5.0,
         skip_unconsumed_notifications='false', sqlite_journal_mode='DELETE',
         sqlite_stack_indexes='false',
-        sqlite_pool_size=0, sqlite_synchronous='FULL')
+        sqlite_pool_size=0, sqlite_synchronous='FULL',
+        template_validate_unhashed='false')
     overrides = stock.as_overrides()
     assert overrides[0] == 'DEFAULT.executor_thread_pool_size=64'
     assert 'ephemeral_heat.sqlite_journal_mode=DELETE' in overrides

@@ -72,3 +72,15 @@ def test_outside_a_fast_create_every_result_is_evaluated(evaluations,
     _yaql().result()
     _yaql().result()
     assert parsed == [EXPRESSION] * 2
+
+
+def test_data_marshal_does_not_take_is_told_apart_by_its_repr():
+    from tripleo_ephemeral.engine_tuning import yaql_memo
+
+    class Text(str):
+        pass
+
+    assert yaql_memo._digest({'a': [1]}) == yaql_memo._digest({'a': [1]})
+    assert len({yaql_memo._digest(v) for v in (
+        [1], [1.0], [True], {'a': 1, 'b': 2}, {'b': 2, 'a': 1},
+        [Text('x')], ['x'], [Text('y')])}) == 8

@@ -10,7 +10,7 @@ objects, and each nested stack converted to convergence at its end
 attributes joined and decoded, to learn the ids it holds in memory.
 Here, during a fast create:
 
-* a new resource row and a new properties or attributes row are one
+* a new template, resource, properties or attributes row is one
   ``INSERT`` of what the ORM would insert (the model's own setters
   first, the columns' defaults, the new id), and the caller gets the
   same values it got from the ORM object;
@@ -66,6 +66,19 @@ def install_fast_create_lean_rows(patches):
 
     insert_resource = inserter(models.Resource)
     insert_rpd = inserter(models.ResourcePropertiesData)
+    insert_template = inserter(models.RawTemplate)
+
+    stock_template_create = db_api.raw_template_create
+
+    def raw_template_create(context, values):
+        if not lean():
+            return stock_template_create(context, values)
+        row = models.RawTemplate()
+        row.update(values)
+        with db_api.context_manager.writer.using(context):
+            return insert_template(context, row)
+
+    patches.replace(db_api, 'raw_template_create', raw_template_create)
 
     stock_resource_create = db_api._resource_create
 

@@ -14,12 +14,23 @@ with reads of rows it already knows:
   level, for every nested stack of the tree (and
   :mod:`.lean_writes` keeps it only per stack object).
 
+And its new rows are written through SQLAlchemy's ORM around one
+statement each: a stack's name looked up (the whole row and its template
+loaded to see that there is none), its row inserted (a unit of work
+flushed), and at its conversion to convergence its row updated by an ORM
+bulk update.
+
 Here the row is updated at once (one ``UPDATE``, its ``updated_at`` set
 by the column's own default as stock's ``Query.update`` sets it) and the
 event added after it in the same transaction, where stock added it after
 the read: a row that is missing (it never is, in a create this thread
 owns) goes the stock way. A stack's root is its owner's: once known for
-a stack of the tree it is answered from memory for the stacks it owns.
+a stack of the tree it is answered from memory for the stacks it owns. A
+new stack's name is looked up by its id alone (a row found goes the stock
+way, which refuses the name), its row is one ``INSERT`` (the object built
+from what was written, as the ORM's after its flush), and the stored
+stack of a conversion is one ``UPDATE`` of the values stock's store
+writes, under its conditions.
 Outside a fast create, and for convergence stacks, Heat runs its own.
 """
 
@@ -91,3 +102,112 @@ def install_fast_create_lean_stacks(patches):
         return root
 
     patches.replace(stack.Stack, 'root_stack_id', root_stack_id)
+    _install_rows(patches, lean)
+
+
+def _install_rows(patches, lean):
+    """A new stack's name check and row, and a converted stack's store,
+    by single statements."""
+    import sqlalchemy
+    from heat.common import exception
+    from heat.db import api as db_api
+    from heat.db import models
+    from heat.engine import stack
+    from heat.objects import stack as stack_object
+
+    from tripleo_ephemeral.engine_tuning import fast_create
+
+    def in_fast_create():
+        return fast_create.current() is not None
+
+    def visible(context, query):
+        """Stock's _stack_get_by_name filters."""
+        return db_api._soft_delete_aware_query(context, query).filter(
+            sqlalchemy.or_(
+                models.Stack.tenant == context.project_id,
+                models.Stack.stack_user_project_id == context.project_id))
+
+    stock_by_name = stack_object.Stack.get_by_name.__func__
+
+    def get_by_name(cls, context, stack_name):
+        if in_fast_create():
+            with db_api.context_manager.reader.using(context):
+                found = visible(context, models.Stack.id).filter_by(
+                    name=str(stack_name)).first()
+            if found is None:
+                return None
+        return stock_by_name(cls, context, stack_name)
+
+    patches.replace(stack_object.Stack, 'get_by_name',
+                    classmethod(get_by_name))
+
+    stacks = models.Stack.__table__
+    keys = {attr.key: attr.columns[0].name
+            for attr in sqlalchemy.inspect(models.Stack).column_attrs}
+    insert = stacks.insert()
+    stock_create = stack_object.Stack.create.__func__
+
+    def create(cls, context, values):
+        if not in_fast_create():
+            return stock_create(cls, context, values)
+        row = models.Stack()
+        row.update(values)
+        with db_api.context_manager.writer.using(context) as session:
+            result = session.execute(insert, {
+                name: row.__dict__[key] for key, name in keys.items()
+                if key in row.__dict__})
+            written = result.last_inserted_params()
+            for key, name in keys.items():
+                if key not in row.__dict__:
+                    setattr(row, key, written.get(name))
+            # Stock's check that this is the oldest stack of its name.
+            earliest = visible(context, models.Stack.id).filter_by(
+                name=row.name).order_by(models.Stack.created_at).first()
+            if earliest is not None and earliest.id != row.id:
+                session.execute(stacks.delete().where(
+                    stacks.c.id == row.id))
+                raise exception.StackExists(stack_name=row.name)
+        return cls._from_db_object(context, cls(context), row)
+
+    patches.replace(stack_object.Stack, 'create', classmethod(create))
+
+    stock_store = stack.Stack.store
+
+    def store(self, backup=False, exp_trvsl=None,
+              ignore_traversal_check=False, use_stored_context=False):
+        if (not in_fast_create() or self.id is None or not self.convergence
+                or self.refresh_cred or self.t.id is None):
+            return stock_store(self, backup, exp_trvsl,
+                               ignore_traversal_check, use_stored_context)
+        s = self.get_kwargs_for_cloning(keep_status=True, only_db=True)
+        s['name'] = self.name
+        s['backup'] = backup
+        s['updated_at'] = self.updated_time
+        s['raw_template_id'] = self.t.id
+        if exp_trvsl is None and not ignore_traversal_check:
+            exp_trvsl = self.current_traversal
+        values = db_api._truncate_status_reason(s)
+        if not keys.keys() >= values.keys():
+            return stock_store(self, backup, exp_trvsl,
+                               ignore_traversal_check, use_stored_context)
+        update = stacks.update().where(stacks.c.id == self.id,
+                                       stacks.c.deleted_at.is_(None))
+        if not self.context.is_admin:
+            update = update.where(sqlalchemy.or_(
+                stacks.c.tenant == self.context.project_id,
+                stacks.c.stack_user_project_id == self.context.project_id))
+        if exp_trvsl is not None:
+            update = update.where(stacks.c.current_traversal == exp_trvsl)
+        with db_api.context_manager.writer.using(
+                self.context) as session:
+            updated = session.execute(update.values(
+                {keys[key]: value for key, value in values.items()})
+            ).rowcount
+        if not updated:  # stock finds out why, and returns None
+            return stock_store(self, backup, exp_trvsl,
+                               ignore_traversal_check, use_stored_context)
+        self._store_tags()
+        self._set_param_stackid()
+        return self.id
+
+    patches.replace(stack.Stack, 'store', store)

@@ -170,13 +170,19 @@ SHIMS = (
         'fast_create_lean_rows', 'lean_rows', checked_on=HEAT,
         options=(Option(
             'fast_create_lean_rows', 'bool', False, True,
-            help='During a fast create, insert resource, properties and '
-                 'attributes rows with one statement each instead of '
+            help='During a fast create, insert template, resource, '
+                 'properties and attributes rows with one statement each '
+                 'instead of '
                  'through the ORM, point a resource at its attributes with '
                  'one UPDATE, and convert a finished nested stack to '
                  'convergence from the resources in memory instead of '
                  'loading them all back.'),),
         targets=(
+            target('heat.db.api.raw_template_create', 'abc09f5e6bd7f2b1'),
+            target('heat.objects.raw_template.RawTemplate.create',
+                   '4a6cc9c3c8a023f0'),
+            target('heat.objects.raw_template.RawTemplate.from_db_object',
+                   '706bcd41e72a39c2'),
             target('heat.db.api._resource_create', 'd23dc40b4a307775'),
             target('heat.db.api.resource_create', '1361f176007ba7a7'),
             target('heat.db.api._resource_prop_data_create_or_update',
@@ -229,9 +235,11 @@ SHIMS = (
             'fast_create_lean_stacks', 'bool', False, True,
             help='During a fast create, write a nested stack\'s state '
                  'with one UPDATE (no read of its row before, no delete of '
-                 'a lock it never holds) and answer its root from its '
+                 'a lock it never holds), answer its root from its '
                  'owner\'s, known in memory, instead of a query per level '
-                 'up the tree.'),),
+                 'up the tree, and check a new stack\'s name, insert its '
+                 'row and store it converted with one statement each '
+                 'instead of through the ORM.'),),
         targets=(
             target('heat.engine.stack.Stack._persist_state',
                    '4a3b17b241e9d83d'),
@@ -245,7 +253,22 @@ SHIMS = (
             target('heat.db.api.stack_update', '18e1377959cdc748'),
             target('heat.db.api.persist_state_and_release_lock',
                    'd1a1014adacdd1ca'),
-            target('heat.db.api.stack_get_root_id', '2f9b1b23cb7f0fe7'))),
+            target('heat.db.api.stack_get_root_id', '2f9b1b23cb7f0fe7'),
+            # A new stack's name check and row (heat.db.api.stack_create is
+            # checked by lean_database_writes, which replaces it), and the
+            # store of a converted stack.
+            target('heat.engine.service.EngineService._validate_new_stack',
+                   'e6187570b71e0fcc'),
+            target('heat.objects.stack.Stack.get_by_name',
+                   '2c7d5563bba3b361'),
+            target('heat.db.api._stack_get_by_name', '5556b85a1184348f'),
+            target('heat.db.api._soft_delete_aware_query',
+                   '3b22c0b5237d9f73'),
+            target('heat.objects.stack.Stack.create', '123e99d5200c178f'),
+            target('heat.objects.stack.Stack._from_db_object',
+                   '8ad76fd8436b0e9e'),
+            target('heat.engine.stack.Stack.store',
+                   '72b64d321eca377e', '73c870558ca96c3c'))),
     Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(

@@ -12,6 +12,7 @@ from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import YAQL
 from tripleo_ephemeral.engine_tuning.spec import target
 
 SHIMS = (
@@ -119,6 +120,21 @@ SHIMS = (
                    'd65be2e2c20e6d43'),
             target('heat.engine.hot.functions.Yaql.__init__',
                    '203ca91adf9300fc'))),
+    Shim(
+        'fast_yaql_input', 'yaql_memo', checked_on=YAQL,
+        options=(Option(
+            'fast_yaql_input', 'bool', False, True,
+            help='Convert a yaql expression\'s input data (THT\'s role '
+                 'data) into yaql\'s immutable types with exact-type checks '
+                 'for plain dicts, lists and scalars first (the same result '
+                 'as yaql\'s own conversion, which asks abstract base '
+                 'classes at every node).'),),
+        targets=(
+            target('yaql.language.utils.convert_input_data',
+                   '16dd409fb2eaf211'),
+            # Where an evaluation converts its data.
+            target('yaql.language.expressions.Statement.evaluate',
+                   'c4f14ccee695ddfe'))),
     Shim(
         # After fast_create: it wraps the fast check_create_complete.
         'fast_create_release', 'fast_release', checked_on=HEAT[:1],
@@ -370,6 +386,28 @@ SHIMS = (
                  'cost, the same outcome).'),),
         targets=(target('heat.engine.template.Template.validate',
                         '9d684dc22d49bf80'),)),
+    Shim(
+        # After narrow_referenced_attrs, which relies on (and checks) the
+        # attribute walks this replaces.
+        'fast_snippet_walks', 'snippets', checked_on=HEAT,
+        options=(Option(
+            'fast_snippet_walks', 'bool', False, True,
+            help='Resolve, validate, hash and find the dependencies and '
+                 'attributes of template snippets with exact-type checks '
+                 'for their plain dicts, lists and scalars first (the same '
+                 'walks and results as Heat\'s, which asks abstract base '
+                 'classes at every node).'),),
+        targets=(
+            target('heat.engine.function.resolve', '3a1eddbc8468d40a'),
+            target('heat.engine.function._non_null_item',
+                   'ed64a286cbac6f8d'),
+            target('heat.engine.function._non_null_value',
+                   'adca269bc409f486'),
+            target('heat.engine.function.validate', '20a89d333db84ca2'),
+            target('heat.engine.function.dependencies', 'cbe2363e2f0dab3c'),
+            target('heat.engine.function.dep_attrs', '66e5033010a7c45a'),
+            target('heat.engine.function.all_dep_attrs', '64be79af1932785e'),
+            target('heat.engine.rsrc_defn._hash_data', '5ecd3936a091e503'))),
     Shim(
         'nested_stack_wakeups', 'wakeups', checked_on=HEAT, when='in_process',
         options=(Option(

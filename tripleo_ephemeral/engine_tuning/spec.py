@@ -6,7 +6,8 @@ import dataclasses
 #: The distribution a target's top-level package comes from (others are
 #: Python's standard library).
 DISTRIBUTIONS = {'heat': 'openstack-heat', 'oslo_db': 'oslo.db',
-                 'oslo_messaging': 'oslo.messaging', 'futurist': 'futurist'}
+                 'oslo_messaging': 'oslo.messaging', 'futurist': 'futurist',
+                 'yaql': 'yaql'}
 
 #: The releases the fingerprints were taken on. Every target matched the
 #: same fingerprint on both Heats, oslo.dbs and oslo.messagings.
@@ -15,6 +16,8 @@ OSLO_DB = ('oslo.db 18.0.0', 'oslo.db 18.1.1')
 OSLO_MESSAGING = ('oslo.messaging 17.3.0', 'oslo.messaging 18.3.1')
 PYTHON = ('Python 3.11.7',)
 FUTURIST = ('futurist 3.2.1',)
+#: The yaql tripleo-heat-templates need (3 removed format()).
+YAQL = ('yaql 2.0.1',)
 #: The in-memory bus's driver was read on this one only.
 FAKE_BUS = ('oslo.messaging 17.3.0',)
 

@@ -16,8 +16,8 @@ Here, during a fast create:
   same values it got from the ORM object;
 * a resource's attributes row is pointed at with one ``UPDATE`` under
   stock's conditions (its atomic key, no engine, no other attributes
-  row); when that updates nothing it goes the stock way, which removes
-  the attributes row it wrote;
+  row); when that updates nothing the attributes row it wrote is
+  deleted, as stock deletes it;
 * a nested stack this thread created and has just finished (CREATE
   COMPLETE) is converted from the resources in memory (their rows are
   those it stored: the stack is new and nothing else writes to it),
@@ -107,26 +107,44 @@ def install_fast_create_lean_rows(patches):
                     _resource_prop_data_create_or_update)
 
     resources = models.Resource.__table__
-    point_at_attrs = resources.update().where(
-        resources.c.id == sqlalchemy.bindparam('lean_id'),
-        resources.c.atomic_key == sqlalchemy.bindparam('lean_key'),
-        resources.c.engine_id.is_(None),
-        sqlalchemy.or_(
-            resources.c.attr_data_id == sqlalchemy.bindparam('lean_attr'),
-            resources.c.attr_data_id.is_(None))).values(
-        attr_data_id=sqlalchemy.bindparam('lean_attr'),
-        atomic_key=sqlalchemy.bindparam('lean_new_key'))
+
+    def pointing(key_matches):
+        """Stock's UPDATE of a resource's attributes row, under its
+        conditions (``atomic_key == None`` is SQL's IS NULL there)."""
+        return resources.update().where(
+            resources.c.id == sqlalchemy.bindparam('lean_id'), key_matches,
+            resources.c.engine_id.is_(None),
+            sqlalchemy.or_(
+                resources.c.attr_data_id == sqlalchemy.bindparam(
+                    'lean_attr'),
+                resources.c.attr_data_id.is_(None))).values(
+            attr_data_id=sqlalchemy.bindparam('lean_attr'),
+            atomic_key=sqlalchemy.bindparam('lean_new_key'))
+
+    point_at_attrs = pointing(
+        resources.c.atomic_key == sqlalchemy.bindparam('lean_key'))
+    point_unkeyed_at_attrs = pointing(resources.c.atomic_key.is_(None))
+    attrs_rows = models.ResourcePropertiesData.__table__
+    drop_attrs = attrs_rows.delete().where(
+        attrs_rows.c.id == sqlalchemy.bindparam('lean_attr'))
     stock_attr_id_set = db_api.resource_attr_id_set
 
     def resource_attr_id_set(context, resource_id, atomic_key, attr_id):
-        if lean() and atomic_key is not None:
+        if lean():
+            values = {'lean_id': resource_id, 'lean_attr': attr_id}
+            db_api._add_atomic_key_to_values(values, atomic_key)
+            values['lean_new_key'] = values.pop('atomic_key')
+            if atomic_key is None:
+                statement = point_unkeyed_at_attrs
+            else:
+                statement, values['lean_key'] = point_at_attrs, atomic_key
             with db_api.context_manager.writer.using(context) as session:
-                if session.execute(point_at_attrs, {
-                        'lean_id': resource_id, 'lean_key': atomic_key,
-                        'lean_attr': attr_id,
-                        'lean_new_key': atomic_key + 1}).rowcount:
+                if session.execute(statement, values).rowcount:
                     return True
-        # a NULL atomic key (never after a store) or nothing updated: stock
+                # As stock: another wrote first, or a stale key; the
+                # attributes row written for it goes.
+                session.execute(drop_attrs, {'lean_attr': attr_id})
+                return False
         return stock_attr_id_set(context, resource_id, atomic_key, attr_id)
 
     patches.replace(db_api, 'resource_attr_id_set', resource_attr_id_set)

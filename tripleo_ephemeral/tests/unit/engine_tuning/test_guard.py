@@ -245,6 +245,7 @@ def test_fingerprints_ignore_comments_docstrings_and_layout():
 TUNED = {
     'atomic_sync_points': 'true', 'checkin_yield': 'false',
     'fast_create': 'true', 'fast_create_final_outputs': 'true',
+    'fast_create_no_yield': 'true',
     'fast_create_lean_rows': 'true', 'fast_create_lean_stacks': 'true',
     'fast_create_release': 'true',
     'fast_create_shared_defaults': 'true',
@@ -280,6 +281,7 @@ def test_stock_values():
     assert stock.runner_options() == dict(
         TUNED, atomic_sync_points='false', checkin_yield='true',
         fast_create='false', fast_create_final_outputs='false',
+        fast_create_no_yield='false',
         fast_create_lean_rows='false', fast_create_lean_stacks='false',
         fast_create_release='false',
         fast_create_shared_defaults='false',

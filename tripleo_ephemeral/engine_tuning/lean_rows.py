@@ -28,6 +28,38 @@ Outside a fast create Heat runs its own code.
 """
 
 
+#: model -> {attribute: column name} of its columns
+_COLUMNS = {}
+
+
+def columns(model):
+    """{attribute: column name} of an ORM model's columns."""
+    found = _COLUMNS.get(model)
+    if found is None:
+        import sqlalchemy
+        found = _COLUMNS[model] = {
+            attr.key: attr.columns[0].name
+            for attr in sqlalchemy.inspect(model).column_attrs}
+    return found
+
+
+def insert_new(session, obj):
+    """INSERT the new ORM object ``obj`` with one statement; return it as
+    the ORM's flush leaves it: the columns' defaults and its new id
+    filled in (None for a column neither given nor defaulted)."""
+    keys = columns(type(obj))
+    result = session.execute(type(obj).__table__.insert(), {
+        name: obj.__dict__[key] for key, name in keys.items()
+        if key in obj.__dict__})
+    written = result.last_inserted_params()
+    for key, name in keys.items():
+        if key not in obj.__dict__:
+            setattr(obj, key, written.get(name))
+    if 'id' in keys:
+        obj.id = result.inserted_primary_key[0]
+    return obj
+
+
 def install_fast_create_lean_rows(patches):
     """Write a fast create's new rows with single statements (see the
     module)."""
@@ -42,32 +74,6 @@ def install_fast_create_lean_rows(patches):
     def lean():
         return fast_create.current() is not None
 
-    def columns(model):
-        return {attr.key: attr.columns[0].name
-                for attr in sqlalchemy.inspect(model).column_attrs}
-
-    def inserter(model):
-        """An ``INSERT`` of a model's new row: (the new ORM object, as the
-        ORM would have left it after its flush) of ``(context, obj)``."""
-        insert = model.__table__.insert()
-        keys = columns(model)
-
-        def insert_row(context, obj):
-            result = context.session.execute(insert, {
-                name: obj.__dict__[key] for key, name in keys.items()
-                if key in obj.__dict__})
-            written = result.last_inserted_params()
-            for key, name in keys.items():
-                if key not in obj.__dict__:
-                    setattr(obj, key, written.get(name))
-            obj.id = result.inserted_primary_key[0]
-            return obj
-        return insert_row
-
-    insert_resource = inserter(models.Resource)
-    insert_rpd = inserter(models.ResourcePropertiesData)
-    insert_template = inserter(models.RawTemplate)
-
     stock_template_create = db_api.raw_template_create
 
     def raw_template_create(context, values):
@@ -75,8 +81,8 @@ def install_fast_create_lean_rows(patches):
             return stock_template_create(context, values)
         row = models.RawTemplate()
         row.update(values)
-        with db_api.context_manager.writer.using(context):
-            return insert_template(context, row)
+        with db_api.context_manager.writer.using(context) as session:
+            return insert_new(session, row)
 
     patches.replace(db_api, 'raw_template_create', raw_template_create)
 
@@ -90,7 +96,7 @@ def install_fast_create_lean_rows(patches):
         row.attr_data = None
         row.rsrc_attr_data = None
         row.update(db_api._truncate_status_reason(values))
-        return insert_resource(context, row)
+        return insert_new(context.session, row)
 
     patches.replace(db_api, '_resource_create', _resource_create)
 
@@ -101,7 +107,7 @@ def install_fast_create_lean_rows(patches):
             return stock_rpd(context, values, rpd_id=rpd_id)
         row = models.ResourcePropertiesData()
         row.update(values)
-        return insert_rpd(context, row)
+        return insert_new(context.session, row)
 
     patches.replace(db_api, '_resource_prop_data_create_or_update',
                     _resource_prop_data_create_or_update)

@@ -116,6 +116,7 @@ def _install_rows(patches, lean):
     from heat.objects import stack as stack_object
 
     from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning import lean_rows
 
     def in_fast_create():
         return fast_create.current() is not None
@@ -142,9 +143,7 @@ def _install_rows(patches, lean):
                     classmethod(get_by_name))
 
     stacks = models.Stack.__table__
-    keys = {attr.key: attr.columns[0].name
-            for attr in sqlalchemy.inspect(models.Stack).column_attrs}
-    insert = stacks.insert()
+    keys = lean_rows.columns(models.Stack)
     stock_create = stack_object.Stack.create.__func__
 
     def create(cls, context, values):
@@ -153,13 +152,7 @@ def _install_rows(patches, lean):
         row = models.Stack()
         row.update(values)
         with db_api.context_manager.writer.using(context) as session:
-            result = session.execute(insert, {
-                name: row.__dict__[key] for key, name in keys.items()
-                if key in row.__dict__})
-            written = result.last_inserted_params()
-            for key, name in keys.items():
-                if key not in row.__dict__:
-                    setattr(row, key, written.get(name))
+            lean_rows.insert_new(session, row)
             # Stock's check that this is the oldest stack of its name.
             earliest = visible(context, models.Stack.id).filter_by(
                 name=row.name).order_by(models.Stack.created_at).first()

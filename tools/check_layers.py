@@ -22,7 +22,7 @@ PACKAGE = 'tripleo_ephemeral'
 #: Top first; a package may import only its own layer and those below.
 LAYERS = (
     ('commands', 'plugin'),
-    ('deploy', 'adoption', 'history'),
+    ('deploy', 'adoption', 'history', 'rhoso'),
     ('heat_launcher', 'tripleo_ansible', 'images'),
     ('workdir', 'runner'),
     ('heat_db',),

@@ -5,11 +5,14 @@
     python tools/check_tuning.py --show heat.engine.template.parse
 
 Run it with the Python of the environment to check (a venv with a new
-Heat): for each shim of ``tripleo_ephemeral/engine_tuning/registry.py``
-(declared in its ``shims_*`` parts) it prints whether the runner would
-install it (``match``) or leave it off (``DIFFERS``, ``MISSING``), and
-each target's fingerprint here beside the recorded ones. ``--show``
-prints the normalised source a fingerprint is taken of: run it under the
+Heat, or another Python): for each shim of
+``tripleo_ephemeral/engine_tuning/registry.py`` (declared in its
+``shims_*`` parts) it prints whether the runner would install it
+(``match``), leave it off (``DIFFERS``, ``MISSING``) or not need it on
+this Python (``unneeded``, a fix only some Pythons need), and each
+target's fingerprint here beside the recorded ones. Fingerprints are of
+the code's syntax tree, the same on every Python from 3.10 to 3.13.
+``--show`` prints the source a fingerprint is taken of: run it under the
 old and the new environment and diff the two to see what changed. Exits 1
 when a shim would stay off.
 """
@@ -33,6 +36,9 @@ from tripleo_ephemeral.engine_tuning import registry  # noqa: E402
 
 def check(shim):
     """(status, [line per target]) of one shim."""
+    why = shim.needed(sys.version_info)
+    if why:
+        return 'unneeded', ['  %s' % why]
     status, lines = 'match', []
     for tgt in shim.targets:
         try:

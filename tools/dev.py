@@ -50,7 +50,8 @@ def _run(argv, **kwargs):
 def _fingerprint():
     h = hashlib.sha256()
     for path in (os.path.join(ROOT, 'setup.cfg'),
-                 os.path.join(ROOT, 'setup.py'), CONSTRAINTS):
+                 os.path.join(ROOT, 'setup.py'),
+                 os.path.join(ROOT, 'pyproject.toml'), CONSTRAINTS):
         with open(path, 'rb') as f:
             h.update(f.read())
     return h.hexdigest()

@@ -29,6 +29,9 @@ bad input and the fix.
       AgentPushError            a server did not get its agent configuration
       AdoptionError             a stack cannot be adopted as it is
         DeploymentExistsError
+      RhosoExportError          a work dir cannot be exported to RHOSO as
+                                it is, or an export is invalid
+        RhosoInvalidError
 """
 
 
@@ -187,3 +190,17 @@ class DeploymentExistsError(AdoptionError):
 class HistoryError(TripleoEphemeralError):
     """The config-download history (its git repository) cannot be read or
     written, or a version named does not exist."""
+
+
+class RhosoExportError(TripleoEphemeralError):
+    """The work dir lacks what an export to RHOSO needs, an option names
+    what it does not have, or an export's documents cannot be read."""
+
+
+class RhosoInvalidError(RhosoExportError):
+    """The documents of an export break their schema or a webhook rule;
+    ``problems`` lists them."""
+
+    def __init__(self, message, problems=()):
+        super().__init__(message)
+        self.problems = list(problems)

@@ -27,6 +27,11 @@ Cases, each selectable with ``--cases``:
   that stack was created with against its create again, in Heat CPU
   seconds (preview_case.py; native heat types).
 
+``--pythons 3.10,3.11,3.12,3.13`` adds a configuration ``py3.X`` per
+Python, each in a venv of its own (pythons_case.py): native Heat with the
+tuned defaults, run by that Python; they run the ``tht`` cases, and a
+second table compares them with the first of them (or ``py3.11``).
+
 Prints a table with baseline/ours ratios (a case that failed or was
 stopped shows so, in the table and the JSON) and writes the numbers as JSON
 (``--out``); ``plot.py`` draws them.
@@ -46,6 +51,7 @@ sys.path.insert(0, HERE)
 import group_cases  # noqa: E402
 import heats  # noqa: E402
 import preview_case  # noqa: E402
+import pythons_case  # noqa: E402
 import report  # noqa: E402
 import tht_cases  # noqa: E402
 import timing  # noqa: E402
@@ -60,6 +66,9 @@ def _sizes(text):
 def bench_config(config, args, workdir):
     """Every selected case of one configuration; never raises."""
     results = {}
+    if config in heats.PYTHONS:  # another Python: its own openstack
+        args = argparse.Namespace(**dict(vars(args), cases=args.cases & {
+            'tht'}))
     kinds = [(kind, sizes) for kind, sizes, case in (
         ('create', args.sizes, 'light'),
         ('realistic', args.realistic_sizes, 'realistic'))
@@ -140,6 +149,19 @@ def main():
                              'many nodes (3+500 would take an hour)')
     parser.add_argument('--out', default='bench-results',
                         help='directory for the JSON results')
+    parser.add_argument('--pythons', type=pythons_case.pythons.parse,
+                        default=[], metavar='3.10,3.11,...',
+                        help='also run the tht cases on each of these '
+                             'Pythons, each in a venv of its own (see '
+                             'pythons_case.py)')
+    parser.add_argument('--pythons-plain', action='store_true',
+                        help='install those venvs as a plain pip install '
+                             'does (default: against the project\'s '
+                             'constraints, so only the Python differs)')
+    parser.add_argument('--pythons-venvs', metavar='DIR',
+                        help='keep the venvs of --pythons here and reuse '
+                             'them (default: made fresh in the run\'s work '
+                             'dir)')
     args = parser.parse_args()
     args.cases = set(c for c in args.cases.split(',') if c)
     unknown = args.cases - set(CASES)
@@ -162,17 +184,28 @@ def main():
         heats.parse_variant(v) for v in args.variant]
     workdir = tempfile.mkdtemp(prefix='tripleo-ephemeral-bench-')
     all_results = {}
+    python_configs, described = [], {}
     try:
-        for config in configs:
+        if args.pythons:
+            described = pythons_case.prepare(
+                args.pythons, args.pythons_venvs or workdir,
+                plain=args.pythons_plain)
+            python_configs = list(described)
+        for config in configs + python_configs:
             all_results[config] = bench_config(config, args, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print()
     print(report.table(all_results, configs, baselines))
+    if python_configs:
+        reference = ('py3.11' if 'py3.11' in python_configs else
+                     python_configs[0])
+        print()
+        print(report.table(all_results, python_configs, [reference]))
     path = report.write_json(
         args.out, sizes=args.sizes, realistic_sizes=args.realistic_sizes,
         tht_nodes={c: tht_cases.NODES[c] for c in args.tht_cases},
-        results=all_results)
+        results=all_results, pythons=described)
     print('\nresults: %s' % path)
 
 

@@ -28,6 +28,8 @@ from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
 
 #: --variant NAME=type:section.option=value,...: a heat type with overrides.
 VARIANTS = {}
+#: --pythons: py3.X -> the bin dir of its venv (native, tuned defaults).
+PYTHONS = {}
 
 #: The configurations that stand for TripleO (``--baselines``).
 BASELINES = ('baseline', 'baseline-pod')
@@ -100,7 +102,7 @@ def parse_variant(text):
 
 def heat_type_of(config):
     """The ``--heat-type`` a configuration runs."""
-    if config == 'baseline':
+    if config == 'baseline' or config in PYTHONS:
         return 'native'
     if config == 'baseline-pod':
         return 'pod'
@@ -118,6 +120,13 @@ def overrides_of(config):
                 for section, values in VARIANTS[config][1].items()
                 for option, value in values.items()]
     return []
+
+
+def openstack_of(config):
+    """The ``openstack`` command that runs ``config``: its Python's venv's,
+    else this Python's."""
+    return os.path.join(PYTHONS.get(config) or os.path.dirname(
+        sys.executable), 'openstack')
 
 
 def engine_workers_of(config):

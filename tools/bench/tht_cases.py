@@ -25,7 +25,6 @@ past a /24.
 import json
 import os
 import subprocess
-import sys
 import time
 
 import yaml
@@ -122,7 +121,7 @@ def run(config, case, workdir, timeout=None):
     servers_path = os.path.join(base, 'servers.yaml')
     with open(servers_path, 'w') as f:
         yaml.safe_dump(servers(counts), f, default_flow_style=False)
-    argv = [os.path.join(os.path.dirname(sys.executable), 'openstack'),
+    argv = [heats.openstack_of(config),
             'overcloud', 'deploy', '--templates', templates,
             '--deployed-servers', servers_path, '--stack-only',
             '--work-dir', work_dir,

@@ -123,6 +123,10 @@ def write(wd, source, record):
                          inventory.STACK_ENVIRONMENT_PARAMETERS
                          if name in defaults}
     yamlfile.write(wd.stack_environment_file, stack_environment)
+    # The hidden parameters (secrets) a read through the API unmasked.
+    yamlfile.write(wd.hidden_parameters_file, sorted(
+        record.get('hidden_parameters_recovered_from_files') or []))
+    history.keep_hand_edits(wd)
     fileutil.replace_dir(wd.config_download_dir, lambda path:
                          config_download.render(
                              source.outputs, path, source.stack,

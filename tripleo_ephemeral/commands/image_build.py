@@ -43,7 +43,8 @@ class BuildHeatImage(command.ShowOne):
         parser.add_argument(
             '--source-dir', metavar='<dir>', type=options.abs_path,
             help=_('tripleo-ephemeral source to install in the image '
-                   '(default: the checkout this command runs from)'))
+                   '(default: the checkout this command runs from, else the '
+                   'installed copy itself)'))
         parser.add_argument(
             '--force', action='store_true',
             help=_('Build even when the image already exists'))

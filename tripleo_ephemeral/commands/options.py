@@ -122,6 +122,10 @@ def existing_work_dir(parsed_args):
 def config_history(wd):
     """The config-download versions of ``wd``, which must have one."""
     history = versions.ConfigHistory(wd.config_download_dir)
+    try:
+        history.check_sound()
+    except exceptions.HistoryError as exc:
+        raise osc_exceptions.CommandError(str(exc))
     if not history.head():
         raise osc_exceptions.CommandError(
             _('%(dir)s has no config-download versions: deploy the stack '
@@ -131,6 +135,10 @@ def config_history(wd):
 
 
 # -- Heat ---------------------------------------------------------------------
+
+#: --heat-tuning's values.
+HEAT_TUNINGS = ('tuned', 'stock')
+
 
 def add_heat_launcher_options(parser, default_type=None, types=None,
                               type_help=None):
@@ -159,6 +167,13 @@ def add_heat_launcher_options(parser, default_type=None, types=None,
                'ephemeral_heat.leaf_trigger_delay=0.1 (repeatable; the '
                'option must be one the runner or Heat registers, the value '
                'of its type)'))
+    group.add_argument(
+        '--heat-tuning', choices=HEAT_TUNINGS, default='tuned',
+        help=_('tuned: the engine tunings this project chose (default); '
+               'stock: Heat as TripleO\'s launcher ran it, every tuning off '
+               '(the fixes Heat needs on threads stay on; '
+               '--heat-config-override still applies), to tell a problem of '
+               'the tunings from one of Heat, or to compare'))
     group.add_argument(
         '--heat-startup-timeout', metavar='<seconds>', type=int,
         action=parseractions.NonNegativeAction,
@@ -206,6 +221,7 @@ class LauncherSpec:
     heat_type: str = None
     api_port: int = None
     overrides: tuple = ()
+    tuning: str = 'tuned'
     startup_timeout: int = base.DEFAULT_STARTUP_TIMEOUT
     debug: bool = False
     images: podman.ContainerImages = None
@@ -224,6 +240,7 @@ def launcher_spec(parsed_args):
         heat_type=parsed_args.heat_type,
         api_port=parsed_args.heat_api_port,
         overrides=tuple(parsed_args.heat_config_override),
+        tuning=parsed_args.heat_tuning,
         startup_timeout=parsed_args.heat_startup_timeout,
         debug=parsed_args.heat_debug,
         images=podman.ContainerImages(
@@ -257,7 +274,9 @@ def build_launcher(spec, heat_dir, say=None):
         spec.heat_type or saved.get('heat_type') or 'native',
         heat_dir,
         api_port=spec.api_port, say=say,
-        tuning=launcher_tuning.Tuning(overrides=overrides),
+        tuning=(launcher_tuning.Tuning.stock(overrides=overrides)
+                if spec.tuning == 'stock' else
+                launcher_tuning.Tuning(overrides=overrides)),
         startup_timeout=spec.startup_timeout,
         debug=spec.debug,
         images=spec.images, pull=spec.pull,

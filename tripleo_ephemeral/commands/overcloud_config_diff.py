@@ -12,12 +12,13 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.history import changes
+from tripleo_ephemeral.history import edits
+from tripleo_ephemeral.history import secrets
 
 
 DIFF_COLUMNS = ('Kind', 'Change', 'Name', 'Role', 'Hosts', 'Added',
                 'Removed', 'Detail')
-#: Parameter values not shown: their names end so.
-SECRET_SUFFIXES = ('Password', 'Secret', 'Key', 'Token')
+HAND_EDIT = 'hand edit'
 
 
 def _resolve(history, name, option):
@@ -34,22 +35,25 @@ def _resolve(history, name, option):
 def _value(name, value):
     if value is None:
         return '(unset)'
-    if name.endswith(SECRET_SUFFIXES):
-        return '(secret)'
     text = str(value)
+    if secrets.is_secret_name(name) or '<secret:' in text:
+        return '(secret)'
     return text if len(text) <= 60 else text[:57] + '...'
 
 
-def diff_rows(diff, show_noise=False, with_diff=False):
-    """The rows of a :class:`~tripleo_ephemeral.history.changes.Diff`."""
-    rows = []
-    for change in diff.files + (diff.noise_files if show_noise else []):
-        rows.append(('file', change.change if change.real else 'noise',
-                     change.path, change.role,
-                     format_columns.ListColumn(change.hosts), change.added,
-                     change.removed, '%d noise line(s)' % change.noise
-                     if change.noise else '') +
-                    ((change.diff,) if with_diff else ()))
+def _file_row(kind, change, with_diff):
+    return (kind, change.change if change.real else 'noise', change.path,
+            change.role, format_columns.ListColumn(change.hosts),
+            change.added, change.removed,
+            '%d noise line(s)' % change.noise if change.noise else '') + (
+                (change.diff,) if with_diff else ())
+
+
+def diff_rows(diff, show_noise=False, with_diff=False, hand_edits=()):
+    """The rows of a :class:`~tripleo_ephemeral.history.changes.Diff`,
+    then of the ``hand_edits`` (:func:`~.changes.hand_edits`)."""
+    rows = [_file_row('file', change, with_diff) for change in
+            diff.files + (diff.noise_files if show_noise else [])]
     for name, old, new in diff.parameters + (
             diff.noise_parameters if show_noise else []):
         change = (changes.ADDED if old is None else changes.REMOVED
@@ -64,6 +68,8 @@ def diff_rows(diff, show_noise=False, with_diff=False):
             rows.append(('host', change, host, '',
                          format_columns.ListColumn([host]), None, None, '') +
                         (('',) if with_diff else ()))
+    rows += [_file_row(HAND_EDIT, change, with_diff)
+             for change in hand_edits]
     return rows
 
 
@@ -76,6 +82,9 @@ class DiffConfig(command.Lister):
     (of the saved environments) and the hosts added or removed. Lines
     that differ only by generated values (UUIDs, timestamps, the deploy
     identifier) are noise: hidden and counted unless --show-noise.
+    Files changed by hand since the last render are listed too ("hand
+    edit"). Secret values are masked in every format, the unified diff
+    included.
     """
 
     auth_required = False
@@ -118,13 +127,22 @@ class DiffConfig(command.Lister):
             diff = changes.compare(history, old, new,
                                    context=parsed_args.context,
                                    with_noise=show_noise)
+            hand = changes.hand_edits(history, parsed_args.context) if (
+                new == history.head()) else []
         self.app.stderr.write('%s..%s: %s\n' % (
             old[:12] if old else 'nothing applied', new[:12],
             diff.summary() if diff else 'no changes (%s)' % (
                 diff.noise_text())) +
             ('' if show_noise or not diff.noise_lines else
              '(--show-noise shows the noise)\n'))
-        rows = diff_rows(diff, show_noise, with_diff=unified)
+        if hand:
+            self.app.stderr.write(
+                'Hand edits since %s, in no version yet: %s; the next '
+                'render keeps them as a version of their own, then '
+                'replaces them\n' % (new[:12], edits.describe(
+                    [(c.change, c.path) for c in hand])))
+        rows = diff_rows(diff, show_noise, with_diff=unified,
+                         hand_edits=hand)
         if unified and parsed_args.formatter == 'table':
             self.app.stdout.write(''.join(row[-1] for row in rows))
             return DIFF_COLUMNS, []

@@ -36,7 +36,8 @@ class ListConfigVersions(command.Lister):
             ran = ['%s %s' % (r.tag, r.message) for r in recorded
                    if r.sha == version.sha]
             rows.append((version.short, version.date.isoformat(),
-                         version.deploy_identifier, version.command,
+                         version.deploy_identifier,
+                         version.command or version.subject,
                          version.sha == applied,
                          format_columns.ListColumn(ran)))
         return ('Version', 'Date', 'Deploy Identifier', 'Command',

@@ -169,7 +169,7 @@ class DeployOvercloud(command.ShowOne):
             spec = request.launcher
             if spec.heat_type == 'auto':
                 spec = spec.replace(heat_type=_choose_heat_type(
-                    inputs, say, spec.overrides))
+                    inputs, say, spec))
             launcher = options.build_launcher(
                 spec, request.workdir.heat_dir,
                 say=say)
@@ -183,9 +183,11 @@ class DeployOvercloud(command.ShowOne):
                 run_ansible=not request.stack_only)
 
 
-def _choose_heat_type(inputs, say, overrides):
+def _choose_heat_type(inputs, say, spec):
     nodes, roles = inputs.size()
     heat_type, reason = auto.choose(nodes, roles, auto.pod_ready,
-                                    auto.fast_create_on(list(overrides)))
+                                    auto.fast_create_on(
+                                        list(spec.overrides),
+                                        default=spec.tuning != 'stock'))
     say('--heat-type auto chose %s: %s' % (heat_type, reason))
     return heat_type

@@ -30,6 +30,14 @@ class InstallTripleoAnsible(command.ShowOne):
                    'install, where deploys look)') % {
                        'var': install.ENV_VAR})
         parser.add_argument(
+            '--python', metavar='<python>',
+            help=_('The Python the venv is made with: one ansible-core %s '
+                   'runs on (%s; default: this one if it is, else the first '
+                   'of %s on PATH)') % (
+                       install.pins().get('ansible-core'),
+                       install.wanted_pythons(),
+                       ', '.join('python%d.%d' % v for v in install.PYTHONS)))
+        parser.add_argument(
             '--force', action='store_true',
             help=_('Install again even when the pinned versions are there'))
         return parser
@@ -41,7 +49,8 @@ class InstallTripleoAnsible(command.ShowOne):
         with errors.user_errors('--dest', failed=_('Installing TripleO\'s '
                                                    'Ansible')):
             installed = ansible.install(process.ProcessRunner(),
-                                        force=parsed_args.force)
+                                        force=parsed_args.force,
+                                        python=parsed_args.python)
         versions = ansible.versions()
         return (('path', 'installed', 'seconds', 'ansible_playbook',
                  'ansible_core', 'tripleo_ansible', 'versions'),

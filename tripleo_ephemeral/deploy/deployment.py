@@ -116,7 +116,8 @@ class Deployment:
                 values.update(stack_id=created.stack_id,
                               stack_status=created.status,
                               stack_seconds=round(created.seconds, 1),
-                              resources=created.resources)
+                              resources=created.resources,
+                              engine_tunings=launcher.engine_tunings())
                 self._write_credentials(outputs)
                 phases.lap('rc_file')
                 with interruption.activity('rendering config-download'):

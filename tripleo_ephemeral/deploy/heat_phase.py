@@ -76,7 +76,8 @@ class HeatPhase:
                         client, created.ref,
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
-                        files=request.create_args.get('files'))
+                        files=request.create_args.get('files'),
+                        hidden_path=self.workdir.hidden_parameters_file)
                 origin = generations.DEPLOY
                 self.phases.lap('outputs')
                 if on_outputs is not None:

@@ -125,16 +125,18 @@ def render(workdir, outputs, deployments, render_settings, say,
 
     The project is rendered into a new directory beside the old one, then
     swapped in: a failure keeps the last good project (and its run state)
-    whole. Its git history is carried over and the render committed
-    (``phases``, a deploy's :class:`~.phases.Phases`, gets ``render``
-    and ``history``). ``build``: the :class:`Build` of the same outputs
-    and settings, started earlier.
+    whole. Hand edits of the last one are kept in its git history first;
+    the history is carried over and the render committed (``phases``, a
+    deploy's :class:`~.phases.Phases`, gets ``render`` and
+    ``history``). ``build``: the :class:`Build` of the same outputs and
+    settings, started earlier.
     """
     dest = workdir.config_download_dir
     if build is None:
         build = Build(workdir, outputs, deployments,
                       render_settings).start(thread=False)
     build.wait()
+    history.keep_hand_edits(workdir, say)
     try:
         fileutil.replace_dir(dest, build.adopt,
                              keep=ansible_run.RUN_STATE + history.KEEP)

@@ -4,11 +4,14 @@ A target is named by a dotted path: ``heat.engine.template.parse``,
 ``heat.engine.stack.Stack.dispatch_event``, or, for one dialect's function
 of an oslo.db dispatcher, ``oslo_db.sqlalchemy.engines._init_events[sqlite]``.
 
-* A function's fingerprint is a hash of its source, normalised: comments,
-  docstrings and layout do not count (the source is parsed and written back
-  by :mod:`ast`), only code does. A function that wraps another
-  (functools.wraps) is hashed with it: a decorator's wrapper runs too, and
-  so does anything put in the target's place.
+* A function's fingerprint is a hash of its syntax tree: comments,
+  docstrings, layout and type annotations do not count, only code does.
+  The tree is written out by :func:`_dump`, not by ``ast.unparse``, whose
+  text changes between Pythons (3.11 writes ``a, b = x`` where 3.10 wrote
+  ``(a, b) = x``): the same code has the same fingerprint on every Python
+  from 3.10 to 3.13. A function that wraps another (functools.wraps) is
+  hashed with it: a decorator's wrapper runs too, and so does anything put
+  in the target's place.
 * Anything else (a module constant, a module a shim swaps) is fingerprinted
   by its value and by the functions of its module that read it: the source
   of every function and method there whose code names it.
@@ -22,6 +25,7 @@ import hashlib
 import importlib
 import inspect
 import linecache
+import tokenize
 import types
 
 #: Hex digits kept of a SHA-256: plenty to tell two sources apart.
@@ -34,24 +38,30 @@ class TargetMissing(LookupError):
 
 def fingerprint(path):
     """The fingerprint of the target ``path`` as installed here."""
-    return _digest(normalised(path))
+    return _digest(_text(path, _dumped))
 
 
 def normalised(path):
-    """The text :func:`fingerprint` hashes: the target's source without
-    comments, docstrings or layout (for a value, the value and the source
-    of each function that reads it). Diff it between two installs to see
-    what changed."""
+    """The target's source without comments, docstrings or layout (for a
+    value, the value and the source of each function that reads it), as
+    this Python's ``ast.unparse`` writes it: what the fingerprint is taken
+    of, to read. Diff it between two installs of one Python to see what
+    changed."""
+    return _text(path, _source)
+
+
+def _text(path, render):
+    """The target's functions, each written by ``render``."""
     module, value, dialect = _resolve(path)
     if dialect is not None:
-        return '\n'.join(_source(fn) for fn in _dialect_functions(
+        return '\n'.join(render(fn) for fn in _dialect_functions(
             path, value, dialect))
     fn = _function(value)
     if fn is not None:
-        return '\n'.join(_source(f) for f in _wrapped_chain(fn))
+        return '\n'.join(render(f) for f in _wrapped_chain(fn))
     name = path.rsplit('.', 1)[-1]
     return '\n'.join(['# value %s' % _describe(value)] + [
-        '# read by %s\n%s' % (qualname, _source(reader))
+        '# read by %s\n%s' % (qualname, render(reader))
         for qualname, reader in readers(module, name)])
 
 
@@ -156,14 +166,17 @@ def _defined(member, module_name):
 
 def _functions(module):
     """(qualified name, function) of the module's own functions and the
-    methods of its own classes."""
+    methods of its own classes (not those a class got from the standard
+    library, as an enum's or a namedtuple's, whose code is the running
+    Python's)."""
     for key, value in list(vars(module).items()):
         if getattr(value, '__module__', None) != module.__name__:
             continue
         if isinstance(value, type):
             for attr, member in list(vars(value).items()):
                 fn = _defined(member, module.__name__)
-                if fn is not None:
+                if fn is not None and fn.__code__.co_filename == getattr(
+                        module, '__file__', None):
                     yield '%s.%s' % (key, attr), fn
         else:
             fn = _defined(value, module.__name__)
@@ -189,15 +202,66 @@ def _describe(value):
 
 def _source(fn):
     """``fn``'s source without comments, docstrings or layout."""
-    text = _source_text(fn)
-    if text[:1].isspace():  # a method: parse it inside a block
-        text = 'if 1:\n' + text
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:  # a lambda cut out of its line: keep the text
-        return ' '.join(text.split())
-    _drop_docstrings(tree.body)
-    return ast.unparse(tree)
+    tree, text = _tree(fn)
+    return text if tree is None else ast.unparse(tree)
+
+
+def _dumped(fn):
+    """``fn``'s syntax tree as text (:func:`_dump`)."""
+    tree, text = _tree(fn)
+    return text if tree is None else _dump(tree)
+
+
+def _tree(fn):
+    """(syntax tree without docstrings, None) of ``fn``; (None, its text
+    with the layout squeezed) when it does not parse alone."""
+    texts = []
+    for text in _source_texts(fn):
+        if text[:1].isspace():  # a method: parse it inside a block
+            text = 'if 1:\n' + text
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            texts.append(text)
+            continue
+        _drop_docstrings(tree.body)
+        return tree, None
+    if not texts:
+        raise TargetMissing('%s: no source' % fn.__qualname__)
+    # A lambda cut out of its line: keep the text.
+    return None, ' '.join(texts[-1].split())
+
+
+#: Fields of no consequence to what the code does: type annotations (a
+#: library that adds them, as futurist 3.3 did, has not changed its code)
+#: and type comments.
+_IGNORED_FIELDS = frozenset(('annotation', 'returns', 'type_comment'))
+
+
+def _dump(node):
+    """``node`` as its type and fields, without positions or type
+    annotations. A field that is None or an empty list is left out, and so
+    is an empty string in an f-string, so each Python from 3.10 to 3.13
+    writes the same text for the same code (3.12 gave every definition an
+    empty ``type_params``; 3.12.1 ends an f-string's nested format spec
+    with an empty string)."""
+    if isinstance(node, ast.AST):
+        return '%s(%s)' % (type(node).__name__, ', '.join(
+            '%s=%s' % (name, _dump(_no_empty_strings(node, value)))
+            for name, value in ast.iter_fields(node)
+            if name not in _IGNORED_FIELDS and value is not None and
+            not (isinstance(value, list) and not value)))
+    if isinstance(node, list):
+        return '[%s]' % ', '.join(_dump(item) for item in node)
+    return repr(node)
+
+
+def _no_empty_strings(node, value):
+    """An f-string's parts (``value``) without the empty strings."""
+    if not isinstance(node, ast.JoinedStr) or not isinstance(value, list):
+        return value
+    return [part for part in value if not (
+        isinstance(part, ast.Constant) and part.value == '')]
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -220,23 +284,53 @@ def _drop_docstrings(statements):
                 _drop_docstrings(nested)
 
 
-def _source_text(fn):
-    """The lines of ``fn``'s definition, decorators included.
+def _source_texts(fn):
+    """The lines of ``fn``'s definition, decorators included: the first
+    way that gives them, then the next (for one that does not parse).
 
     From its first line to the last its code (nested functions included)
-    spans, which is what ``inspect.getsource`` finds by tokenizing the
-    rest of the file, three times slower; that is the fallback.
+    spans (Python 3.11's ``co_positions``), and on while the lines are
+    blank, comments or indented deeper than its first: the compiler drops
+    code that cannot run (a ``return`` after one in every branch), which
+    counts all the same. Then what ``inspect.getblock`` finds by
+    tokenizing the rest of the file, twice as slow: Python 3.10's way, and
+    the one for a body that is only a docstring (no code to span). Not
+    ``inspect.getsource``, but as a last resort: it gives the source of
+    the function a wrapper wraps, not the wrapper's.
     """
     code = fn.__code__
     lines = linecache.getlines(code.co_filename)
-    last = _last_line(code) if hasattr(code, 'co_positions') else None
-    if lines and last:
-        return ''.join(lines[code.co_firstlineno - 1:last])
+    if lines:
+        first = code.co_firstlineno - 1
+        last = _last_line(code) if hasattr(code, 'co_positions') else None
+        if last:
+            yield ''.join(lines[first:_block_end(lines, first, last)])
+        try:
+            yield ''.join(inspect.getblock(lines[first:]))
+        except (SyntaxError, tokenize.TokenError):
+            pass
     try:
-        return inspect.getsource(fn)
+        text = inspect.getsource(fn)
     except (OSError, TypeError) as exc:
-        raise TargetMissing('%s: no source (%s)' % (
-            getattr(fn, '__qualname__', fn), exc)) from None
+        if not lines:
+            raise TargetMissing('%s: no source (%s)' % (
+                getattr(fn, '__qualname__', fn), exc)) from None
+    else:
+        yield text
+
+
+def _block_end(lines, first, last):
+    """The index after the block that starts at ``lines[first]``, known to
+    reach ``lines[last - 1]`` at least."""
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    end = max(last, first + 1)
+    while end < len(lines):
+        text = lines[end].strip()
+        if (text and not text.startswith('#') and
+                len(lines[end]) - len(lines[end].lstrip()) <= indent):
+            break
+        end += 1
+    return end
 
 
 def _last_line(code):

@@ -17,6 +17,7 @@ import importlib
 import importlib.metadata
 import logging
 import platform
+import sys
 
 from tripleo_ephemeral.engine_tuning import fingerprint
 from tripleo_ephemeral.engine_tuning import patching
@@ -28,6 +29,9 @@ LOG = logging.getLogger(__name__)
 _installed = {}
 #: Shims the options enabled but the guard left off: name -> why.
 _refused = {}
+#: Fixes this Python does not need (:attr:`.spec.Shim.pythons`): name ->
+#: why.
+_unneeded = {}
 
 
 def install(opts, stage='engine'):
@@ -61,6 +65,11 @@ def install_shim(name, check=True, **values):
         return _installed[name]
     shim = registry.shim(name)
     if check:
+        why = shim.needed(sys.version_info)
+        if why:
+            LOG.info('Engine tuning %s is %s', name, why)
+            _unneeded[name] = why
+            return None
         problem = mismatch(shim)
         if problem:
             LOG.warning('Engine tuning %s is off: %s; Heat runs its own '
@@ -93,9 +102,10 @@ def uninstall(names=None):
     for name in reversed(list(_installed)):
         if names is None or name in names:
             _installed.pop(name).undo()
-    for name in list(_refused):
-        if names is None or name in names:
-            del _refused[name]
+    for found in (_refused, _unneeded):
+        for name in list(found):
+            if names is None or name in names:
+                del found[name]
 
 
 def installed():
@@ -107,6 +117,11 @@ def refused():
     """The shims the options enabled but the guard left off: name ->
     why (a target that differs or is missing, or a failed install)."""
     return dict(_refused)
+
+
+def unneeded():
+    """The fixes this Python does not need: name -> why."""
+    return dict(_unneeded)
 
 
 def mismatch(shim):

@@ -37,10 +37,12 @@ def install_prompt_executor_stop(patches):
 
     stock_shutdown = futurist.ThreadPoolExecutor.shutdown
 
-    def shutdown(self, wait=True):
+    def shutdown(self, wait=True, **kwargs):
+        # futurist 3.3's cancel_futures goes to its shutdown (which ignores
+        # it) as the caller gave it.
         if wait:
             self._work_queue.join()
-        stock_shutdown(self, wait=False)
+        stock_shutdown(self, wait=False, **kwargs)
         for _worker in list(self._workers):
             self._work_queue.put(_utils.WorkItem(
                 futurist.Future(), _nothing, (), {}))

@@ -59,6 +59,18 @@ def tunings():
     return tuple(opt for shim in SHIMS for opt in shim.options)
 
 
+def tuned(in_process=True):
+    """The names of the shims the tuned settings switch on, for a Heat
+    whose engines all run in one process (native, container) or not (a
+    pod's): what a launch installs, but the fixes its Python does not
+    need."""
+    when = 'in_process' if in_process else 'message_bus'
+    return [candidate.name for candidate in SHIMS
+            if candidate.when in (None, when) and candidate.enabled(
+                {opt.name: opt.value(opt.tuned)
+                 for opt in candidate.options})]
+
+
 def shim(name):
     """The shim called ``name``."""
     for candidate in SHIMS:

@@ -1,4 +1,5 @@
-"""Which engine tunings a runner installed and which it refused.
+"""Which engine tunings a runner installed, which it refused and which
+fixes this Python does not need.
 
 The runner (``heat_all``) logs them after each stage and writes them to
 ``<log_dir>/engine-tunings-<mode>.json`` (one file per process kind: a
@@ -19,25 +20,33 @@ LOG = logging.getLogger(__name__)
 PATTERN = 'engine-tunings-%s.json'
 
 
-def write(log_dir, mode, installed, refused):
-    """Record ``installed`` (names) and ``refused`` (name -> why) of the
-    runner of ``mode``; a failure to write is only logged."""
+def write(log_dir, mode, installed, refused, not_needed=None):
+    """Record ``installed`` (names), ``refused`` and ``not_needed`` (name
+    -> why) of the runner of ``mode``; a failure to write is only
+    logged."""
     path = os.path.join(log_dir, PATTERN % mode)
     try:
         fileutil.write_atomic(path, json.dumps(
             {'mode': mode, 'installed': list(installed),
-             'refused': dict(refused)}, sort_keys=True))
+             'refused': dict(refused),
+             'not_needed': dict(not_needed or {})}, sort_keys=True))
     except OSError as exc:
         LOG.warning('Could not record the engine tunings in %s: %s', path,
                     exc)
 
 
-def line(stage, installed, refused):
+def line(stage, installed, refused, not_needed=None):
     """The runner's log line of a stage."""
-    return 'Engine tunings after stage %s: installed %s; refused %s' % (
-        stage, ', '.join(installed) or 'none',
-        '; '.join('%s (%s)' % item for item in sorted(refused.items()))
-        or 'none')
+    text = 'Engine tunings after stage %s: installed %s; refused %s' % (
+        stage, ', '.join(installed) or 'none', _reasons(refused))
+    if not_needed:
+        text += '; not needed %s' % _reasons(not_needed)
+    return text
+
+
+def _reasons(found):
+    return '; '.join('%s (%s)' % item for item in sorted(found.items())
+                     ) or 'none'
 
 
 def clear(log_dir):
@@ -50,8 +59,9 @@ def clear(log_dir):
 
 
 def read(log_dir):
-    """{'installed': [names], 'refused': {name: why}} of every runner of
-    the launch, or None when none recorded them (yet)."""
+    """{'installed': [names], 'refused': {name: why}, 'not_needed':
+    {name: why}} of every runner of the launch, or None when none recorded
+    them (yet)."""
     merged = None
     for path in sorted(glob.glob(os.path.join(log_dir, PATTERN % '*'))):
         try:
@@ -60,9 +70,10 @@ def read(log_dir):
         except (OSError, ValueError):
             continue
         if merged is None:
-            merged = {'installed': [], 'refused': {}}
+            merged = {'installed': [], 'refused': {}, 'not_needed': {}}
         for name in found.get('installed') or ():
             if name not in merged['installed']:
                 merged['installed'].append(name)
         merged['refused'].update(found.get('refused') or {})
+        merged['not_needed'].update(found.get('not_needed') or {})
     return merged

@@ -17,11 +17,19 @@ SHIMS = (
     Shim(
         'thread_safe_yaql', 'threads', always_on=True, checked_on=HEAT,
         targets=(target('heat.engine.hot.functions.Yaql._parse',
-                        '861fc03020d0675f'),)),
+                        '4e9e068c98be2c06'),)),
     Shim(
         'thread_safe_ast_parse', 'threads', always_on=True,
         checked_on=PYTHON,
-        targets=(target('ast.parse', 'c115d14d39c5468a'),)),
+        # 3.10 has no such depth check; 3.12 runs the collector only
+        # between bytecodes (gh-97922), and 3.11.8 and 3.12.2 keep the depth
+        # per call (gh-106905). Measured: eight threads parsing while
+        # finalizers switched threads failed within seconds on 3.11.7 and
+        # ran clean for 20 s on 3.10.13, 3.12.1 and 3.13.0.
+        pythons=((3, 11, 0), (3, 11, 8)),
+        unneeded='only Python 3.11.0 to 3.11.7 share the AST constructor\'s '
+                 'recursion depth between threads',
+        targets=(target('ast.parse', '3718cab268c3ffaa'),)),
     Shim(
         'sqlite_begin_immediate', 'sqlite', off=False, checked_on=OSLO_DB,
         options=(Option(
@@ -33,13 +41,13 @@ SHIMS = (
         targets=(
             # Its BEGIN that a transaction already marked open skips.
             target('oslo_db.sqlalchemy.engines._init_events[sqlite]',
-                   'f9228dd403b8bb80'),
+                   '2022f8ed55a964de'),
             # Where a transaction's mode is known; a reader cannot write.
             target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
-                   '_produce_block', '99e0adb4d5635cf0'),
+                   '_produce_block', '26b374ab58d1a5d4'),
             target('oslo_db.sqlalchemy.enginefacade.'
                    '_AbstractTransactionContext._writer',
-                   '45a67012cfbe6357'))),
+                   'e1e121ab78859066'))),
     Shim(
         # SQLAlchemy's public events only: nothing to fingerprint.
         'sqlite_pragmas', 'sqlite', always_on=True,
@@ -67,7 +75,7 @@ SHIMS = (
                  'transaction (0 keeps that).'),),
         targets=(target(
             'oslo_db.sqlalchemy.engines._init_connection_args[sqlite]',
-            'adf2b5d5e550ec80'),)),
+            'e5d2fe09d4e57c13'),)),
     Shim(
         # After sqlite_pragmas: its connect listener (busy_timeout) first.
         'sqlite_stack_indexes', 'sqlite',
@@ -102,34 +110,34 @@ SHIMS = (
         targets=(
             # What update_by_id and update_and_save ran, less its read.
             target('heat.db.api.resource_update_and_save',
-                   'd89cb25c3723e340'),
-            target('heat.db.api._truncate_status_reason', 'df60a9af8ec08441'),
+                   'dfda96a5332f3c40'),
+            target('heat.db.api._truncate_status_reason', 'a916d773b1b6e024'),
             target('heat.objects.resource.Resource.update_by_id',
-                   '75e70468aff9445e'),
+                   '5d63d5c5dde80ca3'),
             target('heat.objects.resource.Resource.update_and_save',
-                   'b93c8144c5be0f48'),
+                   '4e1bfdcf4c225518'),
             # What Event.create ran, less its read; the pruning it does.
-            target('heat.db.api.event_create', '48c476827fc3de60'),
+            target('heat.db.api.event_create', '4deb98d5b36c5a29'),
             target('heat.db.api._event_count_all_by_stack',
-                   'c485ac12aeec0ce6'),
-            target('heat.db.api._delete_event_rows', 'ccf0b3f376ed1923'),
-            target('heat.objects.event.Event.create', '4cb339237a75a431'),
+                   '01a68d0a4841545e'),
+            target('heat.db.api._delete_event_rows', '31fff0a571ae501e'),
+            target('heat.objects.event.Event.create', 'c812166a9d79068a'),
             target('heat.objects.event.Event._from_db_object',
-                   '39b30f21a1dc4c44'),
+                   '61e5d8b3afe67737'),
             # What stack_create ran, its check reading ids alone.
-            target('heat.db.api.stack_create', '1935713221925045'),
-            target('heat.db.api._stack_get_by_name', '5556b85a1184348f'),
+            target('heat.db.api.stack_create', 'd0bb3c0f9dac1adc'),
+            target('heat.db.api._stack_get_by_name', '18e4ab4013eec635'),
             target('heat.db.api._soft_delete_aware_query',
-                   '3b22c0b5237d9f73'),
+                   '88c01e4ae229fb0c'),
             target('heat.engine.stack.Stack.root_stack_id',
-                   'dac20f2f2fb85fcc'),
+                   'b5994f2e176aa1e6'),
             # What Template.store ran, less the object built of the row.
             target('heat.engine.template.Template.store',
-                   '517ecf9103a545b6'),
+                   '3f045b38481aa126'),
             target('heat.objects.raw_template.RawTemplate.create',
-                   '4a6cc9c3c8a023f0'),
+                   '0bf304d10471a69b'),
             target('heat.objects.raw_template.RawTemplate.update_by_id',
-                   '9dbe6f893942a266'))),
+                   '0b7450502b1f1621'))),
     Shim(
         'atomic_sync_points', 'sync_points', checked_on=HEAT,
         options=(Option(
@@ -139,7 +147,7 @@ SHIMS = (
                  'another thread updated it first.'),),
         targets=(
             target('heat.engine.sync_point.update_sync_point',
-                   '79ab891915bda9f1'),
+                   '1d2d370b23317063'),
             target('heat.engine.sync_point.update_input_data',
-                   '5c5fa06286190cb9'))),
+                   '18ac1629790340e0'))),
 )

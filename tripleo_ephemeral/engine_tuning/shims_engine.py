@@ -32,58 +32,58 @@ SHIMS = (
                  'stacks stay on convergence.'),),
         targets=(
             target('heat.engine.service.EngineService.create_stack',
-                   '3ed6411749dabc8d', '13cc828c9f101ccd'),
+                   '40111cf36d0d0ed9', 'edc6ddbbd7036ec1'),
             target('heat.engine.service.EngineService.'
-                   '_parse_template_and_validate_stack', '89ee5a8689b29782'),
+                   '_parse_template_and_validate_stack', '5d5cb1f85bc04dfd'),
             target('heat.engine.service.EngineService._validate_new_stack',
-                   'e6187570b71e0fcc'),
+                   '93529472815bebe7'),
             target('heat.engine.service.EngineService.show_stack',
-                   'cf4c664de4366d7b', '462b3c140b6940c7'),
+                   'cd7f264467aba8b0', '964112c656589316'),
             target('heat.engine.service.EngineService.migrate_convergence_1',
-                   '1cb90f8bdb8bb2d5', 'fd7ae4001e00ead7'),
+                   '999e94515493bde5', '0306bc9c9fef007a'),
             target('heat.engine.service.EngineService.stop',
-                   '08704affd1469e72', 'c258ae02b435a403'),
+                   'a1db58ee85989594', '97910c27d8e0b3af'),
             target('heat.engine.service.ThreadGroupManager.send',
-                   '57aa1f0c6f2c535d'),
-            target('heat.rpc.client.EngineClient.call', 'fa38f1ced114533d'),
+                   '98919dfdffa197b0'),
+            target('heat.rpc.client.EngineClient.call', 'b29aee6959858bc8'),
             target('heat.common.messaging.RequestContextSerializer.'
-                   'serialize_context', 'c2fc827eaf5f231b'),
+                   'serialize_context', '78135fe1c969b87a'),
             target('heat.common.messaging.RequestContextSerializer.'
-                   'deserialize_context', 'dfce240cac07b30b'),
+                   'deserialize_context', 'ce587246fc78a819'),
             target('heat.engine.stack.Stack.create',
-                   'f9e1a9ab23e5ef1c', '6a8717043d636275'),
+                   '5d880bc4d3c26a71', 'ea8e4b1771e4f4d8'),
             target('heat.engine.stack.Stack.defer_state_persist',
-                   'a4e674e7b7ad0d58'),
+                   '98e0fd09613a739a'),
             target('heat.engine.stack.Stack.persist_state_and_release_lock',
-                   'e4bd12fa531d0a00'),
+                   'cd663513cd14b1cc'),
             target('heat.engine.stack.Stack.migrate_to_convergence',
-                   'd7635b6dbe0228a3'),
+                   'b55028ca9eafb80d'),
             # What the migration stores back of a stack in memory.
             target('heat.engine.stack.Stack.store',
-                   '72b64d321eca377e', '73c870558ca96c3c'),
+                   '92734564d8e94953', '0faa590b21462c9b'),
             target('heat.engine.stack.Stack.get_kwargs_for_cloning',
-                   '0d2f2aa558dd1efd'),
-            target('heat.engine.stack.Stack._from_db', '7102b00fb8dad0dc'),
+                   'b74b69b47a920b7f'),
+            target('heat.engine.stack.Stack._from_db', '6f03ea53277e509f'),
             target('heat.engine.scheduler.TaskRunner._sleep',
-                   '55a562736123b4c5'),
+                   '36a3a7b358fbf771'),
             target('heat.engine.resource.Resource.state_set',
-                   '4614f1132c25737a'),
+                   '790050083523fa91'),
             target('heat.engine.resource.Resource.node_data',
-                   '209bff9076a6bd35'),
+                   'c6d321fc9e6f0428'),
             target('heat.engine.resource.Resource.store_attributes',
-                   'b782232b99f593a7'),
+                   'e30f54a8e2cf9ffa'),
             target('heat.engine.resources.stack_resource.StackResource.'
-                   'create_with_template', '9c564ec469d4458b'),
+                   'create_with_template', 'b4eb00b4d5aeb1bb'),
             target('heat.engine.resources.stack_resource.StackResource.'
-                   'check_create_complete', '48ce56842fcab36d'),
+                   'check_create_complete', '52a8b403983ec6d6'),
             target('heat.engine.resources.stack_resource.StackResource.'
-                   'get_output', '38d4930325f8e4de'),
+                   'get_output', 'c58771ba1f0e3fa7'),
             target('heat.engine.resources.stack_resource.StackResource.'
-                   'handle_create_cancel', '7a70234e9a039ceb'),
+                   'handle_create_cancel', '8ca9c4b9e77430ae'),
             target('heat.engine.resources.template_resource.'
-                   'TemplateResource.get_reference_id', '4593bed21c8c129b'),
+                   'TemplateResource.get_reference_id', '7d5f13538fd985fb'),
             target('heat.engine.resources.openstack.heat.resource_group.'
-                   'ResourceGroup.handle_create', '4ae460ed43842872'))),
+                   'ResourceGroup.handle_create', '0ae490ff332d5a40'))),
     Shim(
         # After fast_create: its steps run inside a fast create only.
         'fast_create_transactions', 'fast_transactions',
@@ -97,15 +97,15 @@ SHIMS = (
                  'can take longer); reads do not wait.'),),
         targets=(
             target('heat.engine.scheduler.TaskRunner.start',
-                   '2a4054b2db0d511c'),
+                   'fa83c35c25b6de66'),
             target('heat.engine.scheduler.TaskRunner.step',
-                   'f4c01659918ace91'),
+                   '4800be7e864a4878'),
             target('heat.common.messaging.RequestContextSerializer.'
-                   'deserialize_context', 'dfce240cac07b30b'),
+                   'deserialize_context', 'ce587246fc78a819'),
             target('oslo_db.sqlalchemy.enginefacade.'
-                   '_transaction_contexts_by_thread', '524e5725df55bd8c'),
+                   '_transaction_contexts_by_thread', '16c057ea29a138b3'),
             target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
-                   '_session', 'bb1bf21e04118fb9'))),
+                   '_session', 'fbbbd706276384a4'))),
     Shim(
         # After fast_create: only inside a fast create.
         'fast_create_yaql_cache', 'yaql_memo', checked_on=HEAT,
@@ -117,9 +117,9 @@ SHIMS = (
         targets=(
             # What result() evaluates: the expression on the data.
             target('heat.engine.hot.functions.Yaql.result',
-                   'd65be2e2c20e6d43'),
+                   '5fc27f2d92846592'),
             target('heat.engine.hot.functions.Yaql.__init__',
-                   '203ca91adf9300fc'))),
+                   '4ca08943861317bb'))),
     Shim(
         'fast_yaql_input', 'yaql_memo', checked_on=YAQL,
         options=(Option(
@@ -131,10 +131,10 @@ SHIMS = (
                  'classes at every node).'),),
         targets=(
             target('yaql.language.utils.convert_input_data',
-                   '16dd409fb2eaf211'),
+                   '71e8c9681b6a011d'),
             # Where an evaluation converts its data.
             target('yaql.language.expressions.Statement.evaluate',
-                   'c4f14ccee695ddfe'))),
+                   'fba35f8379c7e5d9'))),
     Shim(
         # After fast_create: it wraps the fast check_create_complete.
         'fast_create_release', 'fast_release', checked_on=HEAT[:1],
@@ -150,9 +150,9 @@ SHIMS = (
         # outside a fast create.
         targets=(
             target('heat.engine.resources.stack_resource.StackResource.'
-                   'nested', 'da1539b9fabdc140'),
+                   'nested', '116d7aaee3def86f'),
             target('heat.engine.stack.Stack.migrate_to_convergence',
-                   'd7635b6dbe0228a3'))),
+                   'b55028ca9eafb80d'))),
     Shim(
         # After fast_create: only inside a fast create.
         'fast_create_shared_defaults', 'shared_defaults',
@@ -167,19 +167,19 @@ SHIMS = (
         targets=(
             # The name Json.process_bind_param calls (fingerprinted with
             # the functions that read it).
-            target('heat.db.types.dumps', '5faadd4777480aed'),
+            target('heat.db.types.dumps', '90e2dac4be9c4518'),
             target('heat.engine.parameters.JsonParam.parse',
-                   'f2813a95a2460500'),
+                   '6217f7f9df4b2e2b'),
             # Why the values come back: a child's parameter_defaults are
             # a new dict of its parent's values.
             target('heat.engine.environment.get_child_environment',
-                   '692283b48f6ea3f4'),
+                   '79c8f6e1811feccf'),
             target('heat.engine.environment.Environment.load',
-                   '268d5f6f32131380'),
+                   '53c6ba418154edd9'),
             target('heat.engine.environment.Environment.env_as_dict',
-                   'e9086ac79480d03b'),
+                   'a7ae6a7fb60ea5af'),
             target('heat.engine.environment.Environment.user_env_as_dict',
-                   '49f597df7b5002a5'))),
+                   '9fb1f1a338fb2f89'))),
     Shim(
         # After fast_create_release: it replaces migrate_to_convergence,
         # which that shim checks. Only inside a fast create.
@@ -194,38 +194,38 @@ SHIMS = (
                  'convergence from the resources in memory instead of '
                  'loading them all back.'),),
         targets=(
-            target('heat.db.api.raw_template_create', 'abc09f5e6bd7f2b1'),
+            target('heat.db.api.raw_template_create', '1297a8e84c4a2890'),
             target('heat.objects.raw_template.RawTemplate.create',
-                   '4a6cc9c3c8a023f0'),
+                   '0bf304d10471a69b'),
             target('heat.objects.raw_template.RawTemplate.from_db_object',
-                   '706bcd41e72a39c2'),
-            target('heat.db.api._resource_create', 'd23dc40b4a307775'),
-            target('heat.db.api.resource_create', '1361f176007ba7a7'),
+                   '3a54f3a61ce06707'),
+            target('heat.db.api._resource_create', '8f690142e1f9ecb1'),
+            target('heat.db.api.resource_create', '6faa826bdf38c657'),
             target('heat.db.api._resource_prop_data_create_or_update',
-                   '40b17f286e33d76d'),
+                   'f0b062946d1d9920'),
             target('heat.db.api.resource_prop_data_create_or_update',
-                   '103a6360823dcafd'),
-            target('heat.db.api.resource_attr_id_set', '19de3b09bd7f0281'),
+                   '6d0465473e1180bb'),
+            target('heat.db.api.resource_attr_id_set', '54f4c6498e02b8d6'),
             target('heat.db.api._add_atomic_key_to_values',
-                   '86ae477ce6592c9e'),
+                   'b42c12e420df611d'),
             # What the callers read of the rows they get.
             target('heat.objects.resource.Resource._from_db_object',
-                   '785d3427af58ba9b'),
+                   '0e03ac7a51330b37'),
             target('heat.objects.resource_properties_data.'
                    'ResourcePropertiesData._from_db_object',
-                   '3f1567f80d71984d'),
+                   '8884dc8749031e74'),
             target('heat.objects.resource.Resource.store_attributes',
-                   '90481b705aa09b24'),
+                   '551cb9ab1c4882bf'),
             # The conversion, what it reads and writes per resource, and
             # which resources a nested stack stored.
             target('heat.engine.stack.Stack.migrate_to_convergence',
-                   'd7635b6dbe0228a3'),
+                   'b55028ca9eafb80d'),
             target('heat.objects.resource.Resource.convert_to_convergence',
-                   '5df2ca97a7c8d1fe'),
+                   '18a45e7f3ab693c7'),
             target('heat.db.api.resource_get_all_active_by_stack',
-                   'cad86ca8e65f3a76'),
+                   'c0f95ef8a0df4ac5'),
             target('heat.engine.stack.Stack._store_resources',
-                   'ee5287be51b24af9'))),
+                   'a3d57c325ad3ec59'))),
     Shim(
         # After fast_create: it wraps the fast get_output and the
         # outputs computed in memory; only inside a fast create.
@@ -241,7 +241,7 @@ SHIMS = (
         # checked there) and answers what that would ask.
         targets=(
             target('heat.engine.service.EngineService.show_stack',
-                   'cf4c664de4366d7b', '462b3c140b6940c7'),)),
+                   'cd7f264467aba8b0', '964112c656589316'),)),
     Shim(
         # Only inside a fast create, for its legacy stacks. It wraps
         # Stack.root_stack_id as lean_database_writes leaves it (checked
@@ -258,33 +258,33 @@ SHIMS = (
                  'instead of through the ORM.'),),
         targets=(
             target('heat.engine.stack.Stack._persist_state',
-                   '4a3b17b241e9d83d'),
+                   '33d6f722cd99559e'),
             target('heat.engine.stack.Stack.persist_state_and_release_lock',
-                   'e4bd12fa531d0a00'),
+                   'cd663513cd14b1cc'),
             target('heat.engine.stack.Stack._send_notification_and_add_event',
-                   '56b91ae1794f24c8'),
+                   '3944b03e39eed7c7'),
             # What stock writes and reads there.
             target('heat.objects.stack.Stack.update_and_save',
-                   'abf46daa057e3926'),
-            target('heat.db.api.stack_update', '18e1377959cdc748'),
+                   '5721eec40880e64e'),
+            target('heat.db.api.stack_update', '045bf8c056a31e1c'),
             target('heat.db.api.persist_state_and_release_lock',
-                   'd1a1014adacdd1ca'),
-            target('heat.db.api.stack_get_root_id', '2f9b1b23cb7f0fe7'),
+                   'c65c9547edaf191d'),
+            target('heat.db.api.stack_get_root_id', '24795631a9e05509'),
             # A new stack's name check and row (heat.db.api.stack_create is
             # checked by lean_database_writes, which replaces it), and the
             # store of a converted stack.
             target('heat.engine.service.EngineService._validate_new_stack',
-                   'e6187570b71e0fcc'),
+                   '93529472815bebe7'),
             target('heat.objects.stack.Stack.get_by_name',
-                   '2c7d5563bba3b361'),
-            target('heat.db.api._stack_get_by_name', '5556b85a1184348f'),
+                   '9fff328edbac23d0'),
+            target('heat.db.api._stack_get_by_name', '18e4ab4013eec635'),
             target('heat.db.api._soft_delete_aware_query',
-                   '3b22c0b5237d9f73'),
-            target('heat.objects.stack.Stack.create', '123e99d5200c178f'),
+                   '88c01e4ae229fb0c'),
+            target('heat.objects.stack.Stack.create', '1d6879a309aaba18'),
             target('heat.objects.stack.Stack._from_db_object',
-                   '8ad76fd8436b0e9e'),
+                   '0016e5418a3de5fe'),
             target('heat.engine.stack.Stack.store',
-                   '72b64d321eca377e', '73c870558ca96c3c'))),
+                   '92734564d8e94953', '0faa590b21462c9b'))),
     Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(
@@ -292,7 +292,7 @@ SHIMS = (
             help='Seconds the convergence engine sleeps between triggering '
                  'two leaf resources (Heat hard-codes 1).'),),
         # Read by Stack._converge_create_or_update and Stack.validate.
-        targets=(target('heat.engine.stack.time', 'b84dc8784e8fc527'),)),
+        targets=(target('heat.engine.stack.time', '3452e9e60d7bfd61'),)),
     Shim(
         # After leaf_trigger_delay: it wraps the time module that shim
         # gives heat.engine.stack. Only in a fast create's thread.
@@ -305,7 +305,7 @@ SHIMS = (
                  'the core away on a busy machine).'),),
         # Read by Stack.validate (sleep(0)) and the convergence leaf
         # trigger (sleep(1), left to the module it wraps).
-        targets=(target('heat.engine.stack.time', 'b84dc8784e8fc527'),)),
+        targets=(target('heat.engine.stack.time', '3452e9e60d7bfd61'),)),
     Shim(
         # 0.2 s brought no gain and one 200-member create failed with it
         # under load: the tuned value is Heat's, so it stays off.
@@ -317,11 +317,11 @@ SHIMS = (
                  'often).'),),
         targets=(
             target('heat.engine.scheduler.TaskRunner._sleep',
-                   '55a562736123b4c5'),
+                   '36a3a7b358fbf771'),
             target('heat.engine.scheduler.TaskRunner.__call__',
-                   'ba8d0c05c57dbeae'),
+                   '7cc15b672ae3703a'),
             target('heat.engine.scheduler.TaskRunner.run_to_completion',
-                   '430a894498d324b9'))),
+                   'b7ae2402989e7eed'))),
     Shim(
         'resource_chain_concurrency', 'sleeps', checked_on=HEAT,
         options=(Option(
@@ -333,7 +333,7 @@ SHIMS = (
         # Read by ResourceChain.child_template.
         targets=(target(
             'heat.engine.resources.openstack.heat.resource_chain.'
-            'service_objects', 'c6876de2df3ba44e'),)),
+            'service_objects', '7023f7e7462b3274'),)),
     Shim(
         'lazy_resource_definitions', 'definitions', checked_on=HEAT,
         options=(Option(
@@ -342,16 +342,16 @@ SHIMS = (
                  'instead of all of a stack\'s on every resource check.'),),
         targets=(
             target('heat.engine.stk_defn.StackDefinition.'
-                   'resource_definition', 'a4030e59590d5cba'),
+                   'resource_definition', '6845ac013a5aed77'),
             target('heat.engine.stk_defn.StackDefinition._load_rsrc_defns',
-                   '4894b42562ae13d9'),
-            target('heat.engine.stk_defn.add_resource', '2e5c374324346ae1'),
+                   'ac2921e8fdba7761'),
+            target('heat.engine.stk_defn.add_resource', '6a003868966743e4'),
             target('heat.engine.stk_defn.remove_resource',
-                   '0d638ade9462264e'),
+                   '14a1effa77fd12ea'),
             target('heat.engine.stk_defn.update_resource_data',
-                   '54251cc74f34b470'),
+                   '7172c769e76f0b76'),
             target('heat.engine.hot.template.HOTemplate20130523.'
-                   'resource_definitions', '01f905f35c14a302'))),
+                   'resource_definitions', '673153e9615a22e4'))),
     Shim(
         'narrow_referenced_attrs', 'attributes', checked_on=HEAT,
         options=(Option(
@@ -363,32 +363,32 @@ SHIMS = (
                  'stack to ask them all.'),),
         targets=(
             target('heat.engine.resource.Resource.referenced_attrs',
-                   '26b35a1f6a894020'),
+                   '08afc6326eb987a1'),
             target('heat.engine.output.OutputDefinition.dep_attrs',
-                   'ae85edf4e2fc2908'),
+                   '06b6238771c5d4d5'),
             target('heat.engine.output.OutputDefinition.__init__',
-                   'ee5ed169b4f0bd05'),
-            target('heat.engine.function.all_dep_attrs', '64be79af1932785e'),
-            target('heat.engine.function.dep_attrs', '66e5033010a7c45a'),
+                   '100abd42fe4700bc'),
+            target('heat.engine.function.all_dep_attrs', '4d6cd809fa9a7d64'),
+            target('heat.engine.function.dep_attrs', 'b8163258985f9f1b'),
             target('heat.engine.hot.functions.GetAttThenSelect.dep_attrs',
-                   'cc3d44e3dfb13244'),
+                   'eb4cc2463117e16d'),
             target('heat.engine.hot.functions.GetAttThenSelect.'
-                   'all_dep_attrs', '3a0e1a47638130c5'),
+                   'all_dep_attrs', '6060c84fe9bb5b1c'),
             target('heat.engine.hot.functions.GetAtt._attr_path',
-                   '4c42d9759964a71e'),
+                   '8e186d41a261078a'),
             target('heat.engine.stk_defn.StackDefinition.'
-                   'enabled_output_names', '2d443a2ef2d0a055'),
+                   'enabled_output_names', '912d9f87f3343b60'),
             target('heat.engine.hot.functions.GetAttThenSelect._parse_args',
-                   '4b0c158ec397b33a'),
+                   '51e68b2f6bac0052'),
             target('heat.engine.hot.functions.GetAttAllAttributes.'
-                   '_parse_args', '5ef039eae8e61095'))),
+                   '_parse_args', 'a350dee956b2addf'))),
     Shim(
         'fast_template_parse', 'definitions', checked_on=HEAT,
         options=(Option(
             'fast_template_parse', 'bool', False, True,
             help='Parse templates with exact-type checks first (same '
                  'results as Heat\'s parser, faster).'),),
-        targets=(target('heat.engine.template.parse', '1b351b8b3d81ba67'),)),
+        targets=(target('heat.engine.template.parse', 'c17ef784deb8bc28'),)),
     Shim(
         'template_validate_unhashed', 'definitions', checked_on=HEAT,
         options=(Option(
@@ -398,7 +398,7 @@ SHIMS = (
                  'to skip checks it passed before (a quarter of the '
                  'cost, the same outcome).'),),
         targets=(target('heat.engine.template.Template.validate',
-                        '9d684dc22d49bf80'),)),
+                        'f5ff995d18ca97e7'),)),
     Shim(
         # After narrow_referenced_attrs, which relies on (and checks) the
         # attribute walks this replaces.
@@ -411,16 +411,16 @@ SHIMS = (
                  'walks and results as Heat\'s, which asks abstract base '
                  'classes at every node).'),),
         targets=(
-            target('heat.engine.function.resolve', '3a1eddbc8468d40a'),
+            target('heat.engine.function.resolve', '97c0df6e8f40c526'),
             target('heat.engine.function._non_null_item',
-                   'ed64a286cbac6f8d'),
+                   '34b2f1dd050df00d'),
             target('heat.engine.function._non_null_value',
-                   'adca269bc409f486'),
-            target('heat.engine.function.validate', '20a89d333db84ca2'),
-            target('heat.engine.function.dependencies', 'cbe2363e2f0dab3c'),
-            target('heat.engine.function.dep_attrs', '66e5033010a7c45a'),
-            target('heat.engine.function.all_dep_attrs', '64be79af1932785e'),
-            target('heat.engine.rsrc_defn._hash_data', '5ecd3936a091e503'))),
+                   '49ac839794ecdd09'),
+            target('heat.engine.function.validate', 'b11f625b46aa2cb0'),
+            target('heat.engine.function.dependencies', 'd5ebd06581d9a636'),
+            target('heat.engine.function.dep_attrs', 'b8163258985f9f1b'),
+            target('heat.engine.function.all_dep_attrs', '4d6cd809fa9a7d64'),
+            target('heat.engine.rsrc_defn._hash_data', '7786409a2e3275f7'))),
     Shim(
         'nested_stack_wakeups', 'wakeups', checked_on=HEAT, when='in_process',
         options=(Option(
@@ -430,12 +430,12 @@ SHIMS = (
                  'state change before it polls again (0: poll every '
                  'task_poll_interval, as Heat does).'),),
         targets=(
-            target('heat.db.api.stack_update', '18e1377959cdc748'),
-            target('heat.db.api.stack_delete', '74ccde84c373c9b7'),
+            target('heat.db.api.stack_update', '045bf8c056a31e1c'),
+            target('heat.db.api.stack_delete', '176422497d2ae3cf'),
             target('heat.db.api.persist_state_and_release_lock',
-                   'd1a1014adacdd1ca'),
+                   'c65c9547edaf191d'),
             target('heat.engine.resources.stack_resource.StackResource.'
-                   '_check_status_complete', '1396c035e71f5b86'))),
+                   '_check_status_complete', '38a8fa8091501a24'))),
     Shim(
         'skip_unconsumed_notifications', 'wakeups', checked_on=HEAT,
         options=(Option(
@@ -445,7 +445,7 @@ SHIMS = (
                  'event sinks.'),),
         targets=(
             target('heat.engine.notification.stack.send',
-                   '9df91fe34c681a48'),
+                   '992011576afb3e54'),
             target('heat.engine.stack.Stack.dispatch_event',
-                   '81247158eb032ab4'))),
+                   '12ef356124643559'))),
 )

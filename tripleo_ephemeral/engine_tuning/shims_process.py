@@ -25,7 +25,7 @@ SHIMS = (
         # Read by AMQPListener.poll and ReplyWaiter.poll.
         targets=(target(
             'oslo_messaging._drivers.amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MAX',
-            '8a74fb873d60c013'),)),
+            '6f66880043a2d44d'),)),
     Shim(
         'in_process_bus_wakeup', 'messaging', checked_on=FAKE_BUS,
         when='in_process',
@@ -37,13 +37,13 @@ SHIMS = (
                  'to that long to be taken).'),),
         targets=(
             target('oslo_messaging._drivers.impl_fake.FakeListener.poll',
-                   '063fbedf727d0566'),
+                   'e80783bfaa40f0f7'),
             target('oslo_messaging._drivers.impl_fake.FakeListener.'
-                   '__init__', 'e3518514700de507'),
+                   '__init__', '59c0a4f9be3ba8d4'),
             target('oslo_messaging._drivers.impl_fake.FakeExchange.'
-                   'deliver_message', '7d79fceb39059e79'),
+                   'deliver_message', '18546e5c1df20bad'),
             target('oslo_messaging._drivers.impl_fake.FakeExchange.poll',
-                   'b19559a706275ace'))),
+                   'f3e44d4c7d1ca4de'))),
     Shim(
         'prompt_executor_stop', 'messaging', checked_on=FUTURIST,
         options=(Option(
@@ -53,12 +53,13 @@ SHIMS = (
                  'engine that had served requests take a second more to '
                  'stop).'),),
         targets=(
+            # 3.3 added a cancel_futures argument its code ignores.
             target('futurist._futures.ThreadPoolExecutor.shutdown',
-                   'd83ef86ad48b243e'),
+                   '2d11e6e4441d90e3', '5c27058da7c091ce'),
             target('futurist._thread.ThreadWorker._wait_for_work',
-                   '09e89c8fdc438598'),
+                   '0d6634d8f47cb651'),
             target('futurist._thread.ThreadWorker.run',
-                   'a7d17715d6d8b22d'))),
+                   '10188dc6624f7de3'))),
     Shim(
         # Python's public gc module: nothing to fingerprint.
         'gc_freeze', 'collector', stage='started',

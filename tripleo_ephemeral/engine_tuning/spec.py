@@ -9,13 +9,20 @@ DISTRIBUTIONS = {'heat': 'openstack-heat', 'oslo_db': 'oslo.db',
                  'oslo_messaging': 'oslo.messaging', 'futurist': 'futurist',
                  'yaql': 'yaql'}
 
-#: The releases the fingerprints were taken on. Every target matched the
-#: same fingerprint on both Heats, oslo.dbs and oslo.messagings.
+#: The releases the fingerprints were taken on: those OpenStack 2026.1's
+#: constraints pin and those a plain pip install resolves on each Python
+#: (Heat 27 needs 3.11, futurist 3.5 too). Every target matched the same
+#: fingerprint on both Heats, oslo.dbs and oslo.messagings (osprofiler
+#: 4.3 and 4.4 wrap a few of Heat's methods differently: two each), and
+#: each library's on Python 3.10.13, 3.11.7, 3.12.1 and 3.13.0 alike.
 HEAT = ('openstack-heat 26.0.2', 'openstack-heat 27.0.1')
 OSLO_DB = ('oslo.db 18.0.0', 'oslo.db 18.1.1')
-OSLO_MESSAGING = ('oslo.messaging 17.3.0', 'oslo.messaging 18.3.1')
+OSLO_MESSAGING = ('oslo.messaging 17.3.0', 'oslo.messaging 18.1.0',
+                  'oslo.messaging 18.3.1')
+#: The standard library's own code differs per Python: only the Python a
+#: fix is needed on is checked.
 PYTHON = ('Python 3.11.7',)
-FUTURIST = ('futurist 3.2.1',)
+FUTURIST = ('futurist 3.2.1', 'futurist 3.3.0', 'futurist 3.5.0')
 #: The yaql tripleo-heat-templates need (3 removed format()).
 YAQL = ('yaql 2.0.1',)
 #: The in-memory bus's driver was read on this one only.
@@ -95,6 +102,22 @@ class Shim:
     #: only calls a documented interface (a failure to install still
     #: leaves it off).
     untargeted: str = None
+    #: A fix some Pythons need: ``(first, last)`` versions it is needed on
+    #: (``sys.version_info[:3]``, the last one excluded); elsewhere it is
+    #: not installed and reported as not needed, ``unneeded`` saying why.
+    pythons: tuple = None
+    unneeded: str = None
+
+    def needed(self, version):
+        """None when this Python (``version``, a version_info) needs the
+        shim, else why not."""
+        if self.pythons is None:
+            return None
+        first, last = self.pythons
+        if first <= tuple(version[:3]) < last:
+            return None
+        return 'not needed on Python %d.%d.%d: %s' % (
+            tuple(version[:3]) + (self.unneeded,))
 
     def enabled(self, values):
         """Whether the options' ``values`` (name -> value) switch it on."""

@@ -11,6 +11,7 @@ import abc
 import logging
 import os
 import sqlite3
+import tempfile
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
@@ -57,6 +58,30 @@ class Database(abc.ABC):
         """Drop the database so the next start begins empty."""
 
 
+def _image(conn, scratch_dir):
+    """The bytes of ``conn``'s database as its open transaction sees it.
+
+    ``Connection.serialize`` is Python 3.11's; on 3.10 the backup API
+    copies the same snapshot, page by page, into a file in
+    ``scratch_dir`` (SQLite documents serialize as exactly what such a
+    backup writes), which is read back and removed.
+    """
+    if hasattr(conn, 'serialize'):
+        return conn.serialize()
+    fd, path = tempfile.mkstemp(dir=scratch_dir, prefix='.image.')
+    os.close(fd)
+    try:
+        copy = sqlite3.connect(path)
+        try:
+            conn.backup(copy)
+        finally:
+            copy.close()
+        with open(path, 'rb') as f:
+            return f.read()
+    finally:
+        fileutil.remove(path)
+
+
 class SqliteDatabase(Database):
     """Heat's embedded default: one SQLite file in the heat dir.
 
@@ -100,7 +125,7 @@ class SqliteDatabase(Database):
                 'Cannot open %s: %s' % (self.path, exc))
         try:
             conn.execute('BEGIN')   # one snapshot for the SQL and the image
-            image = conn.serialize()
+            image = _image(conn, os.path.dirname(self.path))
             with store.writer() as out:
                 for statement in sqlite_dump.statements(conn):
                     out.write(statement)

@@ -43,11 +43,11 @@ def choose(nodes, roles, pod_ready, fast_create=True):
     return 'native', '%s would suit the pod, but %s' % (size, why_not)
 
 
-def fast_create_on(overrides):
-    """Whether ``[ephemeral_heat] fast_create`` stays on under the
-    ``--heat-config-override`` items (``section.option=value``; the last
-    one counts, as in heat.conf)."""
-    value = 'true'
+def fast_create_on(overrides, default=True):
+    """Whether ``[ephemeral_heat] fast_create`` is on (``default``: on
+    unless --heat-tuning stock) under the ``--heat-config-override`` items
+    (``section.option=value``; the last one counts, as in heat.conf)."""
+    value = 'true' if default else 'false'
     for item in overrides or ():
         key, _sep, text = item.partition('=')
         if key.strip() == 'ephemeral_heat.fast_create':

@@ -245,6 +245,7 @@ class HeatLauncher(abc.ABC):
         Heat, a watchdog stops it (:mod:`.watchdog`).
         """
         if self.spawner.saved is not None and self.spawner.wait():
+            self._say_tunings_off()
             return self
         if restore_db:
             # A dump named wrong fails before anything in the heat dir
@@ -277,6 +278,7 @@ class HeatLauncher(abc.ABC):
                 raise
         LOG.info('Heat (%s) ready at %s in %.1fs', self.heat_type,
                  self.api_url, time.monotonic() - started)
+        self._say_tunings_off()
         return self
 
     def _launch_once(self, tied):
@@ -342,6 +344,20 @@ class HeatLauncher(abc.ABC):
 
         return session.Session(auth=noauth.NoAuth(endpoint=self.endpoint))
 
+    def engine_tunings(self):
+        """What the runner installed, refused and did not need
+        (:func:`tripleo_ephemeral.engine_tuning.report.read`; None: not
+        recorded)."""
+        return tuning_report.read(self.files.log_dir)
+
+    def _say_tunings_off(self):
+        """One line for each tuning the runner refused (or failed to
+        install): heat.log alone would keep it from the operator."""
+        refused = (self.engine_tunings() or {}).get('refused') or {}
+        for name, why in sorted(refused.items()):
+            self.say('WARNING: engine tuning %s is off: %s; Heat runs its '
+                     'own code there' % (name, why))
+
     def describe(self):
         """What a command shows the user about this Heat."""
         saved = self.state.load()
@@ -353,5 +369,5 @@ class HeatLauncher(abc.ABC):
             'database': self.database.url,
             'clouds_yaml': self.files.clouds_file,
             # What the runner installed and refused (None: not recorded).
-            'engine_tunings': tuning_report.read(self.files.log_dir),
+            'engine_tunings': self.engine_tunings(),
         }

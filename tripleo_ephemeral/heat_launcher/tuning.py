@@ -44,9 +44,11 @@ class Tuning:
             raise AttributeError(name) from None
 
     @classmethod
-    def stock(cls):
-        """Heat as TripleO's native launcher ran it: every tuning off."""
+    def stock(cls, overrides=None):
+        """Heat as TripleO's native launcher ran it: every tuning off
+        (``overrides`` as for the constructor)."""
         return cls(executor_thread_pool_size=STOCK_EXECUTOR_THREADS,
+                   overrides=overrides,
                    **{name: stock for name, (_tuned, stock)
                       in RUNNER_TUNINGS.items()})
 

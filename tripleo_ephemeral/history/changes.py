@@ -9,6 +9,7 @@ rendered inventory of both versions.
 """
 
 import difflib
+import os
 
 import yaml
 
@@ -135,10 +136,12 @@ class _Scope:
         return '', sorted(self.host_role)
 
 
-def _lines(data):
+def _lines(data, masker):
+    """The lines of a file's bytes, its secrets masked."""
     if data is None:
         return []
-    return data.decode('utf-8', 'replace').splitlines(keepends=True)
+    return masker.clean(data.decode('utf-8', 'replace')).splitlines(
+        keepends=True)
 
 
 def compare(history, old, new, context=3, with_noise=False):
@@ -169,17 +172,13 @@ def compare(history, old, new, context=3, with_noise=False):
                    for rev in (old, new) if rev]
     normalize = noise_mod.Normalizer(identifiers)
     scope = _Scope(old_roles, new_roles)
+    masker = history.masker(*[rev for rev in (old, new) if rev])
     files = []
     for change, path in entries:
-        before = _lines(blobs['%s:%s' % (base, path)])
-        after = _lines(blobs['%s:%s' % (new, path)])
-        comparison = noise_mod.compare(before, after, normalize)
-        shown = after if with_noise else comparison.denoised
-        diff = ''.join(difflib.unified_diff(
-            before, shown, 'a/' + path if before else '/dev/null',
-            'b/' + path if after else '/dev/null', n=context))
-        role, hosts = scope.of(path)
-        files.append(FileChange(path, change, role, hosts, comparison, diff))
+        before = _lines(blobs['%s:%s' % (base, path)], masker)
+        after = _lines(blobs['%s:%s' % (new, path)], masker)
+        files.append(_file_change(path, change, scope, before, after,
+                                  normalize, context, with_noise))
     # Parameters compare only between two versions that noted theirs.
     before, after = (history.parameters(old) if old else None,
                      history.parameters(new))
@@ -189,6 +188,47 @@ def compare(history, old, new, context=3, with_noise=False):
     new_hosts = {h for hosts in new_roles.values() for h in hosts}
     return Diff(old, new, files, params, noise_params,
                 sorted(new_hosts - old_hosts), sorted(old_hosts - new_hosts))
+
+
+def _file_change(path, change, scope, before, after, normalize, context,
+                 with_noise=False):
+    comparison = noise_mod.compare(before, after, normalize)
+    shown = after if with_noise else comparison.denoised
+    diff = ''.join(difflib.unified_diff(
+        before, shown, 'a/' + path if before else '/dev/null',
+        'b/' + path if after else '/dev/null', n=context))
+    role, hosts = scope.of(path)
+    return FileChange(path, change, role, hosts, comparison, diff)
+
+
+def hand_edits(history, context=3):
+    """The :class:`FileChange` of every file changed by hand since the
+    last version (none of their lines is noise: a person typed them)."""
+    edits = history.uncommitted()
+    if not edits:
+        return []
+    head = history.head()
+    inv = '%s:%s' % (head, inventory_mod.INVENTORY_FILE)
+    blobs = history.git.blobs(['%s:%s' % (head, path) for _, path in edits]
+                              + [inv])
+    try:
+        roles = _inventory_roles(yaml.safe_load(blobs[inv] or b'{}'))
+    except yaml.YAMLError:
+        roles = {}
+    scope = _Scope(roles)
+    masker = history.masker(head)
+    found = []
+    for change, path in edits:
+        try:
+            with open(os.path.join(history.config_dir, path), 'rb') as f:
+                now = f.read()
+        except OSError:
+            now = None
+        found.append(_file_change(
+            path, change, scope, _lines(blobs['%s:%s' % (head, path)],
+                                        masker),
+            _lines(now, masker), str, context))
+    return found
 
 
 def _identifier(data):

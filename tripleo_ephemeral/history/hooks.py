@@ -3,14 +3,18 @@ fatal to them (a history that cannot be written is a warning).
 """
 
 import contextlib
+import glob
 import logging
 import os
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.history import changes
+from tripleo_ephemeral.history import edits
+from tripleo_ephemeral.history import inputs
+from tripleo_ephemeral.history import purge
+from tripleo_ephemeral.history import repair
 from tripleo_ephemeral.history import runs
 from tripleo_ephemeral.history import versions
-from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
@@ -22,32 +26,31 @@ def _warn(say, text):
     (say or LOG.warning)('WARNING: %s' % text)
 
 
-def saved_parameters(workdir):
-    """The parameters of the work dir's saved inputs: the
-    ``parameter_defaults`` (and ``parameters``) of its environment files,
-    later files winning."""
-    inputs = workdir.load(workdir.deploy_inputs_file) or {}
-    merged = {}
-    for path in inputs.get('environment_files') or []:
-        try:
-            data = yamlfile.load(path)
-        except exceptions.TripleoEphemeralError as exc:
-            LOG.debug('Parameters of %s not read: %s', path, exc)
-            continue
-        if isinstance(data, dict):
-            for section in ('parameter_defaults', 'parameters'):
-                merged.update(data.get(section) or {})
-    return merged
+#: Before a render replaces config-download: hand edits kept
+#: (:func:`.edits.keep`).
+keep_hand_edits = edits.keep
 
 
 def commit_render(workdir, say=None, adopted=False):
     """Commit the config-download just rendered; return its sha (None if
     nothing changed or the history cannot be written). ``adopted``: the
-    render is the adopted stack's, applied by the tooling adopted from."""
+    render is the adopted stack's, applied by the tooling adopted from.
+    A damaged history is mended or moved aside and the render committed
+    to a new one (:mod:`.repair`)."""
     history = versions.ConfigHistory(workdir.config_download_dir)
     try:
-        sha = history.commit(workdir.stack,
-                             parameters=saved_parameters(workdir))
+        parameters = inputs.saved_parameters(workdir)
+        secrets = inputs.secrets(workdir, parameters)
+
+        def commit():
+            return history.commit(workdir.stack, parameters=parameters,
+                                  secrets=secrets)
+        try:
+            sha = commit()
+        except exceptions.HistoryError:
+            if not repair.recover(history, say):
+                raise
+            sha = commit()
         if adopted:
             runs.record(history, runs.ADOPTED, 'adopted stack %s, applied '
                         'by the tooling it was adopted from' % workdir.stack)
@@ -117,7 +120,10 @@ class Pending:
 def pending(config_dir):
     """The :class:`Pending` of ``config_dir``, or None without history."""
     history = versions.ConfigHistory(config_dir)
-    if not os.path.isdir(config_dir) or not history.head():
+    if not os.path.isdir(config_dir):
+        return None
+    history.check_sound()
+    if not history.head():
         return None
     head = history.versions(limit=1)[0]
     applied_sha = history.resolve('applied')
@@ -137,17 +143,18 @@ def pending(config_dir):
 def status_values(workdir):
     """``overcloud status``'s columns about the config-download history."""
     columns = ('Config Version', 'Applied Version', 'Undeployed Changes',
-               'Undeployed Since')
+               'Undeployed Since', 'Hand Edits')
     try:
         found = pending(workdir.config_download_dir)
+        hand = edits.summary(workdir.config_download_dir)
     except exceptions.TripleoEphemeralError as exc:
-        return columns, (None, None, 'unknown: %s' % exc, None)
+        return columns, (None, None, 'unknown: %s' % exc, None, None)
     if found is None:
-        return columns, (None, None, None, None)
+        return columns, (None, None, None, None, None)
     return columns, (
         found.head.short, found.applied.short if found.applied else None,
         found.summary() if found.undeployed else 'none',
-        found.since.date.isoformat() if found.undeployed else None)
+        found.since.date.isoformat() if found.undeployed else None, hand)
 
 
 def result_values(workdir, say=None):
@@ -171,3 +178,16 @@ def result_values(workdir, say=None):
             found.diff.noise_text()))
     return {'config_version': found.head.short,
             'undeployed_changes': summary}
+
+
+def purge_secrets(workdir):
+    """Rewrite the config-download history of ``workdir`` without any
+    secret (:func:`.purge.purge`); return its :class:`~.purge.Purged`,
+    with ``damaged_copies``: the histories :mod:`.repair` moved aside,
+    which keep theirs."""
+    history = versions.ConfigHistory(workdir.config_download_dir)
+    history.check_sound()
+    done = purge.purge(history, *inputs.secrets(workdir))
+    done.damaged_copies = sorted(glob.glob(glob.escape(
+        history.config_dir) + '.git-damaged-*'))
+    return done

@@ -15,17 +15,15 @@ import shlex
 import sys
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.history import git as git_mod
+from tripleo_ephemeral.history import repository
+from tripleo_ephemeral.history import secrets
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
 #: Kept when config-download is rendered again (fileutil.replace_dir).
-GIT_DIR = '.git'
-#: Not versioned: what Ansible and ansible-runner write while they run.
-RUN_STATE = ('/artifacts/', '/ansible.cfg', '/ansible-playbook-command.sh',
-             '/ansible.log', '/ssh_known_hosts', '/.ansible/', '/env/',
-             '/profiling_data/', '*.retry')
+GIT_DIR = repository.GIT_DIR
+RUN_STATE = repository.RUN_STATE
 #: Where a version's parameters are noted.
 PARAMETERS_NOTES = 'refs/notes/tripleo-parameters'
 #: The version the last successful Ansible run applied.
@@ -33,6 +31,8 @@ APPLIED_REF = 'refs/tripleo/applied'
 TRAILERS = ('Stack', 'Deploy-Identifier', 'Command')
 #: Loose objects that make git pack them (git's default is 6700).
 GC_AUTO = 256
+EDITS = repository.EDITS
+INDEX_DAMAGED = repository.INDEX_DAMAGED
 
 
 def when(seconds):
@@ -49,6 +49,11 @@ def command_line(argv=None):
     if argv:
         argv[0] = os.path.basename(argv[0])
     return ' '.join(shlex.quote(a) for a in argv)
+
+
+def note_text(parameters):
+    """The note of a version's parameters."""
+    return json.dumps(parameters, sort_keys=True, indent=0, default=str)
 
 
 def deploy_identifier(config_dir):
@@ -80,56 +85,54 @@ class Version:
         return self.sha[:12]
 
 
-class ConfigHistory:
-    """The git repository of one config-download directory."""
+class ConfigHistory(repository.Repository):
+    """The versions of one config-download directory."""
 
-    def __init__(self, config_dir, runner=None):
-        self.config_dir = os.path.abspath(config_dir)
-        self.git = git_mod.Git(self.config_dir, runner=runner)
-
-    def exists(self):
-        return self.git.exists()
-
-    def _init(self):
-        if not self.git.exists():
-            self.git.run('init', '-q')
-        info = os.path.join(self.git.git_dir, 'info')
-        os.makedirs(info, exist_ok=True)
-        with open(os.path.join(info, 'exclude'), 'w') as f:
-            f.write('# What Ansible runs leave here (tripleo-ephemeral)\n')
-            f.write(''.join(p + '\n' for p in RUN_STATE))
-
-    def commit(self, stack, command=None, parameters=None):
+    def commit(self, stack, command=None, parameters=None, secrets=None):
         """Commit the rendered directory; return the new commit's sha, or
-        None when nothing changed since the last one (no empty commit)."""
-        self._init()
-        self.git.run('add', '-A', '.')
-        head = self.git.rev('HEAD')
-        if head and self.git.run('diff', '--cached', '--quiet',
-                                 check=False).returncode == 0:
-            LOG.info('config-download unchanged since %s', head[:12])
-            return None
+        None when nothing changed since the last one (no empty commit).
+        ``secrets``: ``(values, names)`` for :meth:`remember_secrets`."""
+        self.init()
+        if secrets is not None:
+            self.remember_secrets(*secrets)
         identifier = deploy_identifier(self.config_dir)
         command = command or command_line()
         message = ('%s rendered by %s (deploy identifier %s)\n\n'
                    'Stack: %s\nDeploy-Identifier: %s\nCommand: %s\n' % (
                        stack, _subject(command), identifier or 'none',
                        stack, identifier or 'none', command))
-        self.git.run('commit', '-q', '--no-verify', '-F', '-', input=message)
-        sha = self.git.rev('HEAD')
-        if parameters is not None:
+        sha = self._commit(message)
+        if sha and parameters is not None:
             self.git.run('notes', '--ref', PARAMETERS_NOTES, 'add', '-f',
-                         '-F', '-', sha, input=json.dumps(
-                             parameters, sort_keys=True, indent=0,
-                             default=str))
-        # Packed early: loose objects are ten times the size of a pack, and
-        # every render carries the history over file by file.
-        self.git.run('-c', 'gc.auto=%d' % GC_AUTO, 'gc', '--auto',
-                     '--quiet')
+                         '-F', '-', sha, input=note_text(
+                             self.store.mask_parameters(parameters)))
+        if sha:
+            # Packed early: loose objects are ten times the size of a
+            # pack, and every render carries the history over file by
+            # file.
+            self.git.run('-c', 'gc.auto=%d' % GC_AUTO, 'gc', '--auto',
+                         '--quiet')
         return sha
 
-    def head(self):
-        return self.git.rev('HEAD') if self.exists() else None
+    def commit_edits(self, message, author):
+        """Commit what changed in the directory since the last version as
+        ``author`` (``(name, email)``); return the sha (None if nothing
+        changed)."""
+        self.init()
+        return self._commit(message, author)
+
+    def _commit(self, message, author=None):
+        self.git.run('add', '-A', '.')
+        if self.git.run('diff', '--cached', '--quiet',
+                        check=False).returncode == 0:
+            LOG.info('config-download unchanged since %s',
+                     (self.git.rev('HEAD') or 'nothing')[:12])
+            return None
+        self.git.run('commit', '-q', '--no-verify', '-F', '-', input=message,
+                     author=author)
+        sha = self.git.rev('HEAD')
+        self.check_readable(sha)
+        return sha
 
     def resolve(self, name):
         """The sha a version name (sha, tag, ``HEAD~1``, ``applied``)
@@ -138,16 +141,46 @@ class ConfigHistory:
             return None
         return self.git.rev(APPLIED_REF if name == 'applied' else name)
 
-    def parameters(self, sha):
-        """The parameters noted on ``sha``, or None."""
+    def remember_secrets(self, values, names):
+        """:meth:`Repository.remember_secrets`, and those the last
+        version's note holds in clear (a history from before secrets were
+        masked: a password rotated since is still masked)."""
+        head = self.head()
+        known = set(names) | self.store.names
+        old = [(name, value) for name, value in sorted(
+            ((self.noted(head) if head else None) or {}).items())
+            if secrets.is_secret_name(name, known)]
+        super().remember_secrets(list(values) + old, names)
+
+    def noted(self, sha):
+        """The parameters noted on ``sha`` as noted (a version made before
+        secrets were masked has them in clear), or None."""
         proc = self.git.run('notes', '--ref', PARAMETERS_NOTES, 'show', sha,
                             check=False)
         if proc.returncode != 0:
             return None
         try:
-            return json.loads(proc.stdout.decode())
+            found = json.loads(proc.stdout.decode())
         except ValueError:
             return None
+        return found if isinstance(found, dict) else None
+
+    def parameters(self, sha):
+        """The parameters noted on ``sha``, secret values masked, or
+        None."""
+        found = self.noted(sha)
+        return None if found is None else self.store.mask_parameters(found)
+
+    def masker(self, *shas):
+        """What masks the secrets in the files of versions ``shas``: the
+        store's, and those their notes hold in clear."""
+        names = self.store.names
+        extra = []
+        for sha in shas:
+            extra += [(name, value) for name, value in sorted(
+                (self.noted(sha) or {}).items())
+                if secrets.is_secret_name(name, names)]
+        return self.store.masker(extra)
 
     def versions(self, revision='HEAD', limit=None):
         """The :class:`Version` objects reachable from ``revision``,
@@ -167,13 +200,6 @@ class ConfigHistory:
             found.append(Version(sha, when(date),
                                  subject, _trailers(body)))
         return found
-
-    def dirty(self):
-        """Whether the directory differs from its last version (edited by
-        hand since it was rendered)."""
-        if not self.head():
-            return False
-        return bool(self.git.text('status', '--porcelain'))
 
 
 def _subject(command):

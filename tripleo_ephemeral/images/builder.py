@@ -48,10 +48,11 @@ class ImageBuilder:
         base = base_image or rootfs.build_base(
             self.podman, self.runner, self.cache_dir, self.suite, self.mirror)
         os.makedirs(self.cache_dir, exist_ok=True)
+        target = self._python_of(base)
         with tempfile.TemporaryDirectory(dir=self.cache_dir,
                                          prefix='context.') as context:
             wheelhouse.build(self.runner, os.path.join(context, 'wheels'),
-                             self.source_dir)
+                             self.source_dir, target=target)
             containerfile = os.path.join(context, images.CONTAINERFILE)
             with images._package_file('images', images.CONTAINERFILE).open(
                     'rb') as src, open(containerfile, 'wb') as dst:
@@ -63,6 +64,24 @@ class ImageBuilder:
         LOG.info('Built %s in %.1fs', image, seconds)
         self._prune(image)
         return BuildResult(image, base, seconds, cached=False)
+
+    def _python_of(self, base):
+        """The base image's Python (its wheels are chosen for it); None
+        when it has none yet (the Containerfile installs Debian's): then
+        this one's are used."""
+        result = self.podman.run(
+            'run', '--rm', '--entrypoint', 'python3', base, '-c',
+            wheelhouse.PythonTarget.PROBE, check=False, timeout=300)
+        target = None
+        if result.returncode == 0:
+            target = wheelhouse.PythonTarget.parse(
+                (result.stdout or b'').decode())
+        if target is None:
+            LOG.info('%s has no python3 yet: its wheels are this Python\'s',
+                     base)
+        else:
+            LOG.info('%s runs Python %d.%d', base, *target.version)
+        return target
 
     def _prune(self, keep):
         """Remove the older builds (podman keeps those a container uses)."""

@@ -52,12 +52,26 @@ def fetch_deployments(client, outputs, stack_id=None):
     return deployments_mod.fetch(client, stack_id, server_ids(outputs))
 
 
-def fetch_and_save_environment(client, stack_id, path, names, files=None):
+def hidden_names(environment):
+    """The parameters the environment sets that a template marks
+    ``hidden: true``: Heat masks their values in the environment it
+    returns."""
+    return sorted({name for section in adoption.SECTIONS
+                   for name, value in ((environment or {}).get(section)
+                                       or {}).items()
+                   if value == adoption.MASK})
+
+
+def fetch_and_save_environment(client, stack_id, path, names, files=None,
+                               hidden_path=None):
     """Save the values of ``names`` in the stack's merged environment
     (``parameter_defaults``, as Heat merged the environment files) to
     ``path`` (0600: they may be secrets); return them. ``files`` are the
-    files the stack was created with, if known (else Heat's copy)."""
+    files the stack was created with, if known (else Heat's copy);
+    ``hidden_path`` gets the :func:`hidden_names`."""
     merged = client.stacks.environment(stack_id) or {}
+    if hidden_path:
+        yamlfile.write(hidden_path, hidden_names(merged))
     if any((merged.get('parameter_defaults') or {}).get(name) ==
            adoption.MASK for name in names):
         # Heat masks hidden parameters (AdminPassword): the stored

@@ -178,9 +178,11 @@ def _install_tunings(own, opts, stage):
     -f json``) every one installed so far and every one refused."""
     guard.install(opts, stage=stage)
     installed, refused = guard.installed(), guard.refused()
-    LOG.info('%s', tuning_report.line(stage, installed, refused))
+    unneeded = guard.unneeded()
+    LOG.info('%s', tuning_report.line(stage, installed, refused, unneeded))
     if CONF.log_dir:
-        tuning_report.write(CONF.log_dir, own.mode, installed, refused)
+        tuning_report.write(CONF.log_dir, own.mode, installed, refused,
+                            unneeded)
 
 
 def _prepare_engine(own, opts):

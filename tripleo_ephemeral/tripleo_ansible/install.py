@@ -15,6 +15,7 @@ import shutil
 import sys
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import process
 
 LOG = logging.getLogger(__name__)
 
@@ -23,9 +24,12 @@ REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 #: Overrides the default location (the deploy and the install both read it).
 ENV_VAR = 'TRIPLEO_EPHEMERAL_ANSIBLE'
 STAMP = '.tripleo-ephemeral-ansible'
-#: Controller Pythons ansible-core 2.14 supports.
+#: Controller Pythons ansible-core 2.14 supports, the newest first.
 PYTHONS = ((3, 11), (3, 10), (3, 9))
 INSTALL_COMMAND = 'openstack tripleo ansible install'
+#: How an operator gets one (RHEL 9's python3 is 3.9; its AppStream has
+#: python3.11).
+GET_PYTHON = 'on RHEL 9: dnf install python3.11'
 
 
 def default_path():
@@ -103,15 +107,24 @@ class AnsibleInstall:
         """``{name: version}`` installed (the stamp's), or {}."""
         return dict((self.stamp() or {}).get('versions') or {})
 
-    def require(self):
-        """Return self when installed, else raise the one-line fix."""
+    def require(self, runner=None):
+        """Return self when installed, else raise the one-line fix (with
+        the Python to get first when this machine has none the install
+        could use; ``runner`` asks the candidates)."""
         if not self.installed():
+            fix = 'install it with "%s"' % INSTALL_COMMAND
+            try:
+                find_python(runner)
+            except exceptions.TripleoAnsibleError:
+                fix = ('it runs on Python %s, which this machine lacks: %s, '
+                       'then run "%s"' % (wanted_pythons(), GET_PYTHON,
+                                          INSTALL_COMMAND))
             raise exceptions.TripleoAnsibleError(
                 "TripleO's Ansible (tripleo-ansible %s on ansible-core %s) is "
                 'not installed in %s, and these templates\' playbooks need '
-                'it: install it with "%s"' % (
+                'it: %s' % (
                     pins().get('tripleo-ansible'), pins().get('ansible-core'),
-                    self.path, INSTALL_COMMAND))
+                    self.path, fix))
         return self
 
     def _replaceable(self):
@@ -129,8 +142,7 @@ class AnsibleInstall:
         False when a complete install was already there."""
         if self.installed() and not force:
             return False
-        python = python or find_python()
-        version = _version_of(python)
+        python, version = find_python(runner, python)
         if os.path.exists(self.path):
             if not self._replaceable():
                 raise exceptions.TripleoAnsibleError(
@@ -153,23 +165,51 @@ class AnsibleInstall:
         return True
 
 
-def find_python():
-    """A Python ansible-core 2.14 runs on: this one, else python3.11..."""
+def find_python(runner=None, python=None):
+    """``(path, 'X.Y')`` of a Python ansible-core 2.14 runs on: ``python``
+    when given (it must be one), else this one, else the first of
+    python3.11, python3.10, python3.9 on PATH that runs and is what its
+    name says (a pyenv shim of a version not selected does not run)."""
+    if python:
+        version = _version_of(runner, python)
+        if version not in PYTHONS:
+            raise exceptions.TripleoAnsibleError(
+                '--python %s is %s; TripleO\'s Ansible (ansible-core %s) '
+                'runs on Python %s: pass one of those (%s)' % (
+                    python, 'Python %d.%d' % version if version else
+                    'not a Python that runs', pins().get('ansible-core'),
+                    wanted_pythons(), GET_PYTHON))
+        return python, '%d.%d' % version
     if sys.version_info[:2] in PYTHONS:
-        return sys.executable
-    for version in PYTHONS:
-        found = shutil.which('python%d.%d' % version)
-        if found:
-            return found
+        return sys.executable, '%d.%d' % sys.version_info[:2]
+    for wanted in PYTHONS:
+        found = shutil.which('python%d.%d' % wanted)
+        if found and _version_of(runner, found) == wanted:
+            return found, '%d.%d' % wanted
     raise exceptions.TripleoAnsibleError(
-        "TripleO's Ansible needs Python %s (ansible-core %s's controller "
-        'Pythons), and this machine has none: install one of them' % (
-            ' or '.join('%d.%d' % v for v in PYTHONS),
-            pins().get('ansible-core')))
+        "TripleO's Ansible (ansible-core %s) runs on Python %s, and this "
+        'machine has none on PATH (this is Python %d.%d): %s, or pass '
+        '--python' % (pins().get('ansible-core'), wanted_pythons(),
+                      sys.version_info[0], sys.version_info[1], GET_PYTHON))
 
 
-def _version_of(python):
-    if python in (None, sys.executable):
-        return '%d.%d' % sys.version_info[:2]
-    base = os.path.basename(python)
-    return base[len('python'):] if base.startswith('python') else base
+def wanted_pythons():
+    """'3.9, 3.10, 3.11': the Pythons TripleO's Ansible runs on."""
+    return ', '.join('%d.%d' % v for v in reversed(PYTHONS))
+
+
+def _version_of(runner, python):
+    """(major, minor) of the Python ``python``, or None when it does not
+    run."""
+    runner = runner or process.ProcessRunner()
+    try:
+        out = runner.run([python, '-c', 'import sys; print("%d %d" % '
+                          'sys.version_info[:2])'], check=False, timeout=30)
+    except exceptions.TripleoEphemeralError:
+        return None
+    ok = out is not None and out.returncode == 0
+    words = (out.stdout or b'').split() if ok else []
+    try:
+        return int(words[0]), int(words[1])
+    except (IndexError, ValueError):
+        return None

@@ -38,6 +38,8 @@ is the only one that spells the layout (the install archives' names are in
                                            config-download render
       ssh_private_key[.pub]                the tripleo-admin key ("overcloud
                                            admin authorize")
+      rhoso-export/                        "openstack overcloud adoption
+                                           export" (the default --output-dir)
 
     An adopted deployment (``overcloud adopt``) also has:
 
@@ -167,6 +169,13 @@ class WorkDir:
                             '%s-environment.yaml' % self.stack)
 
     @property
+    def hidden_parameters_file(self):
+        """The names of the hidden parameters the stack's environment
+        set (their values are secrets)."""
+        return os.path.join(self.outputs_dir,
+                            '%s-hidden-parameters.yaml' % self.stack)
+
+    @property
     def config_download_dir(self):
         return self.join(CONFIG_DOWNLOAD_DIR, self.stack)
 
@@ -245,6 +254,11 @@ class WorkDir:
     def ssh_admin_key(self):
         """The tripleo-admin private key; ``.pub`` next to it."""
         return self.join('ssh_private_key')
+
+    @property
+    def rhoso_export_dir(self):
+        """Where ``overcloud adoption export`` writes by default."""
+        return self.join('rhoso-export')
 
     # -- what an adoption writes (overcloud adopt) --------------------------
 

@@ -4,6 +4,7 @@ Test modules import this module, never each other or conftest.py (which
 only turns these into fixtures).
 """
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -15,6 +16,7 @@ import threading
 import time
 
 import psutil
+import pytest
 import yaml
 
 from tripleo_ephemeral.adoption import equivalence
@@ -26,6 +28,26 @@ BIN = os.path.dirname(sys.executable)
 TEMPLATES = os.path.join(os.path.dirname(__file__), 'templates')
 #: Where the bundled templates leave their markers on a test host.
 TEST_HOST_MARKERS = '/var/lib/tripleo-ephemeral-test'
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))))
+#: Deploys the scenarios of the real tripleo-heat-templates.
+THT_TOOL = os.path.join(REPO, 'tools', 'tht_deploy.py')
+#: What a test of the real tripleo-heat-templates is marked with.
+THT_OPT_IN = [
+    pytest.mark.skipif(os.environ.get('TRIPLEO_EPHEMERAL_THT') != '1',
+                       reason='set TRIPLEO_EPHEMERAL_THT=1 to deploy the '
+                              'real tripleo-heat-templates (minutes)'),
+    pytest.mark.skipif(not os.path.isfile(THT_TOOL),
+                       reason='needs a source checkout (tools/)'),
+]
+
+
+def tht_tool():
+    """tools/tht_deploy.py as a module."""
+    spec = importlib.util.spec_from_file_location('tht_deploy', THT_TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class Cli:

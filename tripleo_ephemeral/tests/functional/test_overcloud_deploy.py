@@ -22,9 +22,16 @@ def servers_file(tmp_path):
     return path
 
 
+def _git(path, *args):
+    return subprocess.run(['git', '-C', str(path)] + list(args),
+                          capture_output=True, text=True, check=True).stdout
+
+
 def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
     wd = helpers.Layout(work_dir)
     servers = servers_file(tmp_path)
+    # The work dir is inside someone's git repository (a dotfiles $HOME).
+    _git(tmp_path, 'init', '-q')
     done = cli.deploy(work_dir, '--deployed-servers', str(servers),
                       '--overcloud-ssh-user', 'operator', port=port)
     # The result is the output (pure JSON); progress went to stderr.
@@ -85,8 +92,17 @@ def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
     # same request again: its size is known before, so is the share done.
     assert 'resources, as the last deploy' not in done.progress
     before = passwords.read_text()
+    # A hand edit is kept as the operator's version, then rendered over.
+    with open(cd / 'group_vars' / 'Controller', 'a') as f:
+        f.write('hotfix: 1\n')
     again = cli.deploy(work_dir, '--deployed-servers', str(servers),
                        port=port)
+    kept = _git(cd, 'rev-parse', 'HEAD~1').strip()[:12]
+    assert ('config-download had hand edits (1 modified: '
+            'group_vars/Controller (modified)): kept as version %s, which '
+            'this render replaces; carry them over with "git -C %s '
+            'cherry-pick -n %s"' % (kept, cd, kept)) in again.progress
+    assert 'hotfix' not in (cd / 'group_vars' / 'Controller').read_text()
     assert again.result['stack_id'] != result['stack_id']
     assert again.result['resources'] == result['resources']
     expected = ('Creating stack overcloud (%d resources, as the last deploy '
@@ -96,11 +112,18 @@ def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
     helpers.assert_no_heat_left(wd.heat_dir, port)
 
     # Re-render from the saved outputs and run it, without Heat (limited
-    # to this machine: the servers are TEST-NET addresses).
+    # to this machine: the servers are TEST-NET addresses), config-download's
+    # .git damaged: git must not take the repository around it for its.
     (cd / 'deploy_steps_playbook.yaml').unlink()
-    rendered = cli.deploy(work_dir, '--config-download-only', '--limit',
-                          'undercloud', heat_type=None,
-                          stack_only=False).result
+    (cd / '.git' / 'HEAD').unlink()
+    again = cli.deploy(work_dir, '--config-download-only', '--limit',
+                       'undercloud', heat_type=None, stack_only=False)
+    rendered = again.result
+    assert "WARNING: config-download's git history is damaged (.git/HEAD " \
+        "is missing): moved to %s.git-damaged-" % cd in again.progress
+    assert rendered['config_version'] == _git(
+        cd, 'rev-parse', '--short=12', 'HEAD').strip()
+    assert _git(tmp_path, 'rev-list', '--all') == ''
     assert rendered['status'] == 'DEPLOY_SUCCESS'
     assert rendered['stack_id'] is None and rendered['ansible_seconds'] > 0
     assert rendered['config_download'] == str(cd)

@@ -12,36 +12,18 @@ hosts, and the noise of a fresh stack is counted apart. The diff's output
 and its time are printed (``-s``).
 """
 
-import importlib.util
 import os
 import time
 
-import pytest
 import yaml
 
 from tripleo_ephemeral.history import changes
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral.tests.functional import helpers
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.dirname(os.path.abspath(__file__)))))
-TOOL = os.path.join(REPO, 'tools', 'tht_deploy.py')
 NTP = 'ntp.example.com'
 
-pytestmark = [
-    pytest.mark.skipif(os.environ.get('TRIPLEO_EPHEMERAL_THT') != '1',
-                       reason='set TRIPLEO_EPHEMERAL_THT=1 to deploy the '
-                              'real tripleo-heat-templates (minutes)'),
-    pytest.mark.skipif(not os.path.isfile(TOOL),
-                       reason='needs a source checkout (tools/)'),
-]
-
-
-def _tool():
-    spec = importlib.util.spec_from_file_location('tht_deploy', TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+pytestmark = helpers.THT_OPT_IN
 
 
 def _changed_lines(diff):
@@ -50,7 +32,7 @@ def _changed_lines(diff):
 
 
 def test_ntp_server_change_on_tht_1_1(cli, tmp_path, work_dir, port):
-    tool = _tool()
+    tool = helpers.tht_tool()
     args = tool.write_inputs(tool.tht_dir(), str(tmp_path), 'ctlplane')
     first = cli.deploy(work_dir, *args, port=port, timeout=3600).result
     env = tmp_path / 'ntp.yaml'

@@ -140,6 +140,45 @@ def test_restore_writes_the_image_saved_with_the_dump(db, monkeypatch):
     assert stat.S_IMODE(os.stat(sqlite.path).st_mode) == 0o600
 
 
+def test_the_image_on_python_3_10_comes_from_the_backup_api(
+        db, monkeypatch):
+    """Python 3.10 has no Connection.serialize: the same snapshot through
+    the backup API, and the same dump."""
+    sqlite, store = db
+    with open(sqlite.dump(store), 'rb') as f:
+        serialized_dump = gzip.decompress(f.read())
+
+    class Python310Connection:
+        """A connection as 3.10's sqlite3 gives it: no serialize."""
+
+        def __init__(self, conn):
+            self._conn = conn
+
+        def __getattr__(self, name):
+            if name == 'serialize':
+                raise AttributeError(name)
+            return getattr(self._conn, name)
+
+    connect = sqlite3.connect
+
+    def dump_connection(path, *args, **kwargs):
+        conn = connect(path, *args, **kwargs)
+        # The read-only one the dump reads (not the copy's).
+        return Python310Connection(conn) if path.startswith('file:') else conn
+
+    monkeypatch.setattr(database.sqlite3, 'connect', dump_connection)
+    with open(sqlite.dump(store), 'rb') as f:
+        assert gzip.decompress(f.read()) == serialized_dump
+    monkeypatch.undo()
+    assert os.listdir(store.heat_dir).count(dumps.IMAGE_NAME) == 1
+    assert not [n for n in os.listdir(store.heat_dir)
+                if n.startswith('.image.')]  # its scratch file is gone
+    sqlite.remove()
+    _no_sql_load(monkeypatch)
+    sqlite.restore(store)  # from the image the backup API made
+    assert _names(sqlite.path) == ['demo']
+
+
 def test_damaged_image_falls_back_to_the_sql(db):
     sqlite, store = db
     sqlite.dump(store)

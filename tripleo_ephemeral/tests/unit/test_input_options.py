@@ -19,11 +19,11 @@ def test_every_command_refuses_a_stack_name_heat_would():
         stack='site-1', work_dir='/w')).path == '/w'
 
 
-def _launcher_args(*overrides):
+def _launcher_args(*overrides, argv=()):
     parser = argparse.ArgumentParser()
     options.add_heat_launcher_options(parser)
     options.add_container_options(parser)
-    argv = []
+    argv = list(argv)
     for item in overrides:
         argv += ['--heat-config-override', item]
     return options.launcher_spec(parser.parse_args(argv))
@@ -40,3 +40,23 @@ def test_build_launcher_refuses_an_override_heat_would_crash_on(tmp_path):
         _launcher_args('ephemeral_heat.fast_create=false'),
         str(tmp_path / 'heat'))
     assert launcher.heat_type == 'native'
+
+
+def test_heat_tuning_stock_runs_every_tuning_off(tmp_path):
+    """--heat-tuning stock: Heat as TripleO's launcher ran it; an override
+    still applies over it."""
+    from tripleo_ephemeral.heat_launcher import auto
+
+    tuned = options.build_launcher(_launcher_args(), str(tmp_path / 'a'))
+    assert tuned.tuning.fast_create is True
+    spec = _launcher_args('ephemeral_heat.gc_freeze=true',
+                          argv=['--heat-tuning', 'stock'])
+    assert spec.tuning == 'stock'
+    stock = options.build_launcher(spec, str(tmp_path / 'b'))
+    assert stock.tuning.fast_create is False
+    assert stock.tuning.executor_thread_pool_size == 64
+    assert stock.tuning.overrides == {'ephemeral_heat': {'gc_freeze': 'true'}}
+    # --heat-type auto knows the fast create is off.
+    assert auto.fast_create_on(list(spec.overrides), default=False) is False
+    assert auto.fast_create_on(['ephemeral_heat.fast_create=true'],
+                               default=False) is True

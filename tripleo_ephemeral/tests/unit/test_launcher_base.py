@@ -175,3 +175,27 @@ def test_a_dump_named_wrong_fails_before_the_heat_dir_changes(launcher):
     with pytest.raises(exceptions.DumpNotFoundError):
         launcher.start(restore_db='20990101T000000Z')
     assert not os.path.exists(launcher.files.config_file)
+
+
+def test_a_refused_tuning_is_one_line_when_heat_is_ready(launcher,
+                                                         monkeypatch):
+    """heat.log alone knew; the command's stderr says it too."""
+    from tripleo_ephemeral.engine_tuning import report
+
+    said = []
+    launcher._say = said.append
+
+    def answers(url):
+        # The runner records its tunings before its API answers.
+        report.write(launcher.files.log_dir, 'all', ['fast_create'],
+                     {'prompt_executor_stop': 'futurist._thread differs'},
+                     {'thread_safe_ast_parse': 'not needed on Python 3.12.1'})
+        return True
+
+    monkeypatch.setattr(readiness, 'http_answers', answers)
+    launcher.start()
+    assert said == ['WARNING: engine tuning prompt_executor_stop is off: '
+                    'futurist._thread differs; Heat runs its own code there']
+    launcher.stop()
+    assert launcher.engine_tunings()['not_needed'] == {
+        'thread_safe_ast_parse': 'not needed on Python 3.12.1'}

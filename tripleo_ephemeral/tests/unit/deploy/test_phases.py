@@ -61,3 +61,18 @@ def test_the_result_shows_them_as_one_mapping():
     assert 'create=' in value.human_readable()
     columns, values = result.Result('oc', 'CHECKED').row()
     assert dict(zip(columns, values))['phase_seconds'] is None
+
+
+def test_the_result_names_the_tunings_in_force_and_those_off():
+    tunings = {'installed': ['fast_create', 'gc_freeze'],
+               'refused': {'prompt_executor_stop': 'futurist differs'},
+               'not_needed': {'thread_safe_ast_parse': 'not needed on '
+                                                       'Python 3.12.1'}}
+    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
+                                    engine_tunings=tunings).row()
+    value = dict(zip(columns, values))['engine_tunings']
+    assert value.machine_readable() == tunings
+    assert value.human_readable() == (
+        'in force: fast_create, gc_freeze\n'
+        'refused: prompt_executor_stop (futurist differs)\n'
+        'not needed: thread_safe_ast_parse (not needed on Python 3.12.1)')

@@ -3,6 +3,7 @@
 import inspect
 import linecache
 import logging
+import os
 import subprocess
 import sys
 import types
@@ -72,12 +73,18 @@ def _values(which):
         for opt in registry.tunings()})
 
 
+def _needed(names):
+    """``names`` less the fixes this Python does not need."""
+    return [name for name in names
+            if not registry.shim(name).needed(sys.version_info)]
+
+
 def test_stock_options_install_only_the_fixes():
     try:
         assert guard.install(_values('stock'), stage='database') == []
-        assert guard.install(_values('stock'), stage='engine') == [
+        assert guard.install(_values('stock'), stage='engine') == _needed([
             'thread_safe_yaql', 'thread_safe_ast_parse',
-            'sqlite_begin_immediate', 'sqlite_pragmas']
+            'sqlite_begin_immediate', 'sqlite_pragmas'])
         assert guard.install(_values('stock'), stage='started') == []
     finally:
         guard.uninstall()
@@ -121,11 +128,11 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
         changed = [path for path, obj in before if _resolve(path) is not obj]
     finally:
         guard.uninstall()
-    expected = [shim.name for stage in spec.STAGES
-                for shim in registry.SHIMS if shim.stage == stage
-                and shim.name != 'task_poll_interval'  # tuned as stock
-                and shim.when != ('message_bus' if in_process
-                                  else 'in_process')]
+    tuned = registry.tuned(in_process)
+    assert 'task_poll_interval' not in tuned  # tuned as stock
+    expected = _needed([shim.name for stage in spec.STAGES
+                        for shim in registry.SHIMS
+                        if shim.stage == stage and shim.name in tuned])
     assert installed == expected
     assert 'heat.engine.template.parse' in changed
     assert ('heat.db.api.stack_update' in changed) is in_process
@@ -223,21 +230,42 @@ def _function(text):
     return namespace['f']
 
 
-def test_fingerprints_ignore_comments_docstrings_and_layout():
-    plain = fingerprint._source(_function(
+def test_fingerprints_ignore_comments_docstrings_layout_and_annotations():
+    plain = fingerprint._dumped(_function(
         'def f(a, b=1):\n'
+        '    (c, d) = a\n'
         '    return [a + b, {"k": a}]\n'))
-    assert plain == fingerprint._source(_function(
-        'def f(a,\n'
-        '      b=1):\n'
+    assert plain == fingerprint._dumped(_function(
+        'def f(a: int,\n'
+        '      b: int = 1) -> list:\n'
         '    """A docstring."""\n'
         '    # a comment\n'
+        '    c, d = a\n'
         "    return [a + b,   # more\n"
         "            {'k': a}\n"
         '            ]\n'))
-    assert plain != fingerprint._source(_function(
+    assert plain != fingerprint._dumped(_function(
         'def f(a, b=1):\n'
+        '    (c, d) = a\n'
         '    return [a - b, {"k": a}]\n'))
+
+
+def test_a_wrapper_is_fingerprinted_as_itself():
+    """A decorator's wrapper (functools.wraps) is its own code, then the
+    function's: not the wrapped function's source twice, as
+    inspect.getsource would give it."""
+    fn = _function(
+        'import functools\n'
+        'def deco(g):\n'
+        '    @functools.wraps(g)\n'
+        '    def wrapper(*a):\n'
+        '        return g(*a)\n'
+        '    return wrapper\n'
+        '@deco\n'
+        'def f(x):\n'
+        '    return x\n')
+    dumped = [fingerprint._dumped(f) for f in fingerprint._wrapped_chain(fn)]
+    assert "name='wrapper'" in dumped[0] and "name='f'" in dumped[1]
 
 
 # -- the launcher's values ----------------------------------------------------
@@ -309,3 +337,77 @@ def test_stock_values():
 def test_unknown_tuning_is_refused():
     with pytest.raises(TypeError, match='unknown tuning'):
         tuning.Tuning(no_such_tuning=1)
+
+
+#: Code whose text ast.unparse writes differently from one Python to the
+#: next, and definitions 3.12 gave new fields.
+_SAMPLE = '''\
+@decorate(1)
+def f(a, /, b: int = 2, *args, c, d=(1, 2), **kw) -> list:
+    """Docstring."""
+    (x, y) = a
+    for (i, j) in kw.items():
+        x[1:2, ::3] = -y ** 2, (-y) ** 2, not (i and j)
+    if (n := len(args)) > 1 < 3:
+        return f'{a!r:>{b}} {"q"}' + 'p' 'q' + b'r'.decode()
+    match a:
+        case [1, *rest] if rest:
+            pass
+        case {'k': v, **others}:
+            del others
+    try:
+        with open(a) as g, open(b):
+            yield from (lambda *z, q=1: z)(g)
+    except (OSError, ValueError) as exc:
+        raise RuntimeError() from exc
+    else:
+        global G
+        G = {k: v for k, v in kw.items() if k}, {1_000, 0x10, 1e3, 1j}, ...
+    finally:
+        return [*args, *(c,)], x if y else (y if x else None)
+'''
+
+
+#: The checkout (or install) this code is in.
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    fingerprint.__file__))))
+
+
+def _tools_module(name):
+    """``tools/<name>.py`` of the checkout (skips the test without one)."""
+    import importlib.util
+
+    path = os.path.join(_ROOT, 'tools', name + '.py')
+    if not os.path.exists(path):
+        pytest.skip('no checkout: %s is not here' % path)
+    spec_ = importlib.util.spec_from_file_location('tools_' + name, path)
+    module = importlib.util.module_from_spec(spec_)
+    spec_.loader.exec_module(module)
+    return module
+
+
+def _sample_fingerprint(python):
+    code = ('import sys, linecache; sys.path.insert(0, %r)\n'
+            'from tripleo_ephemeral.engine_tuning import fingerprint\n'
+            'text = sys.stdin.read()\n'
+            "linecache.cache['<s>'] = (len(text), None, "
+            "text.splitlines(True), '<s>')\n"
+            'ns = {"decorate": lambda n: lambda fn: fn}\n'
+            "exec(compile(text, '<s>', 'exec'), ns)\n"
+            "print(fingerprint._digest(fingerprint._dumped(ns['f'])))\n" %
+            _ROOT)
+    return subprocess.run([python, '-c', code], input=_SAMPLE, text=True,
+                          capture_output=True, check=True).stdout.strip()
+
+
+def test_the_same_code_has_the_same_fingerprint_on_every_python():
+    """The fingerprint of code that this Python and 3.10 to 3.13 unparse
+    differently is the same on each admitted Python this machine has
+    (tools/pythons.py finds them; python3.X or pyenv's)."""
+    pythons = _tools_module('pythons').found()
+    fingerprints = {'%d.%d.%d' % full: _sample_fingerprint(path)
+                    for path, full in pythons.values()}
+    fingerprints['this'] = _sample_fingerprint(sys.executable)
+    assert len(set(fingerprints.values())) == 1, fingerprints
+    if len(pythons) < 2:
+        pytest.skip('only one admitted Python here: %s' % fingerprints)

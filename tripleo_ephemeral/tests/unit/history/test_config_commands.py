@@ -9,8 +9,11 @@ import pytest
 
 from tripleo_ephemeral.commands import overcloud_config_diff
 from tripleo_ephemeral.commands import overcloud_config_history
+from tripleo_ephemeral.commands import overcloud_config_purge_secrets
+from tripleo_ephemeral.commands import overcloud_status
 from tripleo_ephemeral.history import hooks
 from tripleo_ephemeral.history import versions
+from tripleo_ephemeral.tests.unit.history import deployment
 from tripleo_ephemeral.tests.unit.history import test_versions
 
 
@@ -104,3 +107,56 @@ def test_history_lists_versions_and_runs(history_dir):
         (second[:12], False, 'deploy --stack-only'),
         (first[:12], True, 'deploy')]
     assert len(rows[1]['Runs'].machine_readable()) == 1
+
+
+@pytest.fixture
+def rotated(tmp_path, monkeypatch):
+    """A work dir whose AdminPassword was rotated after the applied
+    version, and a file edited by hand since."""
+    monkeypatch.setenv('HOME', str(tmp_path))
+    wd = deployment.make(tmp_path / 'work')
+    cd = wd.config_download_dir
+    deployment.commit(wd)
+    with hooks.recording_run(cd, cd + '/deploy_steps_playbook.yaml'):
+        pass
+    deployment.set_admin(wd, 'R0tatedAdminPasswordQWERTY')
+    deployment.render(wd, admin='R0tatedAdminPasswordQWERTY',
+                      identifier='101')
+    deployment.commit(wd)
+    with open(cd + '/group_vars/Controller', 'a') as f:
+        f.write('hotfix: %s\n' % deployment.ADMIN)
+    return wd
+
+
+@pytest.mark.parametrize('formatter', ['table', 'json', 'yaml', 'value'])
+def test_diff_masks_secrets_in_every_format(rotated, formatter):
+    commands = Commands()
+    cmd = overcloud_config_diff.DiffConfig(commands.app, None)
+    parsed = commands.check_parser(cmd, [
+        '--work-dir', rotated.path, '--unified', '-f', formatter], [])
+    cmd.run(parsed)
+    out = commands.app.stdout.getvalue() + commands.app.stderr.getvalue()
+    assert '<secret:AdminPassword:' in out
+    assert deployment.found_in(
+        out, [deployment.ADMIN, 'R0tatedAdminPasswordQWERTY']) == []
+    assert 'hand edit' in out or formatter == 'table'
+    assert 'Hand edits since ' in commands.app.stderr.getvalue()
+
+
+def test_status_names_the_hand_edits(rotated):
+    columns, [row] = Commands().run(overcloud_status.ShowStatus,
+                                    ['--work-dir', rotated.path])
+    assert dict(zip(columns, row))['Hand Edits'].startswith(
+        '1 file(s): group_vars/Controller (modified); the next render ')
+
+
+def test_purge_secrets_reports_what_it_did(rotated):
+    cd = rotated.config_download_dir
+    columns, values = Commands().run(
+        overcloud_config_purge_secrets.PurgeConfigSecrets,
+        ['--work-dir', rotated.path, 'overcloud'])
+    done = dict(zip(columns, values))
+    assert (done['versions'], done['secret_texts_left'],
+            done['config_download']) == (2, 0, cd)
+    assert done['head_after'] == versions.ConfigHistory(cd).head()
+    assert deployment.found_in(deployment.everything(cd)) == []

@@ -98,3 +98,74 @@ def test_missing_install_is_one_line_naming_the_command(tmp_path):
     assert message.endswith(
         'install it with "openstack tripleo ansible install"')
     assert str(tmp_path / 'none') in message
+
+
+class PythonsRunner:
+    """Answers ``python -c`` version probes from ``versions`` (path ->
+    (major, minor), or None for one that does not run)."""
+
+    def __init__(self, versions):
+        self.versions = versions
+
+    def run(self, argv, **kwargs):
+        import subprocess
+        found = self.versions.get(argv[0])
+        if found is None:
+            return subprocess.CompletedProcess(argv, 127, b'', b'')
+        return subprocess.CompletedProcess(
+            argv, 0, ('%d %d\n' % found).encode(), b'')
+
+
+def _on_path(monkeypatch, tmp_path, names):
+    """Executables ``names`` in a directory that is all of PATH."""
+    for name in names:
+        path = tmp_path / name
+        path.write_text('#!/bin/sh\n')
+        path.chmod(0o755)
+    monkeypatch.setenv('PATH', str(tmp_path))
+
+
+def test_on_a_newer_python_the_usual_names_are_tried(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, 'version_info', (3, 12, 1, 'final', 0))
+    _on_path(monkeypatch, tmp_path, ['python3.11', 'python3.10'])
+    shim = str(tmp_path / 'python3.11')
+    # A pyenv shim of a version that is not selected does not run.
+    runner = PythonsRunner({shim: None, str(tmp_path / 'python3.10'):
+                            (3, 10)})
+    assert install.find_python(runner) == (str(tmp_path / 'python3.10'),
+                                           '3.10')
+    runner.versions[shim] = (3, 11)
+    assert install.find_python(runner) == (shim, '3.11')
+
+
+def test_python_given_must_be_one_ansible_runs_on(monkeypatch, tmp_path):
+    runner = PythonsRunner({'/opt/py312': (3, 12), '/opt/py39': (3, 9)})
+    assert install.find_python(runner, '/opt/py39') == ('/opt/py39', '3.9')
+    with pytest.raises(exceptions.TripleoAnsibleError) as exc:
+        install.find_python(runner, '/opt/py312')
+    assert str(exc.value) == (
+        "--python /opt/py312 is Python 3.12; TripleO's Ansible "
+        '(ansible-core 2.14.18) runs on Python 3.9, 3.10, 3.11: pass one of '
+        'those (on RHEL 9: dnf install python3.11)')
+    with pytest.raises(exceptions.TripleoAnsibleError,
+                       match='is not a Python that runs'):
+        install.find_python(runner, '/opt/none')
+
+
+def test_no_python_ansible_runs_on_says_which_and_how(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, 'version_info', (3, 13, 0, 'final', 0))
+    _on_path(monkeypatch, tmp_path, [])
+    with pytest.raises(exceptions.TripleoAnsibleError) as exc:
+        install.find_python(PythonsRunner({}))
+    assert str(exc.value) == (
+        "TripleO's Ansible (ansible-core 2.14.18) runs on Python 3.9, 3.10, "
+        '3.11, and this machine has none on PATH (this is Python 3.13): on '
+        'RHEL 9: dnf install python3.11, or pass --python')
+    # A deploy that needs it says the same before Heat starts.
+    with pytest.raises(exceptions.TripleoAnsibleError) as exc:
+        install.AnsibleInstall(str(tmp_path / 'none')).require(
+            PythonsRunner({}))
+    assert str(exc.value).endswith(
+        'playbooks need it: it runs on Python 3.9, 3.10, 3.11, which this '
+        'machine lacks: on RHEL 9: dnf install python3.11, then run '
+        '"openstack tripleo ansible install"')

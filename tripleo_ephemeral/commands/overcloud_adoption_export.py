@@ -1,0 +1,78 @@
+"""openstack overcloud adoption export"""
+
+import logging
+import os
+
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exceptions
+
+from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import rhoso_options
+from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.rhoso import export
+from tripleo_ephemeral.rhoso import problems
+from tripleo_ephemeral.rhoso import writing
+
+LOG = logging.getLogger(__name__)
+
+
+class ExportAdoption(command.ShowOne):
+    """Write what RHOSO's adoption needs of this overcloud's data plane.
+
+    From the work dir alone (no Heat, nothing contacted): the NetConfig,
+    an OpenStackDataPlaneNodeSet per cell and networker role, the
+    procedure's services and Deployments, its Secrets (0600, in
+    secrets/), its shell variables and report.md, which says where every
+    value came from. Every document is validated against the CRD schemas
+    and webhook rules of --rhoso-version before anything is written.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        options.add_work_dir_options(parser)
+        parser.add_argument(
+            '--output-dir', metavar='<dir>', type=options.abs_path,
+            help=_('Where to write (default: <work-dir>/rhoso-export)'))
+        parser.add_argument(
+            '--overwrite', action='store_true',
+            help=_('Replace an existing --output-dir'))
+        rhoso_options.add_export_options(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = options.existing_work_dir(parsed_args)
+        choices = rhoso_options.choices(parsed_args)
+        dest = parsed_args.output_dir or wd.rhoso_export_dir
+        if os.path.lexists(dest) and not parsed_args.overwrite:
+            raise osc_exceptions.CommandError(
+                _('%s exists, not exporting: pass --overwrite to replace it, '
+                  'or choose another --output-dir') % dest)
+        with errors.user_errors('--output-dir'):
+            try:
+                built = export.build(wd, choices)
+            except exceptions.RhosoInvalidError as exc:
+                for problem in exc.problems[1:]:
+                    LOG.warning('%s', problems.line(problem))
+                raise
+            writing.write(dest, export.files(built))
+        proofs = sum(len(t.proof) for t in built.templates.values())
+        columns = ('output_dir', 'stack', 'rhoso_version', 'nodesets',
+                   'skipped_roles', 'documents', 'secrets', 'nic_templates',
+                   'validation', 'report')
+        values = (
+            dest, wd.stack, choices.version,
+            {g.name: [h.name for h in g.role.hosts] for g in built.groups},
+            built.skipped,
+            len(built.documents),
+            [s.name for s in built.secrets],
+            _('same network_config as TripleO on %d of %d nodes') % (
+                proofs, proofs),
+            _('%(n)d documents valid for RHOSO %(v)s') % {
+                'n': built.result.documents, 'v': choices.version},
+            os.path.join(dest, export.REPORT))
+        return columns, values

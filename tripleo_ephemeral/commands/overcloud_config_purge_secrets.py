@@ -1,0 +1,48 @@
+"""openstack overcloud config history purge-secrets"""
+
+from osc_lib.cli import format_columns
+from osc_lib.command import command
+
+from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.history import hooks as history
+from tripleo_ephemeral import locking
+
+COLUMNS = ('config_download', 'versions', 'files_masked', 'notes_masked',
+           'secret_texts_found', 'secret_texts_left', 'objects_before',
+           'objects_after', 'head_before', 'head_after', 'damaged_copies')
+
+
+class PurgeConfigSecrets(command.ShowOne):
+    """Remove every secret from the config-download history.
+
+    For a history written before secrets were kept out of git: every
+    version is written again with its passwords, keys and hidden
+    parameter values replaced by placeholders, in its files, messages
+    and parameter notes, the tags and the applied version following;
+    the old objects and reflogs are dropped, then every object left is
+    searched for the secrets (secret_texts_left: 0). The files of
+    config-download are not touched. Versions get new ids.
+    """
+
+    auth_required = False
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        options.add_work_dir_options(parser, positional_stack=True)
+        return parser
+
+    def take_action(self, parsed_args):
+        self.log.debug('take_action(%s)', parsed_args)
+        wd = options.existing_work_dir(parsed_args)
+        with errors.user_errors('--work-dir'):
+            options.config_history(wd)
+            with locking.DirLock(wd.path):
+                done = history.purge_secrets(wd)
+        if done.damaged_copies:
+            self.app.stderr.write(
+                'Histories set aside as damaged keep their secrets: %s; '
+                'delete them when done with them\n' % ', '.join(
+                    done.damaged_copies))
+        done.damaged_copies = format_columns.ListColumn(done.damaged_copies)
+        return COLUMNS, [getattr(done, c) for c in COLUMNS]

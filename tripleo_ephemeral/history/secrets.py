@@ -1,0 +1,222 @@
+"""Which values of config-download are secret, and how git is kept from
+them.
+
+A deployment's secrets are the values of its passwords file (generated or
+given), of the parameters THT marks ``hidden: true`` that its environments
+set (Heat masks those: :func:`tripleo_ephemeral.overcloud.outputs.
+hidden_names`) and the private keys it holds or that a rendered file holds
+(a PEM block). :class:`SecretStore` turns them into the texts that stand for
+them in the files (the value, each line of a multi-line one, as YAML and
+JSON quote them, and as a long YAML line folds them) and writes the store
+git's filter (:mod:`.secret_filter`) reads. A placeholder names the secret
+and a fingerprint of its text (HMAC with a key of the store): a rotated
+password is a changed line of the history, not its value.
+"""
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets as random
+
+import yaml
+
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.history import secret_filter
+
+#: Shorter texts are not masked: they would hide unrelated words (and are
+#: no secret worth the name).
+MIN_LENGTH = 4
+#: Names whose values are masked in notes and tables even if no source
+#: marks them secret.
+SECRET_SUFFIXES = ('Password', 'Secret', 'Key', 'Token', 'Passphrase',
+                   'Kek', 'Authkey', 'Cookie', 'Keys', 'Credentials')
+PEM_NAME = 'private-key'
+_PEM = re.compile(r'-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(.{0,20000}?)'
+                  r'-----END[A-Z0-9 ]*PRIVATE KEY-----', re.DOTALL)
+#: A PEM body's lines, however a file quotes or folds them.
+_PEM_LINE = re.compile(r'[A-Za-z0-9+/=]{%d,}' % 16)
+_PEM_BREAK = re.compile(r'\\n|\\\n[ \t]*|\s+')
+_NAME = re.compile(r'[^A-Za-z0-9_.\[\]/@+-]')
+_NOT_SECRET = frozenset(('true', 'false', 'none', 'null', 'True', 'False',
+                         'None'))
+
+
+def is_secret_name(name, names=()):
+    """Whether parameter ``name`` is one of ``names`` or named like a
+    secret."""
+    return name in names or str(name).endswith(SECRET_SUFFIXES)
+
+
+def leaves(name, value):
+    """``(name, text)`` of every string in ``value`` (dicts and lists
+    walked; ``name.key``, ``name[0]``)."""
+    if isinstance(value, str):
+        yield name, value
+    elif isinstance(value, dict):
+        for key, item in sorted(value.items(), key=lambda kv: str(kv[0])):
+            yield from leaves('%s.%s' % (name, key), item)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from leaves('%s[%d]' % (name, index), item)
+
+
+def fragments(text):
+    """The texts of a secret value that are masked: the value, and each
+    line of a multi-line one (a folded or quoted file breaks it there)."""
+    found = [text]
+    if '\n' in text:
+        found += [line.strip() for line in text.splitlines()
+                  if not line.strip().startswith('-----')]
+    return [f for f in found if len(f) >= MIN_LENGTH and
+            f not in _NOT_SECRET and '<secret:' not in f]
+
+
+def encodings(text):
+    """How ``text`` appears in a rendered file: as is, and as JSON and
+    YAML quote it."""
+    found = [text, json.dumps(text)[1:-1],
+             json.dumps(text, ensure_ascii=False)[1:-1],
+             text.replace("'", "''")]
+    quoted = yaml.dump(text, Dumper=yaml.SafeDumper, default_style='"',
+                       width=float('inf')).rstrip('\n')
+    if quoted.startswith('"') and quoted.endswith('"'):
+        found.append(quoted[1:-1])
+    return list(dict.fromkeys(found))
+
+
+def _folding(encoded):
+    """A pattern of ``encoded`` as a long YAML line folds it: at a space
+    (a plain or quoted scalar) or after an escape (a double-quoted one)."""
+    parts = []
+    for ch in encoded:
+        parts.append(r'(?: |\\?\n[ \t]*(?:\\ )?)' if ch == ' '
+                     else re.escape(ch))
+    return r'(?:\\\n[ \t]*)?'.join(parts)
+
+
+def pem_fragments(text):
+    """The body lines of every PEM private key in ``text``."""
+    found = []
+    for match in _PEM.finditer(text):
+        for piece in _PEM_BREAK.split(match.group(1)):
+            found += _PEM_LINE.findall(piece)
+    return found
+
+
+class SecretStore:
+    """The store of one config-download repository (``git_dir``)."""
+
+    def __init__(self, git_dir):
+        self.path = os.path.join(git_dir, secret_filter.STORE)
+        self._data = None
+
+    @property
+    def data(self):
+        if self._data is None:
+            try:
+                with open(self.path, encoding='utf-8') as f:
+                    self._data = json.load(f)
+            except (OSError, ValueError):
+                self._data = {}
+        return self._data
+
+    def exists(self):
+        return os.path.exists(self.path)
+
+    @property
+    def names(self):
+        """The secret parameters' names."""
+        return frozenset(self.data.get('names') or ())
+
+    def _key(self):
+        key = self.data.get('key')
+        if not key:
+            key = self.data['key'] = random.token_hex(32)
+        return key
+
+    def placeholder(self, name, text):
+        digest = hmac.new(self._key().encode(), text.encode('utf-8'),
+                          hashlib.sha256).hexdigest()[:12]
+        return '<secret:%s:%s>' % (_NAME.sub('_', name)[:200], digest)
+
+    def value_placeholder(self, name, value):
+        """The placeholder of a whole parameter value (in notes): a
+        string's is the one it has in the files."""
+        return self.placeholder(name, value if isinstance(value, str) else
+                                json.dumps(value, sort_keys=True,
+                                           default=str))
+
+    def pairs(self, values, texts=()):
+        """``[(text, placeholder)]`` of ``values`` (``[(name, value)]``)
+        as the ``texts`` (file contents) hold them."""
+        found = {}
+        folded = []
+        for name, value in values:
+            for leaf, text in leaves(name, value):
+                for fragment in fragments(text):
+                    for encoded in encodings(fragment):
+                        found.setdefault(encoded, leaf)
+                        # A line of its own may fold where it is long.
+                        if '\n' not in fragment and (
+                                ' ' in encoded or '\\' in encoded):
+                            folded.append((leaf, re.compile(
+                                _folding(encoded))))
+        for text in texts:
+            for fragment in pem_fragments(text):
+                found.setdefault(fragment, PEM_NAME)
+            for leaf, pattern in folded:
+                for match in pattern.finditer(text):
+                    found.setdefault(match.group(0), leaf)
+        return [(text, self.placeholder(name, text))
+                for text, name in found.items()]
+
+    def write(self, values, names, texts=()):
+        """Store the secrets ``values`` (``[(name, value)]``) of the
+        parameters ``names`` as the file contents ``texts`` hold them.
+        Those stored before stay, retired: a rotated password a hand edit
+        or an old version still holds is masked (and put back) too."""
+        self.add(self.pairs(values, texts), names)
+
+    def add(self, pairs, names=()):
+        """Store ``[(text, placeholder)]`` beside those stored; a text
+        stored keeps its placeholder (a file masks alike every time)."""
+        stored = [(s['text'], s['placeholder'])
+                  for s in self.data.get('secrets') or ()]
+        known = {text for text, _ in stored}
+        self.data['names'] = sorted(set(names) | self.names)
+        self.data['secrets'] = [
+            {'text': text, 'placeholder': placeholder}
+            for text, placeholder in stored + [
+                (t, p) for t, p in pairs if t not in known]]
+        fileutil.ensure_private_dir(os.path.dirname(self.path))
+        fileutil.write_atomic(self.path, json.dumps(
+            self.data, indent=0, sort_keys=True) + '\n', mode=0o600)
+
+    def ensure(self):
+        """Write an empty store if there is none (the filter refuses to
+        run without one)."""
+        if not self.exists():
+            self.write((), ())
+
+    def masker(self, extra=()):
+        """The store's :class:`~.secret_filter.Masker`, knowing also the
+        ``extra`` values (``[(name, value)]``: those of older versions)."""
+        pairs = [(s['text'], s['placeholder'])
+                 for s in self.data.get('secrets') or ()]
+        return secret_filter.Masker(pairs + self.pairs(extra))
+
+    def mask_parameters(self, parameters, names=None):
+        """``parameters`` with the value of every secret one replaced by
+        its placeholder (a note holds no secret)."""
+        names = self.names if names is None else names
+        return {name: self.value_placeholder(name, value)
+                if is_secret_name(name, names) and value is not None and
+                not _masked(value) else value
+                for name, value in parameters.items()}
+
+
+def _masked(value):
+    return isinstance(value, str) and bool(
+        secret_filter.PLACEHOLDER.fullmatch(value))

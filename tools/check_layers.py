@@ -2,14 +2,18 @@
 """Check that tripleo_ephemeral's imports point down its layers.
 
     python3 tools/check_layers.py          # problems only; exit 1 if any
-    python3 tools/check_layers.py --graph  # also every package's imports
+    python3 tools/check_layers.py --graph  # also the layers and every unit's
+                                           # imports
 
 It reads the imports of every module (tests left out) without importing
 anything, and reports an import cycle between modules, a cycle between
-packages, and an import of a package from a lower layer (:data:`LAYERS`,
-top first; packages of one layer may import each other without a cycle).
-Top-level modules (``exceptions``, ``process``, ``progress``, ...) are
-shared by every layer and not checked.
+units, an import of a unit from a lower layer, and a unit with no layer. A
+unit is a package or a top-level module (``process``, ``progress``, ...):
+every one has its place in :data:`LAYERS` (top first; units of one layer may
+import each other without a cycle). It also checks that the unit tests
+mirror the code: every directory of ``tests/unit`` is named after a
+package, every ``tests/unit/test_<name>.py`` after a top-level module.
+``python3 tools/dev.py lint`` runs it.
 """
 
 import argparse
@@ -19,15 +23,31 @@ import os
 import sys
 
 PACKAGE = 'tripleo_ephemeral'
-#: Top first; a package may import only its own layer and those below.
+#: Top first; a unit may import only its own layer and those below.
 LAYERS = (
-    ('commands', 'plugin'),
-    ('deploy', 'adoption', 'history', 'rhoso'),
-    ('heat_launcher', 'tripleo_ansible', 'images'),
-    ('workdir', 'runner'),
+    # The openstackclient commands.
+    ('commands', 'plugin', 'os_cloud'),
+    # What works on a deployed overcloud; adopting one; leaving for RHOSO.
+    ('lifecycle', 'adoption', 'rhoso'),
+    # The deploy pipeline.
+    ('deploy',),
+    # Running Ansible; archiving a work dir.
+    ('ansible', 'archives'),
+    # Starting Heat; config-download's versions.
+    ('heat_launcher', 'history'),
+    # The work dir, the process Heat runs as, its image, clouds.yaml, the
+    # installed tripleo-heat-templates.
+    ('workdir', 'runner', 'images', 'clouds', 'tht'),
+    # The Heat database.
     ('heat_db',),
+    # Pure functions over templates, environments and stack outputs.
     ('overcloud',),
+    # The guarded engine shims (loaded in the Heat runner).
     ('engine_tuning',),
+    # Shared by every layer.
+    ('interruption', 'locking', 'process', 'lap_clock', '_i18n',
+     'redaction'),
+    ('progress', 'fileutil', 'exceptions'),
 )
 LEVEL = {name: len(LAYERS) - i for i, names in enumerate(LAYERS)
          for name in names}
@@ -102,6 +122,31 @@ def cycles(graph):
     return found
 
 
+#: Unit tests of what is not a module: the pages (test_docs.py checks that
+#: doc/source cites only what exists) and the Pythons setup.cfg admits
+#: (test_pythons.py, beside tools/pythons.py that CI's smoke reads).
+NOT_CODE = ('docs', 'pythons')
+
+
+def test_layout(root, units):
+    """Unit tests that do not mirror the package they test."""
+    tests = os.path.join(root, PACKAGE, 'tests', 'unit')
+    problems = []
+    for name in sorted(os.listdir(tests)):
+        path = os.path.join(tests, name)
+        if os.path.isdir(path) and name != '__pycache__' and \
+                name not in units:
+            problems.append('tests/unit/%s/ is named after no package' % name)
+        elif name.startswith('test_') and name.endswith('.py') and \
+                name[len('test_'):-len('.py')] not in NOT_CODE and \
+                not os.path.isfile(os.path.join(
+                    root, PACKAGE, name[len('test_'):])):
+            problems.append('tests/unit/%s is named after no top-level module '
+                            '(a package\'s test goes in tests/unit/<package>/)'
+                            % name)
+    return problems
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--graph', action='store_true')
@@ -116,17 +161,21 @@ def main(argv=None):
     problems = ['module cycle: %s' % ' <-> '.join(c) for c in cycles(graph)]
     problems += ['package cycle: %s' % ' <-> '.join(c)
                  for c in cycles(packages)]
+    units = {unit(m) for m in graph} - {PACKAGE}
+    problems += ['%s has no layer' % u for u in sorted(units - set(LEVEL))]
+    problems += ['%s is in LAYERS but not in the code' % u
+                 for u in sorted(set(LEVEL) - units)]
     for a in sorted(packages):
         for b in sorted(packages[a]):
             if a in LEVEL and b in LEVEL and LEVEL[b] > LEVEL[a]:
                 problems.append('upward import: %s -> %s' % (a, b))
-            elif a in LEVEL and b not in LEVEL and b != PACKAGE and \
-                    unit('%s.%s' % (PACKAGE, b)) == b and \
-                    os.path.isdir(os.path.join(root, PACKAGE, b)):
-                problems.append('package %s has no layer' % b)
+    problems += test_layout(root, units)
     if args.graph:
-        for a in sorted(packages):
-            print('%s -> %s' % (a, ', '.join(sorted(packages[a]))))
+        for names in LAYERS:
+            for a in names:
+                print('%s -> %s' % (a, ', '.join(
+                    sorted(packages.get(a, ())) or ['(nothing)'])))
+            print()
     for problem in problems:
         print(problem)
     print('%d modules, %d problems' % (len(graph), len(problems)))

@@ -3,7 +3,8 @@
 
     python3 tools/dev.py deploy [overcloud deploy options]
     python3 tools/dev.py test [pytest options]
-    python3 tools/dev.py lint           # flake8 and the docs build (-W)
+    python3 tools/dev.py lint           # flake8, the layer check, the docs
+                                        # build (-W)
     python3 tools/dev.py bench [benchmark options]
     python3 tools/dev.py shell          # a shell with the venv on PATH
 
@@ -171,6 +172,8 @@ def cmd_lint(args):
     os.chdir(ROOT)
     _run([lint_venv(), '-m', 'flake8', 'tripleo_ephemeral', 'tools'] +
          list(args))
+    # Imports point down the layers; unit tests mirror the packages.
+    _run([sys.executable, os.path.join(ROOT, 'tools', 'check_layers.py')])
     _run([os.path.join(BIN, 'python'), '-m', 'sphinx', '-q', '-W', '-b',
           'html', 'doc/source', os.path.join('doc', 'build', 'html')],
          env=_env())

@@ -5,6 +5,7 @@ import os
 import yaml
 
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.overcloud import yamlfile
 
 
 def user_clouds_file():
@@ -23,10 +24,12 @@ def set_cloud(name, endpoint, path=None):
     """Make ``clouds.<name>`` a no-auth cloud pointing at ``endpoint``."""
     path = path or user_clouds_file()
     try:
-        with open(path) as f:
-            data = yaml.safe_load(f) or {}
+        data = yamlfile.loads(yamlfile.read(path)) or {}
     except FileNotFoundError:
         data = {}
+    except (UnicodeError, yaml.YAMLError) as exc:
+        raise ValueError('%s cannot be read: %s' % (
+            path, ' '.join(str(exc).split()))) from None
     if not isinstance(data, dict):
         raise ValueError('%s is not a clouds.yaml mapping' % path)
     clouds = data.setdefault('clouds', {}) or {}

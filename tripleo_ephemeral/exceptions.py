@@ -166,6 +166,12 @@ class WorkDirError(TripleoEphemeralError):
     """A file of the work dir itself (e.g. an archive) could not be written."""
 
 
+class ForeignWorkDirError(WorkDirError):
+    """The directory holds what another tool (or the operator) made there,
+    which a command would overwrite: it is refused before anything is
+    written."""
+
+
 class BackupError(TripleoEphemeralError):
     """A backup could not be written or restored."""
 

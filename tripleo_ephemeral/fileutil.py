@@ -19,23 +19,42 @@ def atomic_open(path, mode=0o600, binary=False, durable=True):
     left as it was.
     """
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory,
-                               prefix='.%s.' % os.path.basename(path),
-                               suffix='.tmp')
+    with naming(path):
+        fd, tmp = tempfile.mkstemp(dir=directory,
+                                   prefix='.%s.' % os.path.basename(path),
+                                   suffix='.tmp')
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, 'wb' if binary else 'w') as f:
             yield f
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+            with naming(path):
+                f.flush()
+                if durable:
+                    os.fsync(f.fileno())
+        with naming(path):
+            os.replace(tmp, path)
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename in (None, tmp):
+            exc.filename = path  # a write of the body: f.write names none
         raise
     if durable:
         _fsync_dir(directory)
+
+
+@contextlib.contextmanager
+def naming(path):
+    """An OSError raised inside names ``path`` when it names no file, or
+    only the temporary one (a failed write(2) or fsync(2) says "No space
+    left on device" and nothing else)."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None or os.path.basename(str(
+                exc.filename)).startswith('.%s.' % os.path.basename(path)):
+            exc.filename = path
+        raise
 
 
 def write_atomic(path, text, mode=0o600):

@@ -5,6 +5,7 @@ from importlib import metadata
 import logging
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral import os_cloud
 
 LOG = logging.getLogger(__name__)
 
@@ -33,7 +34,8 @@ def build_option_parser(parser):
         default=DEFAULT_API_VERSION,
         help='tripleo-ephemeral API version, default=%s' % DEFAULT_API_VERSION)
     warn_beside_tripleoclient()
-    return parser
+    # A sourced rc file's OS_CLOUD must not stop commands needing no cloud.
+    return os_cloud.install(parser, COMMAND_GROUP)
 
 
 def _command_names(distribution, group):

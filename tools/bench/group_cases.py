@@ -140,8 +140,6 @@ def relaunch_and_delete(results, config, launcher, size, archive):
     relaunch = heats.make_launcher(config, launcher.heat_dir)
     if config == 'baseline':
         # TripleO untarred the dump, loaded it, then ran db_sync and heat.
-        relaunch._start_empty = lambda: None
-
         def start():
             heats_dump.baseline_restore(archive, launcher.database.path)
             relaunch.start()

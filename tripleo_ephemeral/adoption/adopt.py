@@ -36,7 +36,7 @@ from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.adoption import dump_import
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import locking
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral import progress as progress_channel
 from tripleo_ephemeral.heat_db import dump_reader
@@ -117,7 +117,7 @@ class Adoption:
         self.say('Re-creating stack %s on %s Heat for the heat dir\'s '
                  'database dump' % (self.stack, launcher.heat_type))
         environment = {k: v for k, v in source.environment.items()
-                       if k in adoption.SECTIONS + ('resource_registry',)}
+                       if k in stored_env.SECTIONS + ('resource_registry',)}
         launcher.start()
         try:
             client = heat_client.make_client(launcher.session(),
@@ -251,7 +251,7 @@ def read_installed(client, stack):
         raise exceptions.AdoptionError(
             'The installed Heat did not give stack %s: %s' % (
                 stack, stack_operation.heat_message(exc)))
-    environment, recovered = adoption.unmask(environment, files, stack)
+    environment, recovered = stored_env.unmask(environment, files, stack)
     outputs = stack_outputs.fetch_outputs(client, stack_id)
     deployments = stack_outputs.fetch_deployments(client, outputs, stack_id)
     return adopt_files.Source(

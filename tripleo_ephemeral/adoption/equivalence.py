@@ -33,10 +33,11 @@ import shutil
 import yaml
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords as passwords_mod
+from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.heat_db import dump_reader
 from tripleo_ephemeral import workdir as workdir_mod
 
@@ -86,14 +87,14 @@ class Side:
 
     def parameters(self):
         merged = {}
-        for section in reversed(adoption.SECTIONS):
+        for section in reversed(stored_env.SECTIONS):
             merged.update(self.environment.get(section) or {})
         return merged
 
     def volatile(self):
         params = self.parameters()
         return {name: params[name] for name in
-                adoption.VOLATILE_PARAMETERS if params.get(name) is not None}
+                stored_env.VOLATILE_PARAMETERS if params.get(name) is not None}
 
     def roots(self):
         """(URL prefix, name) pairs that make both sides' paths alike."""
@@ -101,7 +102,7 @@ class Side:
         pairs = [('file://%s/' % os.path.join(
             self.work_dir, workdir_mod.ADOPTED_DIR, 'files'), 'file:///')]
         try:
-            pairs.append((adoption.templates_root(self.files, '') + '/',
+            pairs.append((stored_env.templates_root(self.files, '') + '/',
                           '<templates>/'))
         except exceptions.AdoptionError:  # no registry: nothing to map
             pass
@@ -182,7 +183,7 @@ def _diff(what, a, b, report):
 
 
 def _compare_parameters(a, b, report):
-    skip = set(adoption.VOLATILE_PARAMETERS)
+    skip = set(stored_env.VOLATILE_PARAMETERS)
     pa, pb = a.parameters(), b.parameters()
     for name in sorted(set(pa) | set(pb)):
         if name in skip:
@@ -191,7 +192,7 @@ def _compare_parameters(a, b, report):
         if name not in pa or name not in pb:
             report.differences.append('parameter %s only in the %s stack' % (
                 name, 'adopted' if name in pa else 'redeployed'))
-        elif adoption.canonical(pa[name]) != adoption.canonical(pb[name]):
+        elif stored_env.canonical(pa[name]) != stored_env.canonical(pb[name]):
             report.differences.append('parameter %s differs' % name)
     for name in sorted(set(a.passwords) | set(pb)):
         if name not in a.passwords or name not in pb:
@@ -233,7 +234,8 @@ def _load(path):
     with open(path, encoding='utf-8', errors='replace') as f:
         text = f.read()
     try:
-        return _sorted_lists(yaml.safe_load(text))
+        return _sorted_lists(yamlfile.loads(text, limits=yamlfile.OWN,
+                                            json_first=False))
     except yaml.YAMLError:
         return text
 

@@ -20,7 +20,7 @@ from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral.adoption import servers as adopted_servers
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
@@ -49,7 +49,7 @@ class Source:
 
     def parameters(self):
         merged = {}
-        for section in reversed(adoption.SECTIONS):
+        for section in reversed(stored_env.SECTIONS):
             merged.update(self.environment.get(section) or {})
         return merged
 
@@ -80,13 +80,13 @@ def write(wd, source, record):
     header = _HEADER % (source.stack, record['source']['kind'],
                         now.isoformat(), '%s')
 
-    pw, pw_counts = adoption.passwords(source.environment, source.files,
-                                       passwords_mod.PASSWORD_NAMES)
+    pw, pw_counts = stored_env.passwords(source.environment, source.files,
+                                         passwords_mod.PASSWORD_NAMES)
     yamlfile.write_text(wd.passwords_file, header % 'The stack\'s passwords.'
                         + yamlfile.dump({'parameter_defaults': pw}))
 
-    root = adoption.templates_root(source.files, source.stack)
-    env, custom = adoption.adopted_environment(
+    root = stored_env.templates_root(source.files, source.stack)
+    env, custom = stored_env.adopted_environment(
         source.environment, source.files, root, password_names=pw,
         templates_dir=workdir_mod.TEMPLATES_DIR,
         custom_dir=os.path.join(workdir_mod.ADOPTED_DIR, 'files'))
@@ -104,7 +104,7 @@ def write(wd, source, record):
         'Its servers; pass it with --deployed-servers.') +
         yamlfile.dump(servers))
 
-    roles, networks = adoption.roles_and_networks(source.outputs)
+    roles, networks = stored_env.roles_and_networks(source.outputs)
     if roles is not None:
         yamlfile.write(wd.roles_data_file, roles, mode=0o644)
         yamlfile.write(wd.network_data_file, networks, mode=0o644)
@@ -168,7 +168,7 @@ def write(wd, source, record):
                             record, default_flow_style=False))
     return {
         'passwords': len(pw), 'parameters': sum(
-            len(env[s]) for s in adoption.SECTIONS),
+            len(env[s]) for s in stored_env.SECTIONS),
         'servers': sum(len(h) for h in servers.values()),
         'outputs': len(source.outputs),
         'deployments': len(source.deployments),

@@ -2,23 +2,25 @@
 
 import os
 
+from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import backup
+from tripleo_ephemeral.archives import backup
 
 
-class CreateBackup(command.ShowOne):
-    """Write one archive of a deployment's work dir, with checksums"""
+class CreateBackup(base.DeploymentCommand, command.ShowOne):
+    """Write one archive of what a deployment keeps in its work dir, with
+    checksums (the operator's own files there are left out, and named)"""
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(
+        work_dir_help=_('Work dir to back up'))
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(
-            parser, work_dir_help=_('Work dir to back up'))
         parser.add_argument(
             '--output', metavar='<file>', type=options.abs_path,
             help=_('Archive to write (default: '
@@ -26,9 +28,11 @@ class CreateBackup(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        work_dir = options.work_dir(parsed_args).path
+        wd = self.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
-            path, manifest = backup.create(work_dir, parsed_args.output)
-        return (('backup', 'work_dir', 'files', 'bytes'),
-                (path, work_dir, len(manifest['files']),
-                 os.path.getsize(path)))
+            path, manifest = backup.create(wd.path, parsed_args.output,
+                                           stack=wd.stack)
+        return (('backup', 'work_dir', 'files', 'bytes', 'left_out'),
+                (path, wd.path, len(manifest['files']),
+                 os.path.getsize(path),
+                 format_columns.ListColumn(manifest['left_out'])))

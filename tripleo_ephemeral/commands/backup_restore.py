@@ -3,15 +3,18 @@
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import backup
+from tripleo_ephemeral.archives import backup
 
 
-class RestoreBackup(command.ShowOne):
+class RestoreBackup(base.DeploymentCommand, command.ShowOne):
     """Restore a backup into a new work dir, after verifying it"""
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(
+        stack=False, required=True,
+        work_dir_help=_('New (or empty) work dir to restore into'))
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -19,9 +22,6 @@ class RestoreBackup(command.ShowOne):
                             type=options.abs_path,
                             help=_('Backup written by "tripleo backup '
                                    'create"'))
-        options.add_work_dir_options(
-            parser, stack=False, required=True,
-            work_dir_help=_('New (or empty) work dir to restore into'))
         return parser
 
     def take_action(self, parsed_args):

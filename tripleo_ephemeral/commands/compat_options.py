@@ -54,7 +54,9 @@ class CompatOption:
         group.add_argument(*self.strings, **kwargs)
 
     def given(self, parsed_args):
-        return getattr(parsed_args, self.dest, None) is not None
+        """Whether the command line gave it (an option the command did not
+        declare is an error, never "not given")."""
+        return vars(parsed_args)[self.dest] is not None
 
 
 def add_options(parser, title, declared):
@@ -76,5 +78,5 @@ def check_refused(parsed_args, declared):
 
 def value(parsed_args, option, default=None):
     """The value of a VALUE option, ``default`` when not given."""
-    found = getattr(parsed_args, option.dest, None)
+    found = vars(parsed_args)[option.dest]
     return default if found is None else found

@@ -31,7 +31,7 @@ def confirm(parsed_args, prompt, what, stdin=None, stdout=None):
     """Return when the user said yes (or gave -y); else raise the one-line
     CommandError naming ``what`` (e.g. "update prepare"). The question goes
     to stderr: stdout is the command's result."""
-    if getattr(parsed_args, 'yes', False):
+    if parsed_args.yes:
         return
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stderr

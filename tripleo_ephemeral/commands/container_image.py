@@ -6,6 +6,7 @@ import os
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.overcloud import container_images
@@ -14,15 +15,13 @@ from tripleo_ephemeral.overcloud import yamlfile
 LOG = logging.getLogger(__name__)
 
 
-class PrepareDefault(command.Command):
+class PrepareDefault(base.LocalCommand, command.Command):
     """Write tripleo-common's default ContainerImagePrepare environment
 
     The environment (YAML) goes to stdout and, with --output-env-file, to
     that file (an existing one is moved to <file>.backup first), as
     tripleoclient's; pass it to "overcloud deploy" with -e.
     """
-
-    auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

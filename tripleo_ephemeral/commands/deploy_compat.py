@@ -63,7 +63,7 @@ def apply_answers(parsed_args):
               'environment_files': list(parsed_args.environment_files),
               'roles_file': parsed_args.roles_file,
               'networks_file': parsed_args.networks_file}
-    path = getattr(parsed_args, 'answers_file', None)
+    path = parsed_args.answers_file
     if not path:
         return merged
     try:

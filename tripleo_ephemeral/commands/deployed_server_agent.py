@@ -7,6 +7,7 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
@@ -39,7 +40,7 @@ def role_hosts_from_env(environ):
             for role in roles}
 
 
-class ConfigDeployedServerAgent(command.Lister):
+class ConfigDeployedServerAgent(base.DeploymentCommand, command.Lister):
     """Write os-collect-config.conf for each deployed server of a stack.
 
     For a stack on a running Heat (an installed one, or one started with
@@ -50,14 +51,12 @@ class ConfigDeployedServerAgent(command.Lister):
     the servers over SSH and restarts the agent.
     """
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(
+        work_dir_help=_('Where %s/<role>-<index>.conf files are written') %
+        workdir.AGENT_CONFIG_DIR)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(
-            parser, work_dir_help=_('Where %s/<role>-<index>.conf files '
-                                    'are written') %
-            workdir.AGENT_CONFIG_DIR)
         parser.add_argument(
             '--polling-interval', metavar='<seconds>', type=int,
             default=agent_config.DEFAULT_POLLING_INTERVAL,
@@ -76,7 +75,7 @@ class ConfigDeployedServerAgent(command.Lister):
             help=_('Addresses of the servers of a role, in index order '
                    '(repeatable); default: $OVERCLOUD_ROLES and '
                    '$<role>_hosts'))
-        ansible_options.add_options(
+        ansible_options.AnsibleArguments().add(
             parser, ssh, ssh_user_default=_('ssh\'s own; it needs '
                                             'password-less sudo'),
             ssh_key_default=_('ssh\'s own'))
@@ -95,7 +94,7 @@ class ConfigDeployedServerAgent(command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        work_dir = options.work_dir(parsed_args)
+        work_dir = self.work_dir(parsed_args)
         role_hosts = (dict(parsed_args.role_hosts) or
                       role_hosts_from_env(os.environ))
         with errors.user_errors('--work-dir'):
@@ -121,7 +120,7 @@ class ConfigDeployedServerAgent(command.Lister):
         return agent_config.resolve_urls(client, servers, heat.endpoint)
 
     def _write(self, servers, parsed_args, work_dir):
-        fileutil.ensure_private_dir(work_dir.path)
+        work_dir.create()
         fileutil.ensure_private_dir(work_dir.agent_config_dir)
         rows = {}
         for server in servers:

@@ -7,6 +7,7 @@ command-line option, the command adds it here (``fixes``).
 """
 
 import contextlib
+import shutil
 
 from osc_lib import exceptions as osc_exceptions
 
@@ -49,8 +50,25 @@ def user_errors(dir_option, failed=None, fixes=None):
                                                      'error': message})
         raise osc_exceptions.CommandError(message)
     except OSError as exc:
-        raise osc_exceptions.CommandError(
-            _('Cannot write %(path)s: %(error)s; choose a writable '
-              '%(option)s or free space there') % {
-                'path': exc.filename or '', 'error': exc.strerror or exc,
-                'option': dir_option})
+        path, error = failed_path(exc)
+        message = _('Cannot write %(path)s: %(error)s; choose a writable '
+                    '%(option)s or free space there') % {
+                        'path': path or _('in %s') % dir_option,
+                        'error': error, 'option': dir_option}
+        cause = exc.__context__
+        if isinstance(cause, exceptions.TripleoEphemeralError):
+            # Recording a failure failed too (a full disk): the failure
+            # comes first.
+            message = _('%(error)s (then: %(write)s)') % {
+                'error': _with_fix(cause, fixes), 'write': message}
+        raise osc_exceptions.CommandError(message)
+
+
+def failed_path(exc):
+    """``(path, reason)`` of a failed write: shutil's copies raise one
+    error listing every file (source, destination, reason)."""
+    if isinstance(exc, shutil.Error) and exc.args and \
+            isinstance(exc.args[0], list) and exc.args[0]:
+        _src, dst, why = exc.args[0][0]
+        return dst, str(why).split(': ', 1)[0].split('] ', 1)[-1]
+    return exc.filename, exc.strerror or str(exc)

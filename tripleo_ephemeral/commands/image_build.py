@@ -5,6 +5,7 @@ import logging
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.heat_launcher import podman
@@ -16,19 +17,17 @@ from tripleo_ephemeral import process
 LOG = logging.getLogger(__name__)
 
 
-class BuildHeatImage(command.ShowOne):
+class BuildHeatImage(base.LocalCommand, command.ShowOne):
     """Build the container image of the container and pod Heat types"""
-
-    auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
-            '--image', metavar='<image>',
+            '--image', metavar='<image>', type=options.name,
             help=_('Name and tag of the image to build (default: '
                    '%s:<fingerprint of the code>)') % images.NAME)
         parser.add_argument(
-            '--base-image', metavar='<image>',
+            '--base-image', metavar='<image>', type=options.name,
             help=_('Debian-based image to build on (pulled by podman if '
                    'remote); without it, a base is debootstrapped from '
                    '--mirror, which needs no registry'))

@@ -8,6 +8,7 @@ from osc_lib.command import command
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import clouds
 from tripleo_ephemeral.heat_launcher import manual
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
@@ -17,6 +18,7 @@ from tripleo_ephemeral import interruption
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.workdir import ownership
 
 LOG = logging.getLogger(__name__)
 
@@ -25,28 +27,36 @@ _FIXES = {exceptions.AlreadyRunningError:
           _('use it, or stop it with --kill')}
 
 
+#: --stack and --work-dir, whose heat dir --heat-dir overrides.
+WORK_DIR = options.WorkDirOptions(
+    work_dir_help=_('Work dir whose heat dir to use'))
+
+
 def heat_dir(parsed_args):
-    """--heat-dir, else the heat dir of the --stack/--work-dir work dir."""
-    return parsed_args.heat_dir or options.work_dir(parsed_args).heat_dir
+    """--heat-dir, else the heat dir of the --stack/--work-dir work dir;
+    either must be the product's to use."""
+    if not parsed_args.heat_dir:
+        return WORK_DIR.read(parsed_args).heat_dir
+    with errors.user_errors('--heat-dir'):
+        ownership.check_heat_dir(parsed_args.heat_dir, parsed_args.stack)
+    return parsed_args.heat_dir
 
 
-class LaunchHeat(command.ShowOne):
+class LaunchHeat(base.LocalCommand, command.ShowOne):
     """Launch an ephemeral Heat in the background, or stop it"""
-
-    auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         options.add_heat_launcher_options(parser)
         options.add_container_options(parser)
-        where = options.add_work_dir_options(
-            parser, work_dir_help=_('Work dir whose heat dir to use'))
+        where = WORK_DIR.add(parser)
         where.add_argument(
             '--heat-dir', metavar='<heat-dir>', type=options.abs_path,
             help=_('Directory for Heat\'s config, database, dumps and logs '
                    '(default: <work-dir>/%s)') % workdir.HEAT_DIR)
         parser.add_argument(
             '--cloud-name', metavar='<name>', default='heat',
+            type=options.name,
             help=_('Name of the clouds.yaml entry to add or update, for '
                    'OS_CLOUD (default: heat)'))
         action = parser.add_mutually_exclusive_group()

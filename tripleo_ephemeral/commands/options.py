@@ -2,18 +2,19 @@
 
 Each group is declared here once, next to the function that reads it into
 a value, once per command run: ``--stack``/``--work-dir`` (every command
-that works on a deployment) into a
-:class:`~tripleo_ephemeral.workdir.WorkDir` (:func:`work_dir`, or
-:func:`existing_work_dir` where the deployment must exist); the
+that works on a deployment, :class:`WorkDirOptions`) into a
+:class:`~tripleo_ephemeral.workdir.WorkDir`; the
 ``--heat-*`` launcher and container options into a frozen
-:class:`LauncherSpec` (:func:`launcher_spec`), which
-:func:`build_launcher` turns into a launcher. The Ansible options are
+:class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`
+(:func:`launcher_spec`), which :func:`build_launcher` turns into a
+launcher. The Ansible options are
 :mod:`.ansible_options`'. Nothing here writes into ``parsed_args``.
 """
 
 import argparse
 import dataclasses
 import os
+import re
 
 from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
@@ -22,18 +23,30 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import base
-from tripleo_ephemeral.heat_launcher import tuning as launcher_tuning
-from tripleo_ephemeral.heat_launcher import config
-from tripleo_ephemeral.heat_launcher import config_options
 from tripleo_ephemeral.heat_launcher import podman
-from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral.heat_launcher import spec as launcher_spec_mod
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.workdir import ownership
 
 
 def abs_path(value):
-    """argparse type of every path option: ``~`` expanded, absolute."""
-    return os.path.abspath(os.path.expanduser(value))
+    """argparse type of every path option: ``~`` expanded, absolute; an
+    empty value (which would be the current directory) is refused."""
+    return os.path.abspath(os.path.expanduser(name(value)))
+
+
+def name(value):
+    """argparse type of an option that names something (a stack, a user,
+    a cloud, an image...): not empty nor blank, one line."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            _('an empty value names nothing: give one'))
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise argparse.ArgumentTypeError(
+            _('%r holds a control character (a newline?): give it on one '
+              'line') % value)
+    return value
 
 
 def positive_int(value):
@@ -62,61 +75,78 @@ def port_number(value):
 
 # -- the deployment: --stack and --work-dir ---------------------------------
 
-def add_work_dir_options(parser, stack=True, required=False, group=None,
-                         work_dir_help=None, default_stack=None,
-                         positional_stack=False):
-    """``--stack`` and ``--work-dir`` (alias ``--working-dir``).
+@dataclasses.dataclass(frozen=True)
+class WorkDirOptions:
+    """``--stack`` and ``--work-dir`` (alias ``--working-dir``) as one
+    command takes them: :meth:`add` declares them, :meth:`read` reads what
+    it declared (a misspelt name fails, never reads as None).
 
-    Without ``stack`` the default work dir is the default stack's. Added
-    to ``group`` when given, else to a group of their own. With
+    Without ``stack`` the default work dir is the default stack's (or the
+    one ``stack_argument``, the command's own argument, names). With
     ``positional_stack`` the stack may also be named as tripleoclient's
-    positional argument (it wins over ``--stack``).
+    positional argument (it wins over ``--stack``). ``title`` names their
+    group (default: Deployment).
     """
-    default_stack = default_stack or workdir.DEFAULT_STACK
-    if positional_stack:
-        parser.add_argument(
-            'stack_name', metavar='<stack>', nargs='?',
-            help=_('Name of the stack (same as --stack)'))
-    if group is None:
-        group = parser.add_argument_group(_('Deployment'))
-    if stack:
+
+    stack: bool = True
+    positional_stack: bool = False
+    required: bool = False
+    default_stack: str = workdir.DEFAULT_STACK
+    title: str = None
+    work_dir_help: str = None
+    stack_argument: str = None
+
+    def add(self, parser):
+        """Add the options to ``parser``; return their group, where a
+        command adds its own options of the same kind."""
+        default_stack = self.default_stack
+        if self.positional_stack:
+            parser.add_argument(
+                'stack_name', metavar='<stack>', nargs='?',
+                help=_('Name of the stack (same as --stack)'))
+        group = parser.add_argument_group(self.title or _('Deployment'))
+        if self.stack:
+            group.add_argument(
+                '--stack', metavar='<stack>', default=default_stack,
+                type=name,
+                help=_('Name of the stack (default: %s)') % default_stack)
+        what = self.work_dir_help or _('Directory for everything the '
+                                       'deployment keeps')
+        if not self.required:
+            what = _('%(what)s (default: %(default)s)') % {
+                'what': what, 'default': workdir.default_path(
+                    '<stack>' if self.stack else workdir.DEFAULT_STACK)}
         group.add_argument(
-            '--stack', metavar='<stack>', default=default_stack,
-            help=_('Name of the stack (default: %s)') % default_stack)
-    what = work_dir_help or _('Directory for everything the deployment '
-                              'keeps')
-    if not required:
-        what = _('%(what)s (default: %(default)s)') % {
-            'what': what, 'default': workdir.default_path(
-                '<stack>' if stack else workdir.DEFAULT_STACK)}
-    group.add_argument(
-        '--work-dir', '--working-dir', metavar='<work-dir>', dest='work_dir',
-        type=abs_path, required=required, help=what)
-    return group
+            '--work-dir', '--working-dir', metavar='<work-dir>',
+            dest='work_dir', type=abs_path, required=self.required,
+            help=what)
+        return group
 
-
-def work_dir(parsed_args):
-    """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options name
-    (the positional stack name wins over ``--stack``); a stack name Heat
-    would refuse is an error."""
-    stack = (getattr(parsed_args, 'stack_name', None) or
-             getattr(parsed_args, 'stack', None) or workdir.DEFAULT_STACK)
-    try:
-        workdir.check_stack_name(stack)
-    except exceptions.InputError as exc:
-        raise osc_exceptions.CommandError(str(exc))
-    return workdir.WorkDir(parsed_args.work_dir, stack)
-
-
-def existing_work_dir(parsed_args):
-    """:func:`work_dir`, which must hold a deployment already."""
-    wd = work_dir(parsed_args)
-    if not os.path.isdir(wd.path):
-        raise osc_exceptions.CommandError(
-            _('No deployment was found for %(stack)s in %(dir)s: deploy it '
-              'first, or check --stack/--work-dir') % {
-                  'stack': wd.stack, 'dir': wd.path})
-    return wd
+    def read(self, parsed_args, existing=False):
+        """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
+        name; a stack name Heat would refuse is an error, and so is a
+        directory that is not the product's to use (another tool's work
+        dir, files it would overwrite:
+        :func:`~tripleo_ephemeral.workdir.ownership.check`), or a work dir
+        that holds no deployment yet when it must (``existing``)."""
+        values = vars(parsed_args)
+        names = (['stack_name'] if self.positional_stack else []) + (
+            ['stack'] if self.stack else
+            [self.stack_argument] if self.stack_argument else [])
+        stack = next((values[n] for n in names if values[n] is not None),
+                     workdir.DEFAULT_STACK)
+        try:
+            workdir.check_stack_name(stack)
+            wd = workdir.WorkDir(values['work_dir'], stack)
+            ownership.check(wd)
+        except exceptions.TripleoEphemeralError as exc:
+            raise osc_exceptions.CommandError(str(exc))
+        if existing and not os.path.isdir(wd.path):
+            raise osc_exceptions.CommandError(
+                _('No deployment was found for %(stack)s in %(dir)s: deploy '
+                  'it first, or check --stack/--work-dir') % {
+                      'stack': wd.stack, 'dir': wd.path})
+        return wd
 
 
 def config_history(wd):
@@ -190,7 +220,7 @@ def add_container_options(parser):
     """The options of the container and pod Heat types."""
     group = parser.add_argument_group(_('Heat containers (container, pod)'))
     group.add_argument(
-        '--heat-container-image', metavar='<image>',
+        '--heat-container-image', metavar='<image>', type=name,
         help=_('Image of every Heat container (default: the image '
                '"openstack tripleo heat image build" makes for this code)'))
     for part, what in (('api', _('the heat-api container')),
@@ -198,7 +228,7 @@ def add_container_options(parser):
                        ('db', _('the MariaDB container of a pod')),
                        ('bus', _('the RabbitMQ container of a pod'))):
         group.add_argument(
-            '--heat-container-%s-image' % part, metavar='<image>',
+            '--heat-container-%s-image' % part, metavar='<image>', type=name,
             help=_('Image of %s (default: --heat-container-image)') % what)
     group.add_argument(
         '--heat-engine-workers', metavar='<count>', type=int, default=None,
@@ -211,32 +241,10 @@ def add_container_options(parser):
     return group
 
 
-@dataclasses.dataclass(frozen=True)
-class LauncherSpec:
-    """The Heat a command asked for, read once from the ``--heat-*`` and
-    container options. ``heat_type`` None means the last launch's in the
-    heat dir, else native; ``overrides`` are the raw
-    ``section.option=value`` strings."""
-
-    heat_type: str = None
-    api_port: int = None
-    overrides: tuple = ()
-    tuning: str = 'tuned'
-    startup_timeout: int = base.DEFAULT_STARTUP_TIMEOUT
-    debug: bool = False
-    images: podman.ContainerImages = None
-    pull: bool = True
-    engine_workers: int = None
-
-    def replace(self, **changes):
-        """A copy with ``changes`` (``heat_type`` chosen by auto, say)."""
-        return dataclasses.replace(self, **changes)
-
-
 def launcher_spec(parsed_args):
-    """The :class:`LauncherSpec` of add_heat_launcher_options' and
-    add_container_options' options."""
-    return LauncherSpec(
+    """The :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec` of
+    add_heat_launcher_options' and add_container_options' options."""
+    return launcher_spec_mod.LauncherSpec(
         heat_type=parsed_args.heat_type,
         api_port=parsed_args.heat_api_port,
         overrides=tuple(parsed_args.heat_config_override),
@@ -253,31 +261,40 @@ def launcher_spec(parsed_args):
         engine_workers=parsed_args.heat_engine_workers)
 
 
-def build_launcher(spec, heat_dir, say=None):
-    """The launcher ``spec`` (a :class:`LauncherSpec`) describes, for
-    ``heat_dir``; ``say`` prints its progress (the command's stderr).
+#: What a heat dir's path cannot hold (a pattern, what it is, why). Spaces
+#: and quotes are written so that each file Heat reads gives them back;
+#: these are read as something else by what Heat runs.
+_HEAT_DIR_CHARACTERS = (
+    (re.compile(r'\?'), _('the URL of its SQLite database cannot hold (its '
+                          'query starts there)')),
+    (re.compile(r'[#%]'), _('Paste reads in the path of the API\'s '
+                            'api-paste.ini (as a URL, where "#" ends it, and '
+                            'in its "%(here)s" interpolation)')),
+    (re.compile(r'\$'), _('oslo.config substitutes in the runner\'s '
+                          '--config-file (it reads $name as an option)')),
+)
 
-    The type defaults to the last launch's in that heat dir; without an
-    API port the launcher chooses the port.
-    """
-    saved = launcher_state.LauncherState(heat_dir).load()
+
+def check_heat_dir(heat_dir):
+    """CommandError when the path ``heat_dir`` holds what Heat cannot
+    take (:data:`_HEAT_DIR_CHARACTERS`), before anything is written."""
+    for pattern, why in _HEAT_DIR_CHARACTERS:
+        found = pattern.search(heat_dir)
+        if found:
+            raise osc_exceptions.CommandError(
+                _('The heat dir %(dir)s holds a "%(char)s", which %(why)s: '
+                  'choose a --work-dir (or --heat-dir) without one') % {
+                      'dir': heat_dir, 'char': found.group(), 'why': why})
+
+
+def build_launcher(spec, heat_dir, say=None):
+    """The launcher ``spec`` (a
+    :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`) describes,
+    for ``heat_dir`` (:func:`tripleo_ephemeral.heat_launcher.spec.build`);
+    a heat dir Heat would misread (:func:`check_heat_dir`) or an override
+    Heat would not take is the one-line CommandError."""
+    check_heat_dir(heat_dir)
     try:
-        overrides = config.parse_overrides(list(spec.overrides))
-    except ValueError as exc:
-        raise osc_exceptions.CommandError(
-            _('--heat-config-override %s is not section.option=value') % exc)
-    try:
-        config_options.check(overrides)
+        return launcher_spec_mod.build(spec, heat_dir, say=say)
     except exceptions.InputError as exc:
         raise osc_exceptions.CommandError(str(exc))
-    return heat_launcher.get_launcher(
-        spec.heat_type or saved.get('heat_type') or 'native',
-        heat_dir,
-        api_port=spec.api_port, say=say,
-        tuning=(launcher_tuning.Tuning.stock(overrides=overrides)
-                if spec.tuning == 'stock' else
-                launcher_tuning.Tuning(overrides=overrides)),
-        startup_timeout=spec.startup_timeout,
-        debug=spec.debug,
-        images=spec.images, pull=spec.pull,
-        engine_workers=spec.engine_workers)

@@ -6,22 +6,23 @@ from osc_lib.cli import parseractions
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
-from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_options
 from tripleo_ephemeral import progress
-from tripleo_ephemeral.deploy import lifecycle
-from tripleo_ephemeral.deploy import ssh_admin
+from tripleo_ephemeral.lifecycle import run as lifecycle
+from tripleo_ephemeral.lifecycle import ssh_admin
 
 LOG = logging.getLogger(__name__)
 
-#: tripleoclient's dest of this command's --limit.
-LIMIT_DEST = 'limit_hosts'
+#: The Ansible options; --limit keeps tripleoclient's dest.
+ANSIBLE = ansible_options.AnsibleArguments(limit=True,
+                                           limit_dest='limit_hosts')
 
 
-class AuthorizeAdmin(command.ShowOne):
+class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
     """Create tripleo-admin with the work dir's SSH key on every host.
 
     Logs in as the user the deploy used (or --overcloud-ssh-user) and
@@ -30,15 +31,11 @@ class AuthorizeAdmin(command.ShowOne):
     that tripleo-admin can log in and sudo.
     """
 
-    auth_required = False
-
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser)
-        group = ansible_options.add_options(
+        group = ANSIBLE.add(
             parser, ssh_user_default=_('the one the deploy used; it creates '
-                                       'tripleo-admin'),
-            limit=True, limit_dest=LIMIT_DEST)
+                                       'tripleo-admin'))
         group.add_argument(
             '--overcloud-ssh-port-timeout', metavar='<seconds>', type=int,
             default=60, action=parseractions.NonNegativeAction,
@@ -50,9 +47,8 @@ class AuthorizeAdmin(command.ShowOne):
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient_options.check_ssh_network(parsed_args)
-        wd = options.work_dir(parsed_args)
-        ansible = ansible_options.read(parsed_args, limit_dest=LIMIT_DEST,
-                                       ssh_user=False)
+        wd = self.work_dir(parsed_args)
+        ansible = ANSIBLE.read(parsed_args, ssh_user=False)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('admin authorize')):
             run, key = ssh_admin.authorize(

@@ -6,6 +6,7 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
@@ -24,7 +25,7 @@ _FIXES = {exceptions.DeploymentExistsError:
           _('pass --overwrite to replace it')}
 
 
-class AdoptOvercloud(command.ShowOne):
+class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
     """Adopt a stack of an installed Heat, or of a dump of its database.
 
     Writes the work dir ephemeral deploys continue from: the passwords, the
@@ -34,12 +35,11 @@ class AdoptOvercloud(command.ShowOne):
     command to run next.
     """
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(title=_('Stack'))
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        group = options.add_work_dir_options(
-            parser, group=parser.add_argument_group(_('Stack')))
+        group = self.work_dir_group
         group.add_argument(
             '--heat-db-dump', metavar='<file>', type=options.abs_path,
             help=_('Adopt from this dump of the heat database instead of an '
@@ -75,7 +75,7 @@ class AdoptOvercloud(command.ShowOne):
             raise osc_exceptions.CommandError(_(
                 'Name exactly one source: --heat-type installed (the Heat '
                 'of OS_CLOUD) or --heat-db-dump <file>'))
-        wd = options.work_dir(parsed_args)
+        wd = self.work_dir(parsed_args)
         spec = options.launcher_spec(parsed_args)
         say = progress.channel(self.app.stderr)
         adoption = adopt.Adoption(parsed_args.stack, wd.path,

@@ -7,6 +7,7 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import rhoso_options
@@ -18,7 +19,7 @@ from tripleo_ephemeral.rhoso import writing
 LOG = logging.getLogger(__name__)
 
 
-class ExportAdoption(command.ShowOne):
+class ExportAdoption(base.DeploymentCommand, command.ShowOne):
     """Write what RHOSO's adoption needs of this overcloud's data plane.
 
     From the work dir alone (no Heat, nothing contacted): the NetConfig,
@@ -29,11 +30,8 @@ class ExportAdoption(command.ShowOne):
     and webhook rules of --rhoso-version before anything is written.
     """
 
-    auth_required = False
-
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser)
         parser.add_argument(
             '--output-dir', metavar='<dir>', type=options.abs_path,
             help=_('Where to write (default: <work-dir>/rhoso-export)'))
@@ -45,7 +43,7 @@ class ExportAdoption(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = options.existing_work_dir(parsed_args)
+        wd = self.work_dir(parsed_args, existing=True)
         choices = rhoso_options.choices(parsed_args)
         dest = parsed_args.output_dir or wd.rhoso_export_dir
         if os.path.lexists(dest) and not parsed_args.overwrite:

@@ -6,6 +6,7 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import rhoso_options
@@ -17,7 +18,7 @@ from tripleo_ephemeral.rhoso import validate
 from tripleo_ephemeral import workdir
 
 
-class ValidateAdoption(command.Lister):
+class ValidateAdoption(base.LocalCommand, command.Lister):
     """Check an adoption export against RHOSO's CRD schemas and webhooks.
 
     Every YAML document of the directory against the schema of its kind in
@@ -28,7 +29,6 @@ class ValidateAdoption(command.Lister):
     the fix, and exits 1 when there are any.
     """
 
-    auth_required = False
     _failed = False
 
     def get_parser(self, prog_name):

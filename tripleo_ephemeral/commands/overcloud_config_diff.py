@@ -9,6 +9,7 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.history import changes
@@ -73,7 +74,7 @@ def diff_rows(diff, show_noise=False, with_diff=False, hand_edits=()):
     return rows
 
 
-class DiffConfig(command.Lister):
+class DiffConfig(base.DeploymentCommand, command.Lister):
     """Show what changed between two versions of config-download.
 
     By default between the version the last successful Ansible run
@@ -87,11 +88,10 @@ class DiffConfig(command.Lister):
     included.
     """
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(positional_stack=True)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser, positional_stack=True)
         parser.add_argument(
             '--from', dest='old', metavar='<version>', default='applied',
             help=_('Version to compare from: a commit, a tag, HEAD~N or '
@@ -115,7 +115,7 @@ class DiffConfig(command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = options.existing_work_dir(parsed_args)
+        wd = self.work_dir(parsed_args, existing=True)
         unified = parsed_args.unified
         show_noise = parsed_args.show_noise
         with errors.user_errors('--work-dir'):

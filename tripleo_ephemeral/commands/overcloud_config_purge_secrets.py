@@ -3,6 +3,7 @@
 from osc_lib.cli import format_columns
 from osc_lib.command import command
 
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.history import hooks as history
@@ -13,7 +14,7 @@ COLUMNS = ('config_download', 'versions', 'files_masked', 'notes_masked',
            'objects_after', 'head_before', 'head_after', 'damaged_copies')
 
 
-class PurgeConfigSecrets(command.ShowOne):
+class PurgeConfigSecrets(base.DeploymentCommand, command.ShowOne):
     """Remove every secret from the config-download history.
 
     For a history written before secrets were kept out of git: every
@@ -25,16 +26,11 @@ class PurgeConfigSecrets(command.ShowOne):
     config-download are not touched. Versions get new ids.
     """
 
-    auth_required = False
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser, positional_stack=True)
-        return parser
+    work_dir_options = options.WorkDirOptions(positional_stack=True)
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = options.existing_work_dir(parsed_args)
+        wd = self.work_dir(parsed_args, existing=True)
         with errors.user_errors('--work-dir'):
             options.config_history(wd)
             with locking.DirLock(wd.path):

@@ -8,13 +8,14 @@ import os
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.overcloud import credentials
 
 
-class ShowCredentials(command.ShowOne):
+class ShowCredentials(base.DeploymentCommand, command.ShowOne):
     """Write the overcloud's rc file and clouds.yaml entry again.
 
     <work-dir>/<stack>rc (overcloudrc for the default stack) and the
@@ -22,11 +23,10 @@ class ShowCredentials(command.ShowOne):
     deploy saved; --directory writes a copy of the rc file there too.
     """
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(positional_stack=True)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser, positional_stack=True)
         parser.add_argument(
             '--directory', metavar='<dir>', type=options.abs_path,
             nargs='?', const='.',
@@ -39,7 +39,7 @@ class ShowCredentials(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = options.existing_work_dir(parsed_args)
+        wd = self.work_dir(parsed_args, existing=True)
         with errors.user_errors('--directory'):
             outputs = lifecycle.saved_outputs(wd)
             rc, clouds = credentials.write(

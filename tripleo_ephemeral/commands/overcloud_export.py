@@ -6,16 +6,17 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 from tripleo_ephemeral.overcloud import all_nodes
 from tripleo_ephemeral.overcloud import export
 from tripleo_ephemeral.overcloud import passwords
 from tripleo_ephemeral.overcloud import yamlfile
 
 
-class ExportOvercloud(command.Command):
+class ExportOvercloud(base.DeploymentCommand, command.Command):
     """Export what another stack needs of this one (DCN sites, cells).
 
     Writes <work-dir>/<stack>-export.yaml: the passwords (not those
@@ -24,11 +25,8 @@ class ExportOvercloud(command.Command):
     with -e to the deploy of the other stack.
     """
 
-    auth_required = False
-
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser)
         parser.add_argument(
             '-o', '--output-file', metavar='<file>', type=options.abs_path,
             help=_('Where to write (default: <work-dir>/<stack>-export.yaml)'))
@@ -46,7 +44,7 @@ class ExportOvercloud(command.Command):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = options.existing_work_dir(parsed_args)
+        wd = self.work_dir(parsed_args, existing=True)
         path = parsed_args.output_file or wd.export_file()
         if os.path.exists(path) and not parsed_args.force_overwrite:
             raise osc_exceptions.CommandError(

@@ -7,20 +7,20 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
-from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import progress
 from tripleo_ephemeral.commands import tripleoclient_options
-from tripleo_ephemeral.deploy import lifecycle
-from tripleo_ephemeral.deploy import node_delete
+from tripleo_ephemeral.lifecycle import run as lifecycle
+from tripleo_ephemeral.lifecycle import node_delete
 
 LOG = logging.getLogger(__name__)
 
 
-class DeleteNode(command.ShowOne):
+class DeleteNode(base.DeploymentCommand, command.ShowOne):
     """Scale overcloud nodes down and take them out of the deployment.
 
     Runs the scale-down tasks (scale_playbook.yaml) on the hosts; a host
@@ -29,17 +29,14 @@ class DeleteNode(command.ShowOne):
     is stopped: power them off and reprovision them before reuse.
     """
 
-    auth_required = False
-
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
             'nodes', metavar='<host>', nargs='*',
             help=_('Hostname of a node to delete, as in the inventory '
                    '(one or more)'))
-        options.add_work_dir_options(parser)
         confirm.add_yes_option(parser)
-        group = ansible_options.add_options(parser)
+        group = ansible_options.AnsibleArguments().add(parser)
         group.add_argument(
             '--timeout', metavar='<minutes>', type=int, default=60,
             action=parseractions.NonNegativeAction,
@@ -56,7 +53,7 @@ class DeleteNode(command.ShowOne):
             raise osc_exceptions.CommandError(
                 _('Name the hosts to delete: openstack overcloud node delete '
                   '<host> [<host> ...]'))
-        wd = options.work_dir(parsed_args)
+        wd = self.work_dir(parsed_args)
         say = progress.channel(self.app.stderr)
         with errors.user_errors('--work-dir'):
             found = node_delete.check_hosts(
@@ -65,11 +62,11 @@ class DeleteNode(command.ShowOne):
             say('%s (%s, %s)' % (host, role, ip))
         confirm.confirm(parsed_args, confirm.NODE_DELETE_PROMPT,
                         _('Node delete'))
-        ansible = ansible_options.read(
+        ansible = ansible_options.AnsibleArguments().read(
             parsed_args, ssh_user=False,
             timeout=parsed_args.timeout or None,
-            extravars=lifecycle.ssh_extravars(parsed_args.overcloud_ssh_user,
-                                              parsed_args.overcloud_ssh_key))
+            extravars=ansible_options.ssh_extravars(
+                parsed_args.overcloud_ssh_user, parsed_args.overcloud_ssh_key))
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the node delete')):
             run = node_delete.delete(wd, found, ansible, say)

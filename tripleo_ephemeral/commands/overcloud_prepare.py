@@ -1,25 +1,31 @@
 """openstack overcloud update|upgrade prepare
 
-The prepare commands are ``overcloud deploy`` (its parser, its options)
-with the lifecycle environment put first and ``--stack-only`` forced.
+The prepare commands take ``overcloud deploy``'s options and run its
+request with the lifecycle environment put first and ``--stack-only``
+forced (:meth:`~tripleo_ephemeral.deploy.request.DeployRequest.to_prepare`).
 """
 
+from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
-from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.deploy import lifecycle
-from tripleo_ephemeral.overcloud import template_processing
 
 
 _PROMPTS = {'update': confirm.UPDATE_PROMPT, 'upgrade': confirm.UPGRADE_PROMPT}
 
 
-class _Prepare(overcloud_deploy.DeployOvercloud):
+class _Prepare(base.DeploymentCommand, command.ShowOne):
     kind = None
+    work_dir_options = deploy_request.WORK_DIR
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        deploy_request.add_options(parser, self.work_dir_group)
+        return parser
 
     def take_action(self, parsed_args):
         confirm.confirm(parsed_args, _PROMPTS[self.kind],
@@ -28,14 +34,11 @@ class _Prepare(overcloud_deploy.DeployOvercloud):
             raise osc_exceptions.CommandError(
                 _('%s prepare creates a stack: drop --config-download-only')
                 % self.kind)
-        request = deploy_request.read(parsed_args)
+        request = deploy_request.read(parsed_args,
+                                      self.work_dir(parsed_args))
         with errors.user_errors('--templates'):
-            environment = lifecycle.prepare_environment(
-                request.templates or
-                template_processing.bundled_templates_dir(), self.kind)
-        result = self.deploy(request.replace(
-            environment_files=(environment,) + request.environment_files,
-            stack_only=True))
+            prepare = request.to_prepare(self.kind)
+        result = deploy_request.run(prepare, self.app.stderr)
         if result.status == 'DEPLOY_SUCCESS':  # not --dry-run/--setup-only
             self.app.stderr.write('%s init on stack %s complete.\n' % (
                 self.kind.capitalize(), request.stack))

@@ -6,6 +6,7 @@ import os
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.overcloud import roles
@@ -15,10 +16,8 @@ from tripleo_ephemeral import tht
 LOG = logging.getLogger(__name__)
 
 
-class GenerateRoles(command.Command):
+class GenerateRoles(base.LocalCommand, command.Command):
     """Combine role files of tripleo-heat-templates into a roles data file"""
-
-    auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

@@ -8,32 +8,42 @@ import logging
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
-from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import progress
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.lifecycle import run as lifecycle
 
 
 LOG = logging.getLogger(__name__)
 
 
-class _Run(command.ShowOne):
+#: tripleoclient's options every run command accepts and ignores:
+#: (option, help, argparse keywords).
+IGNORED = (('--ssh-user', _('Ignored; use --overcloud-ssh-user'), {}),
+           ('--static-inventory',
+            _('Ignored: the rendered inventory is used'), {}))
+
+
+class _Run(base.DeploymentCommand, command.ShowOne):
     kind = None
     prompt = None
     limit_required = True
     external = False
+    ignored = IGNORED
 
-    auth_required = False
+    @property
+    def ansible_arguments(self):
+        """The Ansible options of the command."""
+        return ansible_options.AnsibleArguments(
+            limit=True, limit_required=self.limit_required, tags=True,
+            forks=True)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser)
-        group = ansible_options.add_options(
-            parser, limit=True, limit_required=self.limit_required,
-            tags=True, forks=True)
+        group = self.ansible_arguments.add(parser)
         if not self.external:
             group.add_argument(
                 '--playbook', metavar='<playbook>', nargs='*',
@@ -50,36 +60,31 @@ class _Run(command.ShowOne):
         confirm.add_yes_option(parser)
         deprecated = parser.add_argument_group(
             _('Deprecated (accepted and ignored, as in tripleoclient)'))
-        deprecated.add_argument('--ssh-user', help=_('Ignored; use '
-                                                     '--overcloud-ssh-user'))
-        deprecated.add_argument('--static-inventory',
-                                help=_('Ignored: the rendered inventory is '
-                                       'used'))
-        if self.kind == 'external-update':
-            deprecated.add_argument('--refresh', action='store_true',
-                                    help=_('Ignored'))
+        for option, help_text, kwargs in self.ignored:
+            deprecated.add_argument(option, help=help_text, **kwargs)
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        for name in ('ssh_user', 'static_inventory', 'refresh'):
-            if getattr(parsed_args, name, None):
-                LOG.warning(_('--%s is deprecated and ignored'),
-                            name.replace('_', '-'))
+        given = vars(parsed_args)
+        for option, _help, _kwargs in self.ignored:
+            if given[option[2:].replace('-', '_')]:
+                LOG.warning(_('--%s is deprecated and ignored'), option[2:])
         confirm.confirm(parsed_args, self.prompt, '%s run' % self.kind)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the %s run') % self.kind):
-            extravars = lifecycle.ssh_extravars(
+            extravars = ansible_options.ssh_extravars(
                 parsed_args.overcloud_ssh_user,
                 parsed_args.overcloud_ssh_key)
-            extravars.update(lifecycle.parse_extra_vars(
-                getattr(parsed_args, 'extra_vars', None)))
-            ansible = ansible_options.read(parsed_args, ssh_user=False,
-                                           extravars=extravars)
+            if self.external:
+                extravars.update(ansible_options.parse_extra_vars(
+                    parsed_args.extra_vars))
+            ansible = self.ansible_arguments.read(
+                parsed_args, ssh_user=False, extravars=extravars)
             result = lifecycle.run(
-                options.work_dir(parsed_args), self.kind, ansible,
+                self.work_dir(parsed_args), self.kind, ansible,
                 progress.channel(self.app.stderr),
-                playbooks=getattr(parsed_args, 'playbook', None))
+                playbooks=None if self.external else parsed_args.playbook)
         return result.row()
 
 
@@ -114,6 +119,8 @@ class RunExternalUpdate(_Run):
     prompt = confirm.UPDATE_PROMPT
     limit_required = False
     external = True
+    ignored = IGNORED + (('--refresh', _('Ignored'),
+                          {'action': 'store_true'}),)
 
 
 class RunExternalUpgrade(_Run):

@@ -6,28 +6,26 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.history import hooks as history
 
 
-class ShowStatus(command.Lister):
+class ShowStatus(base.DeploymentCommand, command.Lister):
     """Show how the last deploy of a stack ended (its status file), and
     whether config-download holds changes no Ansible run applied yet."""
 
-    auth_required = False
-
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        options.add_work_dir_options(parser)
         parser.add_argument(
-            '--plan', dest='stack', metavar='<stack>',
+            '--plan', dest='stack', metavar='<stack>', type=options.name,
             default=argparse.SUPPRESS,
             help=_('Same as --stack (tripleoclient\'s name)'))
         return parser
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = options.existing_work_dir(parsed_args)
+        wd = self.work_dir(parsed_args, existing=True)
         status = wd.status()
         if not status:
             raise osc_exceptions.CommandError(

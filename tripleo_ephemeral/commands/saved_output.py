@@ -4,26 +4,26 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
-from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.commands import saved_source
 
 
-class ShowSavedOutput(command.ShowOne):
+class ShowSavedOutput(base.LocalCommand, command.ShowOne):
     """Show the outputs the last deploy saved, without Heat"""
 
-    auth_required = False
+    source = saved_source.SavedSource(dump=False)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('output', metavar='<output>', nargs='?',
                             help=_('Show only this output'))
-        saved_source.add_options(parser, dump=False)
+        self.source.add(parser)
         return parser
 
     def take_action(self, parsed_args):
-        work_dir = options.work_dir(parsed_args)
+        work_dir = self.source.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
             outputs, _deployments = stack_outputs.load(
                 work_dir.outputs_file, work_dir.deployments_file)

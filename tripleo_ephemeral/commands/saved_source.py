@@ -4,6 +4,7 @@ The work dir (``--stack``/``--work-dir``) and the dump (``--dump``): the
 newest in the heat dir unless one is named.
 """
 
+import dataclasses
 import os
 
 from tripleo_ephemeral._i18n import _
@@ -14,28 +15,49 @@ from tripleo_ephemeral.heat_db import dump_reader
 from tripleo_ephemeral import workdir
 
 
-def add_options(parser, stack=True, dump=True):
-    """``--stack`` (unless not ``stack``), ``--work-dir``, ``--dump``."""
-    group = options.add_work_dir_options(
-        parser, stack=stack, group=parser.add_argument_group(
-            _('Saved deployment')),
-        work_dir_help=_('Work dir of the deployment'))
-    if not dump:
-        return
-    group.add_argument(
-        '--dump', metavar='<file-or-id>',
-        help=_('Read this dump instead of the newest one in '
-               '<work-dir>/%s: a file, or an id of "tripleo saved dump '
-               'list" ("last-success": the last successful deploy\'s)')
-        % workdir.HEAT_DIR)
+@dataclasses.dataclass(frozen=True)
+class SavedSource:
+    """The options of one saved command: ``--stack`` (unless not
+    ``stack``: then the command's own ``<stack>`` argument names the work
+    dir's stack), ``--work-dir``, ``--dump`` (unless not ``dump``)."""
 
+    stack: bool = True
+    dump: bool = True
 
-def open_database(parsed_args):
-    """The saved database the options name."""
-    heat_dir = options.work_dir(parsed_args).heat_dir
-    with errors.user_errors('--work-dir'):
-        path = dumps.DumpStore(heat_dir).resolve(parsed_args.dump) \
-            if parsed_args.dump and not os.path.exists(parsed_args.dump) \
-            else os.path.abspath(parsed_args.dump or
-                                 os.path.join(heat_dir, dumps.DUMP_NAME))
-        return dump_reader.SavedDatabase.from_dump(path)
+    @property
+    def _work_dir(self):
+        return options.WorkDirOptions(
+            stack=self.stack, stack_argument=None if self.stack else 'stack',
+            title=_('Saved deployment'),
+            work_dir_help=_('Work dir of the deployment'))
+
+    def add(self, parser):
+        """Add the options to ``parser``."""
+        group = self._work_dir.add(parser)
+        if not self.dump:
+            return
+        group.add_argument(
+            '--dump', metavar='<file-or-id>',
+            help=_('Read this dump instead of the newest one in '
+                   '<work-dir>/%s: a file, or an id of "tripleo saved dump '
+                   'list" ("last-success": the last successful deploy\'s)')
+            % workdir.HEAT_DIR)
+
+    def work_dir(self, parsed_args):
+        """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
+        name."""
+        return self._work_dir.read(parsed_args)
+
+    def open_database(self, parsed_args):
+        """The saved database the options name (a --dump file needs no work
+        dir)."""
+        if parsed_args.dump and os.path.exists(parsed_args.dump):
+            path = os.path.abspath(parsed_args.dump)
+        else:
+            heat_dir = self.work_dir(parsed_args).heat_dir
+            with errors.user_errors('--work-dir'):
+                path = dumps.DumpStore(heat_dir).resolve(parsed_args.dump) \
+                    if parsed_args.dump else os.path.join(heat_dir,
+                                                          dumps.DUMP_NAME)
+        with errors.user_errors('--work-dir'):
+            return dump_reader.SavedDatabase.from_dump(path)

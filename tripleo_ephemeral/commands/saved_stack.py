@@ -9,17 +9,18 @@ kept, with what made each, from the heat dir.
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import saved_source
 
 
-class ListSavedStack(command.Lister):
+class ListSavedStack(base.LocalCommand, command.Lister):
     """List the stacks of a saved deployment, without Heat"""
 
-    auth_required = False
+    source = saved_source.SavedSource()
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        saved_source.add_options(parser)
+        self.source.add(parser)
         parser.add_argument('--nested', action='store_true',
                             help=_('Include nested stacks'))
         return parser
@@ -32,6 +33,6 @@ class ListSavedStack(command.Lister):
         if parsed_args.nested:
             columns += ('parent',)
             headings += ('Parent',)
-        rows = saved_source.open_database(parsed_args).stacks(
+        rows = self.source.open_database(parsed_args).stacks(
             nested=parsed_args.nested)
         return headings, [tuple(r[c] for c in columns) for r in rows]

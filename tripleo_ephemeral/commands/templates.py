@@ -5,6 +5,7 @@ import logging
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import process
@@ -13,10 +14,8 @@ from tripleo_ephemeral import tht
 LOG = logging.getLogger(__name__)
 
 
-class InstallTemplates(command.ShowOne):
+class InstallTemplates(base.LocalCommand, command.ShowOne):
     """Install tripleo-heat-templates from PyPI for --templates to find"""
-
-    auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

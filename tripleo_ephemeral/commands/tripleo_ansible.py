@@ -7,19 +7,19 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
+from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import process
-from tripleo_ephemeral.tripleo_ansible import install
+from tripleo_ephemeral.ansible import install
 
 LOG = logging.getLogger(__name__)
 
 
-class InstallTripleoAnsible(command.ShowOne):
+class InstallTripleoAnsible(base.LocalCommand, command.ShowOne):
     """Install TripleO's Ansible (tripleo-ansible and the ansible-core that
     runs it) into a venv of its own, for tripleo-heat-templates' playbooks"""
-
-    auth_required = False
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -47,7 +47,10 @@ class InstallTripleoAnsible(command.ShowOne):
         ansible = install.AnsibleInstall(parsed_args.dest)
         started = time.monotonic()
         with errors.user_errors('--dest', failed=_('Installing TripleO\'s '
-                                                   'Ansible')):
+                                                   'Ansible')), \
+                interrupts.stop_in_order(
+                    _('the install (pip, and the incomplete %s)') %
+                    ansible.path, self.app.stderr):
             installed = ansible.install(process.ProcessRunner(),
                                         force=parsed_args.force,
                                         python=parsed_args.python)

@@ -8,21 +8,24 @@ from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
+from tripleo_ephemeral.commands import base
+from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
-from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
-from tripleo_ephemeral.deploy import deployment
-from tripleo_ephemeral.deploy import lifecycle
+from tripleo_ephemeral.deploy import request as request_mod
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import heat_launcher
-from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
 
 
-class DeployStandalone(command.ShowOne):
+#: The Ansible options of tripleo deploy (it runs as root, locally).
+ANSIBLE = ansible_options.AnsibleArguments(ssh=False, forks=True)
+
+
+class DeployStandalone(base.DeploymentCommand, command.ShowOne):
     """Deploy a Standalone overcloud on one host with an ephemeral Heat.
 
     tripleoclient's "tripleo deploy", over the same deploy as "overcloud
@@ -31,13 +34,12 @@ class DeployStandalone(command.ShowOne):
     roles_data_standalone.yaml, with no isolated networks.
     """
 
-    auth_required = False
+    work_dir_options = options.WorkDirOptions(
+        title=_('Standalone'), default_stack=standalone.DEFAULT_STACK)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        group = parser.add_argument_group(_('Standalone'))
-        options.add_work_dir_options(
-            parser, group=group, default_stack=standalone.DEFAULT_STACK)
+        group = self.work_dir_group
         group.add_argument('--output-dir', dest='work_dir',
                            type=options.abs_path, help=argparse.SUPPRESS)
         group.add_argument(
@@ -45,7 +47,7 @@ class DeployStandalone(command.ShowOne):
             help=_('Accepted for compatibility (every deploy of this '
                    'command is standalone)'))
         group.add_argument(
-            '--standalone-role', metavar='<role>',
+            '--standalone-role', metavar='<role>', type=options.name,
             default=standalone.DEFAULT_ROLE,
             help=_('The role of the host (default: %s)') %
             standalone.DEFAULT_ROLE)
@@ -66,6 +68,7 @@ class DeployStandalone(command.ShowOne):
             help=_('Public VIP (default: the local address)'))
         group.add_argument(
             '--local-domain', metavar='<domain>', default='localdomain',
+            type=options.name,
             help=_('DNS domain of the cloud (default: localdomain)'))
         group.add_argument(
             '-e', '--environment-file', metavar='<file>', action='append',
@@ -96,7 +99,7 @@ class DeployStandalone(command.ShowOne):
         group.add_argument(
             '-y', '--yes', action='store_true',
             help=_('Accepted for compatibility: nothing is asked'))
-        ansible_options.add_options(parser, group, ssh=False, forks=True)
+        ANSIBLE.add(parser, group)
         group.add_argument(
             '--keep-running', action='store_true',
             help=_('Leave Heat running after the deploy, for debugging'))
@@ -110,39 +113,38 @@ class DeployStandalone(command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        compat = tripleoclient_standalone_options.read_standalone(parsed_args)
-        spec = options.launcher_spec(parsed_args)
-        spec = spec.replace(heat_type=spec.heat_type or compat.heat_type or
-                            'native')
-        ansible = ansible_options.read(
-            parsed_args, skip_tags=lifecycle.skip_tags(
-                None, compat.inflight_validations))
-        with errors.user_errors('--work-dir'):
-            inputs = standalone.StandaloneInputs(
-                stack=parsed_args.stack,
-                work_dir=options.work_dir(parsed_args),
-                templates=parsed_args.templates or tht.find(),
-                local_ip=parsed_args.local_ip,
-                control_virtual_ip=parsed_args.control_virtual_ip,
-                public_virtual_ip=parsed_args.public_virtual_ip,
-                role=parsed_args.standalone_role,
-                local_domain=parsed_args.local_domain,
-                environment_files=(parsed_args.environment_files +
-                                   list(compat.environment_files)),
-                roles_file=parsed_args.roles_file,
-                networks_file=parsed_args.networks_file,
-                timeout=parsed_args.timeout,
-                disable_container_prepare=(
-                    parsed_args.disable_container_prepare))
-        say = progress.channel(self.app.stderr)
-        run = deployment.Deployment(
-            inputs, out=self.app.stderr,
-            python_interpreter=compat.python_interpreter)
-        with errors.user_errors('--work-dir'), \
-                interrupts.stop_in_order(_('the deployment'), say):
-            launcher = options.build_launcher(spec, inputs.workdir.heat_dir,
-                                              say=say)
-            result = run.run(
-                launcher, keep_running=parsed_args.keep_running,
-                ansible=ansible, run_ansible=not parsed_args.stack_only)
-        return result.row()
+        return deploy_request.run(
+            _request(parsed_args, self.work_dir(parsed_args)),
+            self.app.stderr).row()
+
+
+def _request(parsed_args, workdir):
+    """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
+    ``tripleo deploy``'s options: one Standalone host."""
+    compat = tripleoclient_standalone_options.read_standalone(parsed_args)
+    spec = options.launcher_spec(parsed_args)
+    with errors.user_errors('--work-dir'):
+        templates = parsed_args.templates or tht.find()
+    return request_mod.DeployRequest(
+        workdir=workdir,
+        templates=templates,
+        standalone=standalone.StandaloneHost(
+            local_ip=parsed_args.local_ip,
+            control_virtual_ip=parsed_args.control_virtual_ip,
+            public_virtual_ip=parsed_args.public_virtual_ip,
+            role=parsed_args.standalone_role,
+            local_domain=parsed_args.local_domain),
+        environment_files=(tuple(parsed_args.environment_files) +
+                           tuple(compat.environment_files)),
+        roles_file=parsed_args.roles_file,
+        networks_file=parsed_args.networks_file,
+        timeout=parsed_args.timeout,
+        disable_container_prepare=parsed_args.disable_container_prepare,
+        python_interpreter=compat.python_interpreter,
+        stack_only=parsed_args.stack_only,
+        keep_running=parsed_args.keep_running,
+        launcher=spec.replace(heat_type=spec.heat_type or compat.heat_type or
+                              'native'),
+        ansible=ANSIBLE.read(
+            parsed_args, skip_tags=ansible_options.skip_tags(
+                None, compat.inflight_validations)))

@@ -1,1 +1,2 @@
-"""Driving a stack deployment: Heat client, progress, work dir bookkeeping."""
+"""The deploy: a request's inputs, checked before Heat, the stack, its
+config-download and its Ansible run (:mod:`.pipeline` is the entry point)."""

@@ -15,11 +15,10 @@ import difflib
 import logging
 import os
 
-import yaml
-
-from tripleo_ephemeral.deploy import lifecycle
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import input_paths
 from tripleo_ephemeral import workdir
+from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
@@ -36,9 +35,9 @@ def snapshot(environment_files, roles, servers=None):
     parameters = {}
     for path in environment_files:
         try:
-            with open(path) as f:
-                env = yaml.safe_load(f) or {}
-        except (OSError, yaml.YAMLError):
+            env = yamlfile.load(path, strict=False,
+                                limits=yamlfile.INPUT) or {}
+        except exceptions.TripleoEphemeralError:
             continue  # reading them properly is template processing's job
         if isinstance(env, dict):
             parameters.update(env.get('parameter_defaults') or {})
@@ -52,8 +51,8 @@ def snapshot(environment_files, roles, servers=None):
 
 
 def load_rules(path=RULES_FILE):
-    with open(path) as f:
-        return (yaml.safe_load(f) or {}).get('rules') or []
+    return (yamlfile.load(path, 'Checks file', strict=False) or {}).get(
+        'rules') or []
 
 
 def check_skip_ids(skip, rules=None):
@@ -85,7 +84,7 @@ def _violates(rule, previous, current):
         gone = [p for p in previous['environment_files']
                 if rule.get('pattern', '') in p and _env_key(p) not in now
                 and not workdir.is_generated_environment(p)
-                and not lifecycle.is_prepare_environment(p)]
+                and not input_paths.is_prepare_environment(p)]
         return ', '.join(gone) if gone else False
     if kind == 'role_kept':
         gone = set(previous['roles']) - set(current['roles'])

@@ -11,7 +11,7 @@ import time
 
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import outcome
-from tripleo_ephemeral.deploy import phases as deploy_phases
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import interruption
@@ -32,11 +32,11 @@ class HeatPhase:
         self.say = say
         self.verbose_events = verbose_events
         self.stage = outcome.Stage()
-        #: the deploy's :class:`~.phases.Phases`: launch, create, outputs,
-        #: stop, dump
-        self.phases = phases or deploy_phases.Phases()
+        #: the deploy's :class:`~tripleo_ephemeral.lap_clock.Phases`:
+        #: launch, create, outputs, stop, dump
+        self.phases = phases or lap_clock.Phases()
 
-    def run(self, launcher, request, keep_running, on_outputs=None):
+    def run(self, launcher, prepared, keep_running, on_outputs=None):
         """Launch Heat, create the stack, save its outputs, stop Heat.
 
         ``on_outputs(outputs, deployments)`` is called once they are saved,
@@ -52,7 +52,7 @@ class HeatPhase:
                 launcher.start(tied=True)
             self.phases.lap('launch')
             self.say('Heat ready in %.1fs at %s' % (
-                time.monotonic() - started, launcher.endpoint))
+                time.monotonic() - started, launcher.shown_endpoint))
             origin = None
             try:
                 client = heat_client.make_client(
@@ -61,10 +61,10 @@ class HeatPhase:
                 self.stage.sent = True
                 with interruption.activity('creating stack %s' % self.stack):
                     created = stack_operation.run(
-                        client, self.stack, request.create_args, self.say,
+                        client, self.stack, prepared.create_args, self.say,
                         heat_dir=self.workdir.heat_dir,
                         may_update=not launcher.ephemeral,
-                        expected=self._expected_size(request.digest),
+                        expected=self._expected_size(prepared.digest),
                         verbose=self.verbose_events,
                         accepted=self.stage.accept)
                 self.phases.lap('create')
@@ -76,7 +76,7 @@ class HeatPhase:
                         client, created.ref,
                         self.workdir.stack_environment_file,
                         inventory.STACK_ENVIRONMENT_PARAMETERS,
-                        files=request.create_args.get('files'),
+                        prepared.create_args,
                         hidden_path=self.workdir.hidden_parameters_file)
                 origin = generations.DEPLOY
                 self.phases.lap('outputs')
@@ -87,7 +87,7 @@ class HeatPhase:
                     launcher, keep_running and self.stage.changed(),
                     self.stage.heat_origin(origin))
                 self.phases.lap('stop')
-                self.phases.move(launcher.stopper.dump_seconds, 'stop',
+                self.phases.move(launcher.dump_seconds, 'stop',
                                  'dump')
         return created, outputs, deployments, dump
 

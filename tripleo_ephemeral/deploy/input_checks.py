@@ -20,9 +20,9 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
-from tripleo_ephemeral.tripleo_ansible import environment as \
+from tripleo_ephemeral.ansible import environment as \
     tripleo_environment
-from tripleo_ephemeral.tripleo_ansible import install as tripleo_install
+from tripleo_ephemeral.ansible import install as tripleo_install
 
 #: Inventory groups every overcloud has (overcloud/inventory.py).
 FIXED_GROUPS = ('all', 'allovercloud', 'Undercloud', 'undercloud',
@@ -85,6 +85,13 @@ def unset_parameters(create_args, names):
                                         {}).items()
                 if name in names and
                 not (isinstance(spec, dict) and 'default' in spec)}
+    for values in _parameter_sections(create_args):
+        required -= set(values)
+    return sorted(required)
+
+
+def _parameter_sections(create_args):
+    """The parameter mappings of the request's environments."""
     files = create_args.get('files') or {}
     for url in create_args.get('environment_files') or ():
         env = _load(files.get(url, '')) or {}
@@ -92,8 +99,14 @@ def unset_parameters(create_args, names):
             for section in ('parameter_defaults', 'parameters'):
                 values = env.get(section)
                 if isinstance(values, dict):
-                    required -= set(values)
-    return sorted(required)
+                    yield values
+
+
+def parameter_values(create_args, names):
+    """Every value the request's environments give the parameters
+    ``names`` (the passwords: to keep them out of the logs)."""
+    return [v for values in _parameter_sections(create_args)
+            for k, v in values.items() if k in names]
 
 
 def check_limit(limit, stack, servers):

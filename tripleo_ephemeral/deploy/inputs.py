@@ -13,7 +13,7 @@ import uuid
 
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral.deploy import deleted_hosts
-from tripleo_ephemeral.deploy import request
+from tripleo_ephemeral.deploy import prepared
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import deployed_servers
 from tripleo_ephemeral.overcloud import environment_file
@@ -53,49 +53,32 @@ class Checked:
 
 
 class Inputs:
-    """The inputs of one deploy, as the command was given them.
+    """The inputs of one deploy: its request (a
+    :class:`~.request.DeployRequest`), with the files it leaves unset
+    resolved.
 
     Paths are absolute (relative ones were made so against the current
     directory, as tripleoclient read them); unset files default to the
     template set's (:mod:`~tripleo_ephemeral.overcloud.input_paths`).
     """
 
-    def __init__(self, stack, work_dir=None, templates=None,
-                 environment_files=(), environment_directories=(),
-                 roles_file=None, networks_file=None, deployed_servers=None,
-                 vip_file=None,
-                 timeout=template_processing.DEFAULT_TIMEOUT_MINS,
-                 disable_validations=False, skip_checks=(),
-                 disable_container_prepare=False,
-                 skip_deploy_identifier=False, parameters=None,
-                 generate_passwords=True):
-        self.stack = stack
-        # The command's WorkDir, else one for the path (built once).
-        self.workdir = (work_dir if isinstance(work_dir, workdir_mod.WorkDir)
-                        else workdir_mod.WorkDir(work_dir, stack))
-        self.templates = (templates or
+    def __init__(self, request):
+        self.request = request
+        self.stack = request.stack
+        self.workdir = request.workdir
+        self.templates = (request.templates or
                           template_processing.bundled_templates_dir())
-        self.environment_files = list(environment_files)
-        self.environment_directories = list(environment_directories)
-        self.roles_file = roles_file or input_paths.default_roles_file(
-            self.templates)
-        self.networks_file = (networks_file or
+        self.roles_file = (request.roles_file or
+                           input_paths.default_roles_file(self.templates))
+        self.networks_file = (request.networks_file or
                               input_paths.default_networks_file(
                                   self.templates))
-        self.vip_file = vip_file or input_paths.default_vip_file(
+        self.vip_file = request.vip_file or input_paths.default_vip_file(
             self.templates)
-        if deployed_servers is None and templates is None:
-            deployed_servers = os.path.join(self.templates, SAMPLE_SERVERS)
-        self.deployed_servers = deployed_servers
-        self.timeout = timeout
-        self.disable_validations = disable_validations
-        self.disable_container_prepare = disable_container_prepare
-        self.skip_checks = set(skip_checks)
-        self.skip_deploy_identifier = skip_deploy_identifier
-        #: parameter_defaults from options (--ntp-server...): generated,
-        #: so the user's environments win
-        self.parameters = dict(parameters or {})
-        self.generate_passwords = generate_passwords
+        self.deployed_servers = request.deployed_servers
+        if self.deployed_servers is None and request.templates is None:
+            self.deployed_servers = os.path.join(self.templates,
+                                                 SAMPLE_SERVERS)
         self.cloud_domain = 'localdomain'
         self._checked = None
 
@@ -124,7 +107,7 @@ class Inputs:
 
     def _check(self, say):
         workdir_mod.check_stack_name(self.stack)
-        checks.check_skip_ids(sorted(self.skip_checks))
+        checks.check_skip_ids(sorted(set(self.request.skip_checks)))
         if not os.path.isdir(self.templates):
             raise exceptions.DeployError(
                 'Templates directory %s not found; check --templates' %
@@ -143,10 +126,10 @@ class Inputs:
                     role, tag, self.roles_file))
         networks = network_data.load_networks(self.networks_file)
         env_files = []
-        for directory in self.environment_directories:
+        for directory in self.request.environment_directories:
             env_files.extend(
                 template_processing.environment_directory_files(directory))
-        env_files.extend(self.environment_files)
+        env_files.extend(self.request.environment_files)
         for path in env_files:
             if os.path.isfile(path):
                 environment_file.check(path)
@@ -203,7 +186,7 @@ class Inputs:
 
     def prepare(self, say):
         """Read, write and check everything; return the
-        :class:`~.request.Request`.
+        :class:`~.prepared.PreparedInputs`.
 
         ``say`` prints a line of progress (the check summary, warnings).
         """
@@ -232,7 +215,7 @@ class Inputs:
                 say('Allocated %s (kept in %s)' % (
                     checked.addresses.describe_new(), wd.ip_allocations_file))
             removed = self._removed_hosts(servers)
-        if self.generate_passwords:
+        if self.request.generate_passwords:
             generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
         elif os.path.exists(wd.passwords_file):
             generated.append(wd.passwords_file)  # used as it is
@@ -243,27 +226,33 @@ class Inputs:
             roles, wd.tht_parameters_file,
             template_processing.resource_registry(tdir) + generated +
             env_files,
-            disable_container_prepare=self.disable_container_prepare))
+            disable_container_prepare=self.request.disable_container_prepare))
         # Generated environments first: the user's -e files win.
         all_envs = generated + env_files
+        if os.path.exists(wd.passwords_file):
+            taken = passwords.take_given(wd.passwords_file, all_envs)
+            if taken:
+                say('The passwords file %s holds %s as your environment '
+                    'files give them (they win in the stack)' % (
+                        wd.passwords_file, ', '.join(taken)))
         create_args = template_processing.stack_create_args(
-            self.stack, tdir, all_envs, timeout_mins=self.timeout)
+            self.stack, tdir, all_envs, timeout_mins=self.request.timeout)
         snapshot = self._check_against_last_success(all_envs, roles,
                                                     servers, say)
         self._save(roles, checked.networks, all_envs, servers)
-        return request.Request(
-            create_args, servers, snapshot, request.request_digest(
+        return prepared.PreparedInputs(
+            create_args, servers, snapshot, prepared.request_digest(
                 create_args, volatile=[wd.deploy_parameters_file]), removed)
 
     def _check_against_last_success(self, env_files, roles, servers, say):
         """Stop before Heat on a change that would break the overcloud."""
         snapshot = checks.snapshot(env_files, roles, servers)
         previous = self.workdir.load(self.workdir.last_success_file)
-        summary, violations = checks.compare(previous, snapshot,
-                                             skip=self.skip_checks)
+        summary, violations = checks.compare(
+            previous, snapshot, skip=set(self.request.skip_checks))
         for line in summary:
             say(line)
-        if self.disable_validations:
+        if self.request.disable_validations:
             for rule_id, message in violations:
                 say('Check %s skipped (--disable-validations): %s' %
                     (rule_id, message))
@@ -272,14 +261,14 @@ class Inputs:
         return snapshot
 
     def _write_deploy_parameters(self):
-        params = dict(self.parameters)
+        params = dict(self.request.parameters)
         params.update({
             'RootStackName': self.stack,
             'DeployIdentifier': int(time.time()),
             'StackAction': 'CREATE',
             'DeployIdentifierUUID': str(uuid.uuid4()),
         })
-        if self.skip_deploy_identifier:  # as tripleoclient's
+        if self.request.skip_deploy_identifier:  # as tripleoclient's
             params['DeployIdentifier'] = ''
             del params['DeployIdentifierUUID']
         return self.workdir.save(self.workdir.deploy_parameters_file, {

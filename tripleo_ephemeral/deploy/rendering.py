@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history
@@ -127,8 +127,8 @@ def render(workdir, outputs, deployments, render_settings, say,
     swapped in: a failure keeps the last good project (and its run state)
     whole. Hand edits of the last one are kept in its git history first;
     the history is carried over and the render committed (``phases``, a
-    deploy's :class:`~.phases.Phases`, gets ``render`` and
-    ``history``). ``build``: the :class:`Build` of the same outputs and
+    deploy's :class:`~tripleo_ephemeral.lap_clock.Phases`, gets ``render``
+    and ``history``). ``build``: the :class:`Build` of the same outputs and
     settings, started earlier.
     """
     dest = workdir.config_download_dir

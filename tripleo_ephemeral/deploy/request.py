@@ -1,45 +1,81 @@
-"""What a deploy's prepared inputs ask Heat for, and its digest.
+"""What one deploy is asked to do, as values: the library's request.
 
-:meth:`~.inputs.Inputs.prepare` makes the :class:`Request`; the digest
-keys the stack size the last successful deploy of the same request
-recorded (:class:`~.heat_phase.HeatPhase`).
+A command reads its arguments once into a frozen :class:`DeployRequest`
+(``overcloud deploy`` and ``update|upgrade prepare``:
+:mod:`tripleo_ephemeral.commands.deploy_request`; ``tripleo deploy``:
+:mod:`tripleo_ephemeral.commands.tripleo_deploy`) and hands it to
+:func:`tripleo_ephemeral.deploy.pipeline.run`. The library reads it and never
+changes it: :meth:`DeployRequest.replace` derives another.
 """
 
-import hashlib
-import json
+import dataclasses
 
-from heatclient.common import utils as heat_utils
-
-
-class Request:
-    """What the prepared inputs give the run: the stack create kwargs, the
-    deployed servers (or None), the snapshot the checks compared and a
-    digest of the request (:func:`request_digest`), and the warnings for
-    the servers the last deploy had and this one drops (said only once
-    every input passed: a run that stops on input removes nothing)."""
-
-    def __init__(self, create_args, servers, snapshot, digest=None,
-                 removed=()):
-        self.create_args = create_args
-        self.servers = servers
-        self.snapshot = snapshot
-        self.digest = digest
-        self.removed = list(removed)
+from tripleo_ephemeral.ansible import run as ansible_run
+from tripleo_ephemeral.deploy import standalone as standalone_mod
+from tripleo_ephemeral.heat_launcher import spec as launcher_spec
+from tripleo_ephemeral.overcloud import input_paths
+from tripleo_ephemeral.overcloud import template_processing
+from tripleo_ephemeral import workdir as workdir_mod
 
 
-def request_digest(create_args, volatile=()):
-    """The SHA-256 of what a create request asks Heat to build.
+@dataclasses.dataclass(frozen=True)
+class DeployRequest:
+    """One deploy, as values. ``templates`` None: the bundled sample."""
 
-    The same templates, environments and files give the same digest, so
-    the same stack size. The ``volatile`` environments (paths) count by
-    name only: the deploy parameters change on every deploy
-    (DeployIdentifier) without changing what is created.
-    """
-    skip = {heat_utils.normalise_file_path_to_url(p) for p in volatile}
-    files = sorted((url, None if url in skip else text)
-                   for url, text in (create_args.get('files') or {}).items())
-    canonical = json.dumps(
-        [create_args.get('template'), files,
-         create_args.get('environment_files')],
-        default=str, skipkeys=True)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    workdir: workdir_mod.WorkDir
+    # What to deploy.
+    templates: str = None
+    environment_files: tuple = ()
+    environment_directories: tuple = ()
+    roles_file: str = None
+    networks_file: str = None
+    vip_file: str = None
+    deployed_servers: str = None
+    #: ``tripleo deploy``'s one host, or None
+    standalone: standalone_mod.StandaloneHost = None
+    timeout: int = template_processing.DEFAULT_TIMEOUT_MINS
+    disable_validations: bool = False
+    skip_checks: tuple = ()
+    disable_container_prepare: bool = False
+    skip_deploy_identifier: bool = False
+    #: parameter_defaults from options (--ntp-server...), ``(name, value)``
+    #: pairs: generated, so the user's environments win
+    parameters: tuple = ()
+    generate_passwords: bool = True
+    # How the deploy reports and what it writes beside the stack.
+    verbose_events: bool = False
+    strict: bool = False
+    no_proxy: str = ''
+    python_interpreter: str = None
+    #: directories the rendered Ansible project is also copied into
+    config_copies: tuple = ()
+    # What to run.
+    stack_only: bool = False
+    config_download_only: bool = False
+    keep_running: bool = False
+    #: None, or where to stop before Heat: 'dry-run' or 'setup-only'
+    stop: str = None
+    launcher: launcher_spec.LauncherSpec = dataclasses.field(
+        default_factory=launcher_spec.LauncherSpec)
+    ansible: ansible_run.AnsibleOptions = dataclasses.field(
+        default_factory=ansible_run.AnsibleOptions)
+
+    @property
+    def stack(self):
+        return self.workdir.stack
+
+    def replace(self, **changes):
+        """A copy with ``changes``."""
+        return dataclasses.replace(self, **changes)
+
+    def to_prepare(self, kind):
+        """``update|upgrade prepare`` (``kind``): this deploy with the
+        template set's lifecycle environment first, creating the stack
+        only. A set without that environment is an
+        :class:`~tripleo_ephemeral.exceptions.EnvironmentFileError`."""
+        environment = input_paths.prepare_environment(
+            self.templates or template_processing.bundled_templates_dir(),
+            kind)
+        return self.replace(
+            environment_files=(environment,) + tuple(self.environment_files),
+            stack_only=True)

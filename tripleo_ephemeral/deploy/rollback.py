@@ -19,8 +19,9 @@ import shutil
 
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import locking
+from tripleo_ephemeral.workdir import layout
 
-BACKUP_DIR = '.before-deploy'
+BACKUP_DIR = layout.ROLLBACK_DIR
 MANIFEST = 'manifest.json'
 
 

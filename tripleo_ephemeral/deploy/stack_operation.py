@@ -8,6 +8,7 @@ same progress, the watcher following the UPDATE.
 
 import os
 import re
+import shutil
 import time
 
 from heatclient import exc as heat_exc
@@ -87,6 +88,26 @@ def heat_message(exc, heat_dir=None):
     return ' '.join(str(text or exc).split())
 
 
+#: Below this much free space where Heat keeps its database, it is full:
+#: SQLite fails "database or disk is full" and the stack waits forever.
+MIN_FREE_BYTES = 1 << 20
+
+
+def check_space(heat_dir, stack):
+    """DeployError when the file system of ``heat_dir`` is full."""
+    try:
+        free = shutil.disk_usage(heat_dir).free
+    except OSError:
+        return
+    if free < MIN_FREE_BYTES:
+        raise exceptions.DeployError(
+            'Stack %s stopped: the file system of %s is full (%d KiB free, '
+            'under the %d MiB Heat\'s database needs to grow; SQLite says '
+            '"database or disk is full" and the stack would wait forever): '
+            'free space there and deploy again'
+            % (stack, heat_dir, free // 1024, MIN_FREE_BYTES >> 20))
+
+
 def run(client, stack, create_args, say, *, heat_dir, may_update=False,
         expected=None, verbose=False, accepted=None):
     """Create ``stack`` (or update it, if ``may_update`` and it exists),
@@ -120,7 +141,8 @@ def run(client, stack, create_args, say, *, heat_dir, may_update=False,
     ref = '%s/%s' % (stack, stack_id)  # no redirect from Heat's API
     watcher = stack_progress.StackWatcher(
         client, ref, action=action, out=say, verbose=verbose,
-        expected_total=expected, marker=marker)
+        expected_total=expected, marker=marker,
+        health=lambda: check_space(heat_dir, stack))
     status = watcher.wait()
     # Until the end was seen: the last events and the exact counts after it
     # are the report's, not the stack's.

@@ -128,8 +128,10 @@ class StackWatcher:
     def __init__(self, client, stack_id, action='CREATE', out=print,
                  poll=STATUS_POLL, report_every=10.0, verbose=False,
                  expected_total=None, clock=time.monotonic,
-                 sleep=time.sleep, marker=None):
+                 sleep=time.sleep, marker=None, health=None):
         self.client = client
+        #: called at every poll; raises to stop waiting (a full disk)
+        self._health = health
         self.stack_id = stack_id
         self.action = action
         self.out = out
@@ -170,6 +172,8 @@ class StackWatcher:
             self._spaced('counts', self.report_every, self._report, done)
             if done:
                 return status
+            if self._health is not None:
+                self._health()
             self._sleep(self.poll)
 
     def _spaced(self, name, gap, call, force):

@@ -8,6 +8,7 @@ at ``--control-virtual-ip`` or the host's own address, and what it
 generated on top (:mod:`tripleo_ephemeral.overcloud.standalone`).
 """
 
+import dataclasses
 import ipaddress
 import os
 import socket
@@ -54,28 +55,41 @@ def _address(value, option, interface=False):
                 if interface else 'an IP address')))
 
 
-class StandaloneInputs(inputs.Inputs):
-    """:class:`~tripleo_ephemeral.deploy.inputs.Inputs` of one host."""
+@dataclasses.dataclass(frozen=True)
+class StandaloneHost:
+    """The one host of ``tripleo deploy``: this machine (its short hostname
+    unless ``hostname``) at ``local_ip`` (address/prefix), in ``role``."""
 
-    def __init__(self, stack, local_ip, templates, control_virtual_ip=None,
-                 public_virtual_ip=None, role=DEFAULT_ROLE, hostname=None,
-                 local_domain='localdomain', roles_file=None,
-                 networks_file=None, **kwargs):
-        super().__init__(
-            stack, templates=templates,
-            roles_file=(data_file(roles_file, templates) or
-                        os.path.join(templates, ROLES_FILE)),
-            networks_file=data_file(networks_file, templates) or os.devnull,
-            deployed_servers=None, **kwargs)
-        self.local_ip = _address(local_ip, '--local-ip', interface=True)
-        self.control_ip = _address(control_virtual_ip,
+    local_ip: str
+    control_virtual_ip: str = None
+    public_virtual_ip: str = None
+    role: str = DEFAULT_ROLE
+    local_domain: str = 'localdomain'
+    hostname: str = None
+
+
+class StandaloneInputs(inputs.Inputs):
+    """:class:`~tripleo_ephemeral.deploy.inputs.Inputs` of one host: the
+    request's ``standalone`` (a :class:`StandaloneHost`)."""
+
+    def __init__(self, request):
+        super().__init__(request)
+        host = request.standalone
+        self.roles_file = (data_file(request.roles_file, self.templates) or
+                           os.path.join(self.templates, ROLES_FILE))
+        self.networks_file = (data_file(request.networks_file,
+                                        self.templates) or os.devnull)
+        self.deployed_servers = None
+        self.local_ip = _address(host.local_ip, '--local-ip', interface=True)
+        self.control_ip = _address(host.control_virtual_ip,
                                    '--control-virtual-ip') \
-            if control_virtual_ip else self.local_ip.ip
-        self.public_ip = _address(public_virtual_ip, '--public-virtual-ip') \
-            if public_virtual_ip else self.local_ip.ip
-        self.role = role
-        self.hostname = hostname or short_hostname()
-        self.cloud_domain = local_domain
+            if host.control_virtual_ip else self.local_ip.ip
+        self.public_ip = _address(host.public_virtual_ip,
+                                  '--public-virtual-ip') \
+            if host.public_virtual_ip else self.local_ip.ip
+        self.role = host.role
+        self.hostname = host.hostname or short_hostname()
+        self.cloud_domain = host.local_domain
 
     def _servers(self):
         return {self.role: [{

@@ -1,4 +1,13 @@
-"""Render the files an ephemeral Heat reads: values in, text out."""
+"""Render the files an ephemeral Heat reads: values in, text out.
+
+A value reaches each file as that file's reader reads it back: in
+heat.conf (:func:`oslo_value`) a ``$`` is doubled (oslo.config substitutes
+``$name``) and a value with spaces at either end or in matching quotes is
+quoted (its ini parser strips both); in api-paste.ini (:func:`paste_value`,
+read by configparser) a ``%`` is doubled; in the pod's YAML a path is a
+quoted string. A line break cannot be written in any of them: the values
+are checked before (:mod:`.config_options`, the work dir's path).
+"""
 
 import datetime
 import math
@@ -8,6 +17,25 @@ import jinja2
 
 from tripleo_ephemeral.engine_tuning import registry
 
+
+def oslo_value(value):
+    """``value`` as heat.conf must say it for oslo.config to read it back
+    (ValueError for one with a line break)."""
+    text = str(value)
+    if any(c in text for c in '\r\n\0'):
+        raise ValueError('%r holds a line break' % text)
+    text = text.replace('$', '$$')
+    if text != text.strip() or (len(text) > 1 and text[0] == text[-1] and
+                                text[0] in '"\''):
+        text = '"%s"' % text
+    return text
+
+
+def paste_value(value):
+    """``value`` as an api-paste.ini (configparser) value."""
+    return str(value).replace('%', '%%')
+
+
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader('tripleo_ephemeral.heat_launcher',
                                 'templates'),
@@ -16,6 +44,7 @@ _ENV = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_ENV.filters.update(oslo=oslo_value, paste=paste_value)
 
 #: How long the fake Keystone token stays valid (a deploy must fit in it).
 TOKEN_LIFETIME = datetime.timedelta(days=2)

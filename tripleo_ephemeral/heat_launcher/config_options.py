@@ -110,6 +110,14 @@ def check(overrides, catalog=None):
     ``catalog`` (``{section: {name: Opt}}``) defaults to the runner's,
     plus Heat's when an override needs it.
     """
+    for section, values in sorted(overrides.items()):
+        for name, value in sorted(values.items()):
+            if any(ord(c) < 32 or ord(c) == 127 for c in value):
+                raise exceptions.InputError(
+                    '--heat-config-override %s.%s=%r: the value holds a '
+                    'line break or another control character, which '
+                    'heat.conf cannot hold: give it on one line' % (
+                        section, name, value))
     if catalog is None:
         catalog = full_catalog(overrides)
     for section, values in sorted(overrides.items()):

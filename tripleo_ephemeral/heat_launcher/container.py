@@ -7,7 +7,7 @@ dumps and restores are identical.
 
 import logging
 
-from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import ephemeral
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_launcher import logtail
@@ -17,7 +17,7 @@ from tripleo_ephemeral.heat_launcher import scratch_mariadb
 LOG = logging.getLogger(__name__)
 
 
-class ContainerHeatLauncher(base.HeatLauncher):
+class ContainerHeatLauncher(ephemeral.EphemeralHeatLauncher):
     """``podman run --init --net host`` of tripleo-heat-all."""
 
     heat_type = 'container'

@@ -5,6 +5,7 @@ import secrets
 
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import config
+from tripleo_ephemeral import redaction
 
 KEY_FILE = 'auth_encryption_key'
 #: The secret every request to the API carries
@@ -44,9 +45,11 @@ class HeatDir:
         before the first launch (:mod:`tripleo_ephemeral.runner.api_owner`)."""
         try:
             with open(self.secret_file) as f:
-                return f.read().strip() or None
+                secret = f.read().strip() or None
         except FileNotFoundError:
             return None
+        redaction.hide(secret or '')  # never in this process's logs
+        return secret
 
 
 def write(launcher):

@@ -87,21 +87,6 @@ class InstalledHeatLauncher(base.HeatLauncher):
     def release(self):
         pass
 
-    def _launch(self):
-        return {}
-
-    def _is_alive(self, saved):
-        return True
-
-    def _terminate(self, saved, timeout):
-        pass
-
-    def _force_kill(self, saved):
-        pass
-
-    def engine_tunings(self):
-        return None  # not our runner: its tunings are its own
-
     def describe(self):
         return {'heat_type': self.heat_type, 'api_url': self.endpoint,
                 'heat_dir': self.heat_dir, 'pid': None, 'database': None,

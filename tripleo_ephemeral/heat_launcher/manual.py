@@ -88,14 +88,17 @@ def _clouds_heat_dirs():
 
     from tripleo_ephemeral import clouds
 
+    from tripleo_ephemeral.overcloud import yamlfile
+
     try:
-        with open(clouds.user_clouds_file()) as f:
-            entries = (yaml.safe_load(f) or {}).get('clouds') or {}
+        entries = (yamlfile.loads(yamlfile.read(
+            clouds.user_clouds_file())) or {}).get('clouds') or {}
         ports = {urllib.parse.urlsplit(
             (e.get('auth') or {}).get('endpoint') or '').port
             for e in entries.values() if isinstance(e, dict)}
         listening = psutil.net_connections('inet')
-    except (OSError, ValueError, AttributeError, psutil.Error):
+    except (OSError, ValueError, AttributeError, yaml.YAMLError,
+            psutil.Error):
         return []
     dirs = []
     for conn in listening:

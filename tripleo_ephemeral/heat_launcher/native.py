@@ -6,7 +6,7 @@ import time
 
 import psutil
 
-from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import ephemeral
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import logtail
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
@@ -17,7 +17,7 @@ from tripleo_ephemeral.heat_launcher import state as launcher_state
 LOG = logging.getLogger(__name__)
 
 
-class NativeHeatLauncher(base.HeatLauncher):
+class NativeHeatLauncher(ephemeral.EphemeralHeatLauncher):
     """One ``tripleo-heat-all`` process, SQLite in the heat dir."""
 
     heat_type = 'native'

@@ -17,7 +17,7 @@ import urllib.request
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import ephemeral
 from tripleo_ephemeral.heat_launcher import config
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral.heat_db import mysql_database
@@ -46,7 +46,7 @@ def default_engine_workers():
     return min(8, max(2, 2 * (os.cpu_count() or 1)))
 
 
-class PodHeatLauncher(base.HeatLauncher):
+class PodHeatLauncher(ephemeral.EphemeralHeatLauncher):
     """A podman pod with its own database and message bus."""
 
     heat_type = 'pod'
@@ -99,7 +99,7 @@ class PodHeatLauncher(base.HeatLauncher):
         self._database = None
 
     def credentials(self):
-        """Random, new for each launch (:meth:`_renew_secrets`), kept 0600
+        """Random, new for each launch (:meth:`renew_secrets`), kept 0600
         in the heat dir. MariaDB's data and RabbitMQ's users live in the
         pod, which each launch makes anew: nothing outlives a launch that
         would need the old ones."""
@@ -146,8 +146,8 @@ class PodHeatLauncher(base.HeatLauncher):
             images={part: self.images.image(part)
                     for part in ('api', 'engine', 'db', 'bus')})
 
-    def _renew_secrets(self):
-        super()._renew_secrets()
+    def renew_secrets(self):
+        super().renew_secrets()
         fileutil.remove(self.files.path(CREDENTIALS_FILE))
 
     def _prepare_extra(self):

@@ -1,10 +1,12 @@
 """Starting Heat ahead: its processes start up while the caller works (a
 deploy's input checks), and the launcher's ``start`` then only waits.
 
-:class:`Spawner` is what :class:`.base.HeatLauncher` delegates ``spawn``
-and ``unspawn`` to, and what its ``start`` asks first. A spawn is undone
-by killing what it started, with no dump, and removing its (empty)
-database: as if it never ran.
+An ephemeral launcher's :class:`Spawner` (``launcher.spawner``) does it
+through the launcher's public interface (``pre_start_check``,
+``renew_secrets``, ``prepare``, ``launch``, ``wait_until_ready``,
+``kill``); the launcher's ``start`` asks it first. A spawn is undone by
+killing what it started, with no dump, and removing its (empty) database:
+as if it never ran.
 """
 
 from tripleo_ephemeral import exceptions
@@ -27,15 +29,15 @@ class Spawner:
         recovery dumps it), a Heat still running (its stop dumps it), or
         no Heat of ours to start (``spawns_early``)."""
         launcher = self.launcher
-        if not (launcher.ephemeral and launcher.spawns_early) or \
+        if not launcher.spawns_early or \
                 launcher.database.has_data() or \
                 launcher.state.load().get('running'):
             return False
         launcher.pre_start_check()
-        launcher._renew_secrets()
+        launcher.renew_secrets()
         launcher.prepare()
         try:
-            self.saved = launcher._spawn_once(tied)
+            self.saved = launcher.launch(tied)
         except BaseException:
             with interruption.shielded('stopping Heat'):
                 self.unspawn()

@@ -17,6 +17,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.history import git as git_mod
 from tripleo_ephemeral.history import noise as noise_mod
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
+from tripleo_ephemeral.overcloud import yamlfile
 
 MODIFIED, ADDED, REMOVED = 'modified', 'added', 'removed'
 _STATUS = {'M': MODIFIED, 'A': ADDED, 'D': REMOVED, 'T': MODIFIED}
@@ -161,11 +162,12 @@ def compare(history, old, new, context=3, with_noise=False):
         specs.append('%s:global_vars.yaml' % old)
     blobs = git.blobs(specs)
     try:
-        old_roles = _inventory_roles(yaml.safe_load(
-            blobs.get('%s:%s' % (old, inv)) or b'{}')) if old else {}
-        new_roles = _inventory_roles(yaml.safe_load(
-            blobs['%s:%s' % (new, inv)] or b'{}'))
-    except yaml.YAMLError as exc:
+        old_roles = _inventory_roles(yamlfile.loads(
+            blobs.get('%s:%s' % (old, inv)) or b'{}',
+            limits=yamlfile.OWN)) if old else {}
+        new_roles = _inventory_roles(yamlfile.loads(
+            blobs['%s:%s' % (new, inv)] or b'{}', limits=yamlfile.OWN))
+    except (yaml.YAMLError, UnicodeError) as exc:
         raise exceptions.HistoryError(
             'The inventory of a version cannot be read: %s' % exc)
     identifiers = [_identifier(blobs.get('%s:global_vars.yaml' % rev))
@@ -212,8 +214,9 @@ def hand_edits(history, context=3):
     blobs = history.git.blobs(['%s:%s' % (head, path) for _, path in edits]
                               + [inv])
     try:
-        roles = _inventory_roles(yaml.safe_load(blobs[inv] or b'{}'))
-    except yaml.YAMLError:
+        roles = _inventory_roles(yamlfile.loads(blobs[inv] or b'{}',
+                                                limits=yamlfile.OWN))
+    except (yaml.YAMLError, UnicodeError):
         roles = {}
     scope = _Scope(roles)
     masker = history.masker(head)
@@ -233,8 +236,8 @@ def hand_edits(history, context=3):
 
 def _identifier(data):
     try:
-        value = (yaml.safe_load(data or b'{}') or {}).get(
-            'deploy_identifier')
-    except (yaml.YAMLError, AttributeError):
+        value = (yamlfile.loads(data or b'{}', limits=yamlfile.OWN) or
+                 {}).get('deploy_identifier')
+    except (yaml.YAMLError, UnicodeError, AttributeError):
         return None
     return None if value is None else str(value)

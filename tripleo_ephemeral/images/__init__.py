@@ -21,7 +21,8 @@ PACKAGES = ('python3', 'python3-venv', 'ca-certificates', 'mariadb-server',
             'mariadb-client', 'rabbitmq-server')
 
 
-def _package_file(*parts):
+def package_file(*parts):
+    """A file of the installed package (``images/Containerfile``...)."""
     return importlib.resources.files('tripleo_ephemeral').joinpath(*parts)
 
 
@@ -43,11 +44,11 @@ def fingerprint():
         pass
     h.update(' '.join(PACKAGES).encode())
     sources = [(package, f.name) for package in ('runner', 'engine_tuning')
-               for f in sorted(_package_file(package).iterdir(),
+               for f in sorted(package_file(package).iterdir(),
                                key=lambda f: f.name)
                if f.name.endswith('.py')]
     for parts in sources + [('images', CONTAINERFILE)]:
-        h.update(_package_file(*parts).read_bytes())
+        h.update(package_file(*parts).read_bytes())
     return h.hexdigest()[:12]
 
 

@@ -54,7 +54,7 @@ class ImageBuilder:
             wheelhouse.build(self.runner, os.path.join(context, 'wheels'),
                              self.source_dir, target=target)
             containerfile = os.path.join(context, images.CONTAINERFILE)
-            with images._package_file('images', images.CONTAINERFILE).open(
+            with images.package_file('images', images.CONTAINERFILE).open(
                     'rb') as src, open(containerfile, 'wb') as dst:
                 shutil.copyfileobj(src, dst)
             LOG.info('Building %s on %s', image, base)

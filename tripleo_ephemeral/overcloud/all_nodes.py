@@ -13,6 +13,8 @@ import os
 
 import yaml
 
+from tripleo_ephemeral.overcloud import yamlfile
+
 FILE = os.path.join('group_vars', 'overcloud.json')
 INVENTORY_FILE = 'tripleo-ansible-inventory.yaml'
 GLOBAL_VARS_FILE = 'global_vars.yaml'
@@ -97,10 +99,10 @@ def load(config_dir):
     except (OSError, ValueError):
         pass
     try:
-        with open(os.path.join(config_dir, INVENTORY_FILE)) as f:
-            inventory = yaml.safe_load(f) or {}
-        with open(os.path.join(config_dir, GLOBAL_VARS_FILE)) as f:
-            global_vars = yaml.safe_load(f) or {}
-    except (OSError, yaml.YAMLError):
+        inventory, global_vars = (yamlfile.loads(yamlfile.read(
+            os.path.join(config_dir, name), yamlfile.OWN),
+            limits=yamlfile.OWN) or {}
+            for name in (INVENTORY_FILE, GLOBAL_VARS_FILE))
+    except (OSError, UnicodeError, yaml.YAMLError):
         return None
     return all_nodes(inventory, global_vars)

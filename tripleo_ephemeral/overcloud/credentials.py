@@ -2,9 +2,16 @@
 
 The rc text is tripleo-common's (``overcloudrc``, what tripleoclient wrote
 as ``<stack>rc``): the same variables in the same order, values quoted for
-the shell. It sets ``OS_CLOUD=<stack>``, so openstackclient also needs a
-``<stack>`` cloud: :func:`clouds_entry` is the one THT's keystone service
-writes to ``/etc/openstack/clouds.yaml``.
+the shell, but self-contained: it names the cloud ``OS_CLOUDNAME`` (the
+prompt's, as TripleO's rc files did before clouds.yaml) rather than
+``OS_CLOUD``. tripleo-common's ``OS_CLOUD=<stack>`` needs a ``<stack>``
+cloud where openstacksdk looks (THT's keystone service wrote it to
+``/etc/openstack/clouds.yaml`` during the Ansible run): without it every
+``openstack`` command stopped with "Cloud <stack> was not found", and on an
+undercloud it would name tripleoclient's overcloud instead. With the OS_*
+variables alone, openstacksdk makes the cloud from them, in any shell.
+:func:`clouds_entry` is the entry THT's keystone service writes, for the
+work dir's clouds.yaml (``OS_CLIENT_CONFIG_FILE``).
 
 Values in, text or dicts out; :func:`write` puts both files where it is
 told (0600).
@@ -19,6 +26,7 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.overcloud import yamlfile
 
 #: The outputs the rc needs; without them nothing is written.
 REQUIRED_OUTPUTS = ('KeystoneURL', 'AdminPassword')
@@ -33,10 +41,10 @@ _CLEAR = ("# Clear any old environment that may conflict.\n"
           "for key in $( set | awk '{FS=\"=\"}  /^OS_/ {print $1}' ); "
           "do unset $key ; done\n")
 _PROMPT = ('\n'
-           '# Add OS_CLOUD to PS1\n'
+           '# Add OS_CLOUDNAME to PS1\n'
            'if [ -z "${CLOUDPROMPT_ENABLED:-}" ]; then\n'
            '    export PS1=${PS1:-""}\n'
-           '    export PS1=\\${OS_CLOUD:+"(\\$OS_CLOUD)"}\\ $PS1\n'
+           '    export PS1=\\${OS_CLOUDNAME:+"(\\$OS_CLOUDNAME)"}\\ $PS1\n'
            '    export CLOUDPROMPT_ENABLED=1\n'
            'fi\n')
 _WARNINGS = ('ignore:Certificate has no, ignore:A true SSLContext object is '
@@ -77,7 +85,7 @@ def rc_text(stack, outputs, no_proxy=''):
         ('OS_USER_DOMAIN_NAME', 'Default'),
         ('OS_PROJECT_DOMAIN_NAME', 'Default'),
         ('OS_NO_CACHE', 'True'),
-        ('OS_CLOUD', stack),
+        ('OS_CLOUDNAME', stack),
         ('no_proxy', ','.join(no_proxy_list)),
         ('PYTHONWARNINGS', _WARNINGS),
         ('OS_AUTH_TYPE', 'password'),
@@ -128,8 +136,8 @@ def write(stack, outputs, rc_path, clouds_path, no_proxy=''):
     fileutil.write_atomic(rc_path, rc_text(stack, outputs, no_proxy))
     data = {}
     if os.path.exists(clouds_path):
-        with open(clouds_path) as f:
-            data = yaml.safe_load(f) or {}
+        data = yamlfile.load(clouds_path, 'clouds.yaml', strict=False,
+                             limits=yamlfile.INPUT) or {}
     if not isinstance(data, dict):
         raise exceptions.InputFileError(
             '%s is not a clouds.yaml mapping: remove it and run '

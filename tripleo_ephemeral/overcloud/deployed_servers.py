@@ -28,6 +28,7 @@ import logging
 import re
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import network_data
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -40,7 +41,12 @@ CTLPLANE = 'ctlplane'
 CTLPLANE_SUBNET = 'ctlplane-subnet'
 _HOST_KEYS = {'hostname', 'ctlplane_ip', 'ssh_user', 'ctlplane_cidr',
               'networks'}
-_DNS_LABEL = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$')
+#: A host name as metalsmith gave it to tripleoclient's deploys (its
+#: is_hostname_safe: RFC 952/1123, lower case): tripleo-heat-templates look
+#: hosts up by it in maps keyed in lower case (NodePortMap,
+#: DeployedServerPortMap), so a capital is found nowhere ("No method
+#: select for receiver None" from Heat).
+_DNS_LABEL = re.compile(r'^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$')
 
 
 def load_servers(path):
@@ -73,10 +79,15 @@ def _host(path, role, index, host):
     if not isinstance(hostname, str) or not hostname.strip():
         _fail(path, 'host %d of role %s needs a hostname' % (index, role))
     hostname = hostname.strip()
-    if not _DNS_LABEL.match(hostname):
+    if not _DNS_LABEL.match(hostname.lower()):
         _fail(path, 'hostname %r of role %s is not a valid DNS label '
               '(letters, digits and "-", at most 63, no "-" at either end): '
               'use the host\'s short name' % (hostname, role))
+    if hostname != hostname.lower():
+        _fail(path, 'hostname %r of role %s has capitals, which '
+              'tripleo-heat-templates do not find (they key hosts in lower '
+              'case, as provisioning named them): write %r' % (
+                  hostname, role, hostname.lower()))
     try:
         ip = ipaddress.ip_address(str(host.get('ctlplane_ip')))
     except ValueError:
@@ -157,6 +168,7 @@ def validate_servers(data, path='<deployed servers>'):
             else:
                 defaulted.append(host)
     _widen_defaults(defaulted, given)
+    _check_ctlplane_addresses(path, servers, defaulted, given)
     return servers
 
 
@@ -171,6 +183,47 @@ def _widen_defaults(hosts, given):
         if inside:
             host['ctlplane_cidr'] = str(min(inside,
                                             key=lambda net: net.prefixlen))
+
+
+def _check_ctlplane_addresses(path, servers, defaulted, given):
+    """No host has its subnet's network or broadcast address, and hosts
+    whose subnet is the default /24 (none given covers them) do not run
+    across the end of one /24 into the next: a run of addresses over a
+    boundary is one subnet that needs its prefix (``ctlplane_cidr: 23``),
+    or routed subnets that say so (``ctlplane_cidr: 24`` on a host of
+    each)."""
+    for hosts in servers.values():
+        for host in hosts:
+            ip = ipaddress.ip_address(host['ctlplane_ip'])
+            subnet = ipaddress.ip_network(host['ctlplane_cidr'])
+            kind = network_data.not_a_host(ip, subnet)
+            if kind:
+                _fail(path, 'host %s: ctlplane_ip %s is %s of %s, which no '
+                      'host can have: give another address or the subnet\'s '
+                      'real ctlplane_cidr' % (host['hostname'], ip, kind,
+                                              subnet))
+    first = {}
+    for host in defaulted:
+        subnet = ipaddress.ip_network(host['ctlplane_cidr'])
+        if not any(subnet.subnet_of(net) for net in given
+                   if net.version == subnet.version):
+            first.setdefault(subnet, host)
+    for subnet, host in first.items():
+        try:
+            after = type(subnet)((int(subnet.broadcast_address) + 1,
+                                  subnet.prefixlen))
+        except ValueError:  # the last subnet there is
+            continue
+        other = first.get(after)
+        if other is not None:
+            _fail(path, 'hosts %s (%s) and %s (%s) fall in two control plane '
+                  'subnets, %s and %s, by the default /%d: give '
+                  'ctlplane_cidr: %d if they share one subnet, or '
+                  'ctlplane_cidr: %d on a host of each if they are routed '
+                  'apart' % (host['hostname'], host['ctlplane_ip'],
+                             other['hostname'], other['ctlplane_ip'], subnet,
+                             after, subnet.prefixlen, subnet.prefixlen - 1,
+                             subnet.prefixlen))
 
 
 def check_roles(servers, roles, servers_path='<deployed servers>',

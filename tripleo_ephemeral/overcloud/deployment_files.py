@@ -15,6 +15,7 @@ import jinja2
 import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import yamlfile
 
 #: tripleo-common's templates (package, directory).
 TEMPLATES = ('tripleo_common', 'templates')
@@ -93,7 +94,7 @@ def document(deployment, server_id, jinja_template=None):
     text = (jinja_template or template()).render(
         deployment=config, server_id=server_id)
     try:
-        yaml.safe_load(text)
+        yamlfile.loads(text, limits=yamlfile.OWN, json_first=False)
     except yaml.YAMLError as exc:
         raise exceptions.StackOutputsError(
             'Deployment %s gives an invalid YAML file (%s): check its '

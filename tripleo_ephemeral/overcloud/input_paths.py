@@ -14,12 +14,16 @@
 """
 
 import os
+import re
 
 from tripleo_ephemeral import exceptions
 
 ROLES_FILE = 'roles_data.yaml'
 NETWORKS_FILES = ('network_data_default.yaml', 'network_data.yaml')
 VIP_FILE = 'vip_data_default.yaml'
+#: Where a template set keeps the environments ``update prepare`` and
+#: ``upgrade prepare`` put first.
+LIFECYCLE_ENVIRONMENTS = os.path.join('environments', 'lifecycle')
 _J2 = '.j2.yaml'
 
 
@@ -89,3 +93,22 @@ def environment_path(path, templates, rendered):
             'Environment file %s not found (nor %s to render it from): '
             'check the path' % (path, os.path.basename(template or path)))
     return os.path.join(rendered, rel)
+
+
+def prepare_environment(templates, kind):
+    """``<templates>/environments/lifecycle/<kind>-prepare.yaml``."""
+    path = os.path.join(templates, LIFECYCLE_ENVIRONMENTS,
+                        '%s-prepare.yaml' % kind)
+    if not os.path.isfile(path):
+        raise exceptions.EnvironmentFileError(
+            'Expected environment file %s not found in %s: %s prepare needs '
+            'a template set that has it (check --templates)' % (
+                os.path.relpath(path, templates), templates, kind))
+    return path
+
+
+def is_prepare_environment(path):
+    """True for the lifecycle environments: a later deploy drops them."""
+    return (os.path.basename(os.path.dirname(path)) == 'lifecycle' and
+            re.match(r'^(update|upgrade)-prepare\.yaml$',
+                     os.path.basename(path)) is not None)

@@ -119,11 +119,21 @@ def _given(host, net, subnets, allocator):
     ip = ipaddress.ip_address(host['networks'][net])
     for subnet in subnets.values():
         if ip in subnet:
+            _check_host_address(allocator, 'host', 'host %s: its %s address'
+                                % (host['hostname'], net), ip, subnet)
             return Address(ip, subnet)
     allocator.fail('host', 'host %s: its %s address %s is outside that '
                    'network\'s subnets (%s)' % (
                        host['hostname'], net, ip,
                        ', '.join(str(s.cidr) for s in subnets.values())))
+
+
+def _check_host_address(allocator, source, what, ip, subnet):
+    kind = network_data.not_a_host(ip, subnet.cidr)
+    if kind:
+        allocator.fail(source, '%s %s is %s of subnet %s (%s), which no host '
+                       'can have: give another address' % (
+                           what, ip, kind, subnet.name, subnet.cidr))
 
 
 def _recorded(value, subnet):
@@ -189,6 +199,7 @@ def allocate(servers, roles, networks, vips, previous=None,
             if ip not in subnet:
                 allocator.fail('vip', '%s %s is outside subnet %s (%s)' % (
                     owner, ip, subnet.name, subnet.cidr))
+            _check_host_address(allocator, 'vip', owner, ip, subnet)
             allocator.take(ip, owner, net, 'vip')
             result.vips[net] = Address(ip, subnet)
         else:

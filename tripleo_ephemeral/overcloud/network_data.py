@@ -120,6 +120,21 @@ class Subnet:
         return ', '.join('%s-%s' % pair for pair in self.ranges()) or 'none'
 
 
+def not_a_host(ip, cidr):
+    """What ``ip`` is in ``cidr`` when no host can have it (its network
+    or broadcast address, IPv6's subnet-router anycast), else None."""
+    if ip.version != cidr.version or ip not in cidr:
+        return None
+    if cidr.num_addresses <= 2:  # a /31 or /32 (/127, /128): all hosts
+        return None
+    if ip == cidr.network_address:
+        return ('the network address' if ip.version == 4 else
+                'the subnet-router anycast address')
+    if ip.version == 4 and ip == cidr.broadcast_address:
+        return 'the broadcast address'
+    return None
+
+
 def _ip(value, path, where):
     try:
         return ipaddress.ip_address(str(value))
@@ -158,6 +173,12 @@ def _parse_subnet(network, name, data, path):
         if start not in cidr or end not in cidr or start > end:
             _fail(path, '%s: allocation pool %s-%s is not a range inside %s'
                   % (where, start, end, cidr))
+        for ip in (start, end):
+            if not_a_host(ip, cidr):
+                _fail(path, '%s: allocation pool %s-%s includes %s, %s of '
+                      '%s, which no host can have: start after it or end '
+                      'before it' % (where, start, end, ip,
+                                     not_a_host(ip, cidr), cidr))
         pools.append((start, end))
     gateway = None
     if data.get(gateway_key):
@@ -165,6 +186,11 @@ def _parse_subnet(network, name, data, path):
         if gateway not in cidr:
             _fail(path, '%s: %s %s is outside %s' % (where, gateway_key,
                                                      gateway, cidr))
+        if not_a_host(gateway, cidr):
+            _fail(path, '%s: %s %s is %s of %s, which no router can have: '
+                  'give the gateway\'s own address' % (
+                      where, gateway_key, gateway, not_a_host(gateway, cidr),
+                      cidr))
     return Subnet(network['name_lower'], name, cidr, pools, gateway,
                   data.get(routes_key) or [], data.get('vlan'))
 

@@ -8,7 +8,8 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import adoption
+from tripleo_ephemeral.overcloud import heat_merge
+from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import deployments as deployments_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -43,6 +44,14 @@ def server_ids(outputs):
     return ids
 
 
+def blacklist_limit(outputs):
+    """``!h1:!h2`` for the hosts of the BlacklistedHostnames output (the
+    deploy's limit when none is given), or None."""
+    hosts = [h for h in (outputs or {}).get('BlacklistedHostnames') or []
+             if h]
+    return ':'.join('!%s' % h for h in hosts) or None
+
+
 def fetch_deployments(client, outputs, stack_id=None):
     """Return the software deployments of the stack's servers as dicts,
     oldest first (:func:`tripleo_ephemeral.overcloud.deployments.fetch`).
@@ -56,32 +65,45 @@ def hidden_names(environment):
     """The parameters the environment sets that a template marks
     ``hidden: true``: Heat masks their values in the environment it
     returns."""
-    return sorted({name for section in adoption.SECTIONS
+    return sorted({name for section in stored_env.SECTIONS
                    for name, value in ((environment or {}).get(section)
                                        or {}).items()
-                   if value == adoption.MASK})
+                   if value == heat_merge.MASK})
 
 
-def fetch_and_save_environment(client, stack_id, path, names, files=None,
+def fetch_and_save_environment(client, stack_id, path, names, request,
                                hidden_path=None):
-    """Save the values of ``names`` in the stack's merged environment
-    (``parameter_defaults``, as Heat merged the environment files) to
-    ``path`` (0600: they may be secrets); return them. ``files`` are the
-    files the stack was created with, if known (else Heat's copy);
-    ``hidden_path`` gets the :func:`hidden_names`."""
-    merged = client.stacks.environment(stack_id) or {}
+    """Save the values of ``names`` the stack took from its merged
+    environment to ``path`` (0600: they may be secrets); return them.
+    ``hidden_path`` gets the :func:`hidden_names`.
+
+    Heat's API masks a hidden parameter (AdminPassword): its value is
+    resolved from ``request`` (the ``stacks.create()`` arguments: its
+    ``environment_files``, ``files`` and ``parameters``) as Heat merged
+    them, the last file giving it winning; one that cannot be resolved is
+    a StackOutputsError, never the mask.
+    """
+    env = client.stacks.environment(stack_id) or {}
     if hidden_path:
-        yamlfile.write(hidden_path, hidden_names(merged))
-    if any((merged.get('parameter_defaults') or {}).get(name) ==
-           adoption.MASK for name in names):
-        # Heat masks hidden parameters (AdminPassword): the stored
-        # environment files have them.
-        if files is None:
-            files = client.stacks.files(stack_id)
-        merged, _ = adoption.unmask(merged, files, stack_id, strict=False,
-                                    only=names)
-    defaults = merged.get('parameter_defaults') or {}
-    values = {name: defaults[name] for name in names if name in defaults}
+        yamlfile.write(hidden_path, hidden_names(env))
+    absent = object()
+    values = {name: heat_merge.value_of(env, name, absent)
+              for name in names}
+    masked = [name for name, value in values.items()
+              if value == heat_merge.MASK]
+    if masked:
+        resolved = heat_merge.resolve(
+            masked, request.get('environment_files'), request.get('files'),
+            request.get('parameters'))
+        for name in masked:
+            if name not in resolved or resolved[name] == heat_merge.MASK:
+                raise exceptions.StackOutputsError(
+                    'Stack %s has the hidden parameter %s, which Heat masks '
+                    'and no environment file of the deploy gives: give it '
+                    'in an environment file (-e)' % (stack_id, name))
+        values.update(resolved)
+    values = {name: value for name, value in values.items()
+              if value is not absent}
     yamlfile.write(path, values, mode=0o600)
     return values
 
@@ -93,7 +115,15 @@ def load_environment(path):
         return {}
     values = yamlfile.load(path, 'Saved environment file',
                            exceptions.StackOutputsError, strict=False)
-    return values if isinstance(values, dict) else {}
+    values = values if isinstance(values, dict) else {}
+    masked = sorted(name for name, value in values.items()
+                    if value == heat_merge.MASK)
+    if masked:  # saved by an older release
+        raise exceptions.StackOutputsError(
+            'Saved environment file %s holds Heat\'s mask (******) for %s, '
+            'not its value: deploy again (without --config-download-only) '
+            'to save it' % (path, ', '.join(masked)))
+    return values
 
 
 def save(outputs_path, deployments_path, outputs, deployments=()):

@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives import serialization
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import heat_merge
 from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
@@ -149,6 +150,29 @@ def load(path):
             'Passwords file %s must hold a parameter_defaults mapping: fix '
             'or remove it (removing generates new passwords)' % path)
     return data.get('parameter_defaults') or {}
+
+
+def take_given(path, environment_paths, names=PASSWORD_NAMES):
+    """Make the passwords file ``path`` hold each of ``names`` as Heat will
+    merge ``environment_paths`` (the deploy's environments in order, this
+    file among them): a value an operator's environment file gives after
+    it wins in the stack, so it is the value kept (and exported). Returns
+    the names whose value changed."""
+    existing = load(path)
+    files = {env: yamlfile.load(env, 'Environment file',
+                                exceptions.EnvironmentFileError,
+                                strict=False, limits=yamlfile.INPUT)
+             for env in environment_paths}
+    effective = heat_merge.resolve(names, environment_paths, files)
+    changed = sorted(name for name, value in effective.items()
+                     if value not in (None, '') and
+                     existing.get(name) != value)
+    if changed:
+        existing.update((name, effective[name]) for name in changed)
+        yamlfile.write(path, {'parameter_defaults': existing}, mode=0o600)
+        LOG.info('Passwords file %s takes %s from the environment files',
+                 path, ', '.join(changed))
+    return changed
 
 
 def ensure_passwords(path, names=PASSWORD_NAMES):

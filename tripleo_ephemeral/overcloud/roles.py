@@ -166,7 +166,7 @@ def generate(roles_path, requested, validate=True):
     result = ''.join(parts)
     if validate:
         try:
-            data = yaml.safe_load(result)
+            data = yamlfile.loads(result, json_first=False)
         except yaml.YAMLError as exc:
             raise exceptions.RolesDataError(
                 'The roles of %s do not combine into valid YAML: %s'

@@ -12,7 +12,9 @@ rendered the way tripleo-heat-templates'
 
 Environments are sent as ``environment_files`` plus their contents in
 ``files``, so Heat merges them server-side (heatclient's template_utils
-does the reading and URL resolution).
+does the reading and URL resolution, every file through
+:class:`LimitedReader`: no file over :data:`yamlfile.INPUT` reaches its
+parser).
 """
 
 import glob
@@ -20,10 +22,14 @@ import logging
 import os
 import shutil
 from urllib import error as url_error
+from urllib import parse as url_parse
+from urllib import request as url_request
 
 from heatclient.common import template_utils
+from heatclient.common import utils as heat_utils
 from heatclient import exc as heat_exc
 import jinja2
+from oslo_serialization import jsonutils
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import environment_file
@@ -203,6 +209,33 @@ def resource_registry(templates_dir):
     return []
 
 
+class LimitedReader:
+    """heatclient's ``object_request``: the content of a URL as heatclient
+    reads it, once it is known to be within :data:`yamlfile.INPUT`
+    (TemplateError naming the file if not); heatclient reads a template
+    twice, it is checked once."""
+
+    def __init__(self):
+        self.checked = set()
+
+    def __call__(self, _method, url):
+        parsed = url_parse.urlparse(url)
+        local = parsed.scheme == 'file'
+        path = url_request.url2pathname(parsed.path) if local else url
+        try:
+            if local and url not in self.checked and os.path.isfile(path):
+                yamlfile.check_size(os.path.getsize(path))
+            # heatclient's own read says which file it cannot read.
+            content = heat_utils.read_url_content(url)
+            if url not in self.checked:
+                yamlfile.check_text(content)
+                self.checked.add(url)
+        except yamlfile.LimitError as e:
+            raise exceptions.TemplateError(
+                'Template %s is refused: %s' % (path, e))
+        return content
+
+
 def _heat_error_text(e):
     text = getattr(e, 'message', None) or str(e)
     return ' '.join(str(text).split())
@@ -229,9 +262,11 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
     for path in env_paths:
         _check_environment(path)
 
+    read = LimitedReader()
     try:
         tpl_files, template = template_utils.get_template_contents(
-            template_file=template_path)
+            template_object=heat_utils.normalise_file_path_to_url(
+                template_path), object_request=read)
     except (heat_exc.CommandError, url_error.URLError, ValueError) as e:
         raise exceptions.TemplateError(
             'Template %s or a file it refers to could not be read: %s'
@@ -240,18 +275,21 @@ def stack_create_args(stack_name, templates_dir, environment_files=(),
     env_urls = []
     files = dict(tpl_files)
     for path in env_paths:
-        tracker = []
+        url = heat_utils.normalise_file_path_to_url(path)
         try:
-            env_files, _env = (
-                template_utils.process_multiple_environments_and_files(
-                    env_paths=[path], env_list_tracker=tracker))
+            env_files, env = template_utils.process_environment_and_files(
+                env_path=url, env_path_is_object=lambda _url: True,
+                object_request=read)
         except (heat_exc.CommandError, url_error.URLError,
                 ValueError) as e:
             raise exceptions.EnvironmentFileError(
                 'Environment file %s or a file it refers to could not be '
                 'read: %s' % (path, _heat_error_text(e)))
         files.update(env_files)
-        env_urls.extend(tracker)
+        # As heatclient's process_multiple_environments_and_files with an
+        # env_list_tracker: Heat merges the files in this order.
+        files[url] = jsonutils.dumps(env)
+        env_urls.append(url)
 
     args = {
         'stack_name': stack_name,

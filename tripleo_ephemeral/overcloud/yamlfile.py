@@ -9,6 +9,10 @@ PyYAML's own emitter unless asked (``fast``): libyaml folds long quoted
 strings at other places, and config-download's files are compared to the
 text tripleo-common writes; the work dir's own files (the saved outputs)
 need only the same data back.
+
+Every document read here is within :mod:`.yaml_limits` (size, nesting,
+aliases): :data:`INPUT` for what an operator gives, :data:`OWN` for the
+work dir's own files.
 """
 
 import json
@@ -19,12 +23,20 @@ import tempfile
 import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
+from tripleo_ephemeral.overcloud import yaml_limits
 
 LOG = logging.getLogger(__name__)
 
 #: The fastest safe loader and dumper this PyYAML has.
-LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
+LOADER = yaml_limits.LOADER
 _FAST_DUMPER = getattr(yaml, 'CSafeDumper', yaml.SafeDumper)
+
+
+#: The limits of an operator's file and of the product's own.
+INPUT, OWN = yaml_limits.INPUT, yaml_limits.OWN
+LimitError = yaml_limits.LimitError
+check_size, check_text = yaml_limits.check_size, yaml_limits.check_text
 
 
 class DuplicateKeyError(yaml.constructor.ConstructorError):
@@ -58,32 +70,54 @@ class StrictLoader(LOADER):
         return super().construct_mapping(node, deep=deep)
 
 
-def loads(text, strict=False):
-    """Parse YAML ``text`` (or a stream) safely; ``strict``: with
+def loads(text, strict=False, limits=INPUT, json_first=True):
+    """Parse the YAML ``text`` (a str or bytes) safely within ``limits``
+    (:class:`LimitError` over them); ``strict``: with
     :class:`StrictLoader`.
 
     A text that starts with ``{`` is read as JSON first, as Heat reads a
     template: heatclient sends every nested template as JSON, and the json
     module reads it some twenty times faster than a YAML parser. Not when
-    ``strict``: json keeps a duplicate key silently.
+    ``strict``: json keeps a duplicate key silently; nor without
+    ``json_first`` (where YAML's reading must be kept: ``1e5`` is a string
+    in YAML 1.1).
     """
-    if not strict and isinstance(text, str) and text.startswith('{'):
+    if isinstance(text, bytes):
+        text = text.decode('utf-8')
+    check_size(len(text), limits)
+    if json_first and not strict and text.startswith('{'):
         try:
-            return json.loads(text)
+            return yaml_limits.deep(json.loads, text)
         except ValueError:
             pass
-    return yaml.load(text, Loader=StrictLoader if strict else LOADER)
+    return yaml_limits.load(text, StrictLoader if strict else LOADER, limits)
 
 
-def load(path, what='file', error=exceptions.InputFileError, strict=True):
+def read(path, limits=INPUT):
+    """The bytes of ``path``; :class:`LimitError` (before reading them)
+    when there are more than ``limits`` allow."""
+    with open(path, 'rb') as f:
+        check_size(os.fstat(f.fileno()).st_size, limits)
+        data = f.read(limits.max_bytes + 1)
+    check_size(len(data), limits)  # a pipe or /proc file: no size
+    return data
+
+
+def load(path, what='file', error=exceptions.InputFileError, strict=True,
+         limits=None):
     """Return the parsed YAML at ``path``, read strictly (UTF-8, no key
     twice) unless ``strict`` is False (the large files the deploy wrote
-    itself: about a fifth faster); raise ``error`` naming ``what`` and the
-    fix."""
+    itself: about a fifth faster), within ``limits`` (default: an
+    operator's :data:`INPUT` when ``strict``, else the product's
+    :data:`OWN`); raise ``error`` naming ``what`` and the fix."""
+    if limits is None:
+        limits = INPUT if strict else OWN
+    data = b''
     try:
-        with open(path, 'rb') as f:
-            data = f.read()
-        return loads(data.decode('utf-8'), strict=strict)
+        data = read(path, limits)
+        return loads(data.decode('utf-8'), strict=strict, limits=limits)
+    except LimitError as e:
+        raise error('%s %s is refused: %s' % (what, path, e))
     except UnicodeDecodeError as e:
         raise error('%s %s is not UTF-8 (byte 0x%02x on line %d): save it '
                     'as UTF-8' % (what, path, data[e.start],
@@ -117,17 +151,19 @@ def write_texts(texts, mode=0o600):
     try:
         for path, text in texts.items():
             directory = os.path.dirname(os.path.abspath(path))
-            os.makedirs(directory, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(
-                dir=directory, prefix='.%s.' % os.path.basename(path))
-            staged.append((tmp, path))
-            os.fchmod(fd, mode)
-            with os.fdopen(fd, 'w') as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
+            with fileutil.naming(path):
+                os.makedirs(directory, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(
+                    dir=directory, prefix='.%s.' % os.path.basename(path))
+                staged.append((tmp, path))
+                os.fchmod(fd, mode)
+                with os.fdopen(fd, 'w') as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
         for tmp, path in staged:
-            os.replace(tmp, path)
+            with fileutil.naming(path):
+                os.replace(tmp, path)
             LOG.debug('Wrote %s', path)
     except BaseException:
         for tmp, _path in staged:

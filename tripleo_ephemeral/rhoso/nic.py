@@ -22,6 +22,7 @@ import jinja2
 import jinja2.meta
 import yaml
 
+from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.rhoso import edpm_inventory
 
 #: TripleO's name -> EDPM's, for the same meaning.
@@ -149,7 +150,7 @@ def render(text, variables):
     except jinja2.TemplateError as exc:
         raise RenderError('%s: %s' % (type(exc).__name__, exc))
     try:
-        data = yaml.safe_load(rendered)
+        data = yamlfile.loads(rendered, json_first=False)
     except yaml.YAMLError as exc:
         raise RenderError('it does not render YAML: %s' % str(exc).split(
             '\n')[0])

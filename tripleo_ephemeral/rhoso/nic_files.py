@@ -10,7 +10,7 @@ which TripleO's Ansible installs (``openstack tripleo ansible install``);
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.tripleo_ansible import install
+from tripleo_ephemeral.ansible import install
 
 ROLE = os.path.join('roles', 'tripleo_network_config')
 GROUP_VAR = 'tripleo_network_config_template'

@@ -19,6 +19,8 @@ are alike.
 import hmac
 import json
 
+from tripleo_ephemeral import redaction
+
 UNAUTHORIZED = json.dumps({'error': {
     'code': 401, 'title': 'Unauthorized',
     'message': 'This Heat answers only the user who launched it: use the '
@@ -54,8 +56,10 @@ def read_secret(path):
 
 
 def filter_factory(global_conf, **local_conf):
-    """The paste filter: ``secret_file`` names the 0600 file."""
+    """The paste filter: ``secret_file`` names the 0600 file. The secret is
+    masked in the runner's logs (heat.log names every request's path)."""
     secret = read_secret(local_conf['secret_file'])
+    redaction.hide(secret)
 
     def owner_filter(app):
         return OwnerOnly(app, secret)

@@ -267,5 +267,24 @@ def main(argv=None):
     os._exit(0)
 
 
+def run():
+    """:func:`main`, which ends the process whatever happens: an error
+    once the engine started (a bad paste config, say) would otherwise
+    leave it waiting on oslo.messaging's threads, and its launcher on its
+    start-up timeout."""
+    code = 1
+    try:
+        code = main()
+    except SystemExit as exc:
+        code = 0 if exc.code is None else exc.code
+    except BaseException as exc:
+        LOG.critical('Unhandled error: %s', exc, exc_info=True)
+        sys.stderr.write('%s: %s\n' % (type(exc).__name__, exc))
+    std_logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code if isinstance(code, int) else 1)
+
+
 if __name__ == '__main__':
-    main()
+    run()

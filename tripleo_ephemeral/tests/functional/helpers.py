@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral.adoption import equivalence
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 from tripleo_ephemeral import workdir
@@ -122,6 +123,11 @@ class Layout:
     def __getattr__(self, name):
         value = getattr(self.workdir, name)
         return pathlib.Path(value) if isinstance(value, str) else value
+
+    @property
+    def archives(self):
+        """The install archives of the work dir."""
+        return install_archives.Archives(self.workdir)
 
 
 def stop_heat_in(heat_dir):

@@ -152,6 +152,31 @@ BAD_NETWORK_INPUTS = {
         [{'network': 'tenant'}],
         'network tenant has no VIP (the networks data does not set vip: true '
         'on Tenant)'),
+    # Issue 36: addresses no host can have, a run past a /24, capitals.
+    'a network address': (
+        {'Controller': [_host('c0', '192.0.2.10',
+                              internal_api='172.16.2.0')]}, None,
+        'host c0: its internal_api address 172.16.2.0 is the network '
+        'address of subnet internal_api_subnet (172.16.2.0/24), which no '
+        'host can have: give another address'),
+    'a broadcast VIP': (
+        {'Controller': [_host('c0', '192.0.2.10')]},
+        [{'network': 'internal_api', 'ip_address': '172.16.2.255'}],
+        'the internal_api VIP 172.16.2.255 is the broadcast address of '
+        'subnet internal_api_subnet (172.16.2.0/24)'),
+    'a broadcast ctlplane_ip': (
+        {'Controller': [_host('c0', '192.0.2.255')]}, None,
+        'host c0: ctlplane_ip 192.0.2.255 is the broadcast address of '
+        '192.0.2.0/24, which no host can have'),
+    'a run of hosts past a /24': (
+        {'Controller': [_host('c0', '192.0.2.254')],
+         'Compute': [_host('n0', '192.0.3.1')]}, None,
+        'hosts c0 (192.0.2.254) and n0 (192.0.3.1) fall in two control '
+        'plane subnets, 192.0.2.0/24 and 192.0.3.0/24, by the default /24'),
+    'a hostname with capitals': (
+        {'Controller': [_host('Overcloud-Controller-0', '192.0.2.10')]},
+        None, "hostname 'Overcloud-Controller-0' of role Controller has "
+        "capitals, which tripleo-heat-templates do not find"),
     'role not in the roles file': (
         {'Controller': [_host('c0', '192.0.2.10')],
          'Networker': [_host('x0', '192.0.2.30')]}, None,
@@ -266,7 +291,7 @@ def test_bad_input_changes_nothing(cli, work_dir, tmp_path):
         (['--overcloud-ssh-key', key_pub], 'is not a private key'),
         (['--limit', 'overcloud-controller-9'],
          '--limit overcloud-controller-9 names no host of the inventory'),
-    ] + _issue_29_cases(bad, tmp_path)
+    ] + _issue_29_cases(bad, tmp_path) + _issue_36_cases(bad, tmp_path)
     for args, message in cases:
         stack_only = not any(a.startswith(('--overcloud-ssh', '--limit'))
                              for a in args)
@@ -328,6 +353,60 @@ def _issue_29_cases(bad, tmp_path):
                       'localhost/no-such-image:1 is not available locally; '
                       'build it with "openstack tripleo heat image build"'))
     return cases
+
+
+def _issue_36_cases(bad, tmp_path):
+    """Hostile or impossible input, by class: each (args, what the one line
+    says), before anything is written. Their variants are unit tests
+    (test_yaml_limits.py, test_deployed_servers.py, test_network_data.py,
+    test_config.py, test_input_options.py)."""
+    from tripleo_ephemeral.tests.unit.overcloud import test_yaml_limits
+    laughs = bad('laughs.yaml', test_yaml_limits.billion_laughs())
+    deep = bad('deep.yaml', 'Controller: ' + '[' * 50000 + ']' * 50000)
+    big = tmp_path / 'big.yaml'
+    with open(big, 'wb') as f:
+        f.truncate(9 << 20)
+    return [
+        # YAML that expands, nests past libyaml's stack, or is too large.
+        (['-e', laughs], 'Environment file %s is refused: its aliases '
+         '(*name) expand its 12 mappings and lists to ' % laughs),
+        (['--deployed-servers', deep], 'Deployed servers file %s is '
+         'refused: it nests mappings and lists over 1000 deep: flatten it'
+         % deep),
+        (['-e', str(big)], 'Environment file %s is refused: 9.0 MiB, over '
+         'the 8.0 MiB a YAML file may be: split it' % big),
+        # A config value that would write new lines into heat.conf.
+        (['--heat-config-override',
+          'DEFAULT.host=x\n[database]\nconnection=sqlite://'],
+         "the value holds a line break or another control character, which "
+         "heat.conf cannot hold: give it on one line"),
+        # Empty names and paths.
+        (['--stack', ''], 'argument --stack: an empty value names nothing: '
+         'give one'),
+        # Work dirs whose path Heat's parts read as something else.
+        (['--work-dir', str(tmp_path / 'deploy #1')],
+         'holds a "#", which Paste reads in the path of the API\'s '
+         'api-paste.ini'),
+    ]
+
+
+def test_a_work_dir_with_spaces_and_quotes_deploys_and_its_script_runs(
+        cli, tmp_path, port):
+    """Issue 36: the command script could not find its playbook in a work
+    dir whose path holds a space (the default was quoted inside quotes)."""
+    import subprocess
+    work_dir = tmp_path / 'my deploys' / 'it\'s "the" one'
+    done = cli.deploy(work_dir, port=port)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+    config_dir = helpers.Layout(work_dir).config_download_dir
+    proc = subprocess.run(
+        ['bash', str(config_dir / 'ansible-playbook-command.sh'),
+         '--syntax-check'], cwd=str(config_dir), capture_output=True,
+        text=True, env=dict(os.environ, PATH=helpers.BIN + ':' +
+                            os.environ.get('PATH', '')))
+    assert proc.returncode == 0, proc.stderr
+    assert 'playbook: %s' % (config_dir / 'deploy_steps_playbook.yaml') in \
+        proc.stdout
 
 
 def test_bad_input_in_a_new_work_dir_creates_nothing(cli, tmp_path):

@@ -79,7 +79,7 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
     assert done.result['status'] == 'DEPLOY_SUCCESS'
     rc = (work_dir / 'overcloudrc')
     assert stat.S_IMODE(rc.stat().st_mode) == 0o600
-    assert 'export OS_CLOUD=overcloud\n' in rc.read_text()
+    assert 'export OS_CLOUDNAME=overcloud\n' in rc.read_text()
     clouds = yaml.safe_load((work_dir / 'clouds.yaml').read_text())
     # Keystone is on the control plane VIP, allocated from the pool.
     outputs = yaml.safe_load(helpers.Layout(work_dir).outputs_file

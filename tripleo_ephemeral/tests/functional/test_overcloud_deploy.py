@@ -41,6 +41,10 @@ def test_deploy_bundled_templates(cli, work_dir, port, tmp_path):
     assert result['stack_status'] == 'CREATE_COMPLETE'
     assert result['resources'] > 10 and result['stack_seconds'] > 0
     assert result['ansible_seconds'] is None  # --stack-only
+    # The tunings in force are in the result; none refused (issue 37).
+    assert 'fast_create' in result['engine_tunings']['installed']
+    assert result['engine_tunings']['refused'] == {}
+    assert 'WARNING: engine tuning' not in done.progress
     assert result['work_dir'] == str(work_dir)
     assert result['config_download'] == str(wd.config_download_dir)
     assert result['dump'] == str(wd.heat_dump)

@@ -24,12 +24,12 @@ import time
 
 import pytest
 
-from tripleo_ephemeral.deploy import ansible_project
-from tripleo_ephemeral.deploy import ansible_run
+from tripleo_ephemeral.ansible import project as ansible_project
+from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import testhosts
-from tripleo_ephemeral.tripleo_ansible import install
-from tripleo_ephemeral.tripleo_ansible import missing
+from tripleo_ephemeral.ansible import install
+from tripleo_ephemeral.ansible import missing
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))

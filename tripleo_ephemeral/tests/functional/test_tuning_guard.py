@@ -9,6 +9,7 @@ of other source (which calls Heat's and leaves a mark): another Heat, as
 far as the ``fast_template_parse`` shim can tell.
 """
 
+import json
 import os
 
 SITECUSTOMIZE = '''\
@@ -57,10 +58,20 @@ def test_a_changed_target_turns_its_shim_off_and_heat_works(
     marker = tmp_path / 'stock-parse-used'
     pythonpath = os.pathsep.join(
         [str(site)] + [p for p in [os.environ.get('PYTHONPATH')] if p])
-    cli.json('tripleo', 'launch', 'heat', '--heat-type', 'native',
-             '--heat-dir', str(heat_dir), '--heat-api-port', str(port),
-             env={'PYTHONPATH': pythonpath,
-                  'TUNING_GUARD_MARKER': str(marker)})
+    launched = cli.run('tripleo', 'launch', 'heat', '--heat-type', 'native',
+                       '--heat-dir', str(heat_dir), '--heat-api-port',
+                       str(port), '-f', 'json',
+                       env={'PYTHONPATH': pythonpath,
+                            'TUNING_GUARD_MARKER': str(marker)})
+    # The operator sees the refused tuning: one stderr line, and the result.
+    assert [line for line in launched.stderr.splitlines()
+            if 'engine tuning' in line] == [
+        line for line in launched.stderr.splitlines()
+        if line.startswith('WARNING: engine tuning fast_template_parse is '
+                           'off: ')], launched.stderr
+    tunings = json.loads(launched.stdout)['engine_tunings']
+    assert list(tunings['refused']) == ['fast_template_parse']
+    assert 'fast_template_parse' not in tunings['installed']
 
     heat = {'OS_CLOUD': 'heat'}
     cli.run('stack', 'create', '-t', str(demo_templates / 'demo.yaml'),
@@ -96,3 +107,17 @@ def test_without_a_change_every_shim_is_installed(cli, heat_dir, port):
     assert not [line for line in log.splitlines()
                 if 'WARNING' in line and 'Engine tuning' in line]
     assert 'refused none' in log
+
+
+def test_heat_tuning_stock_runs_no_shim(cli, heat_dir, port):
+    """--heat-tuning stock: Heat's own code, no shim installed, nothing
+    refused (troubleshooting, comparison)."""
+    launched = cli.run('tripleo', 'launch', 'heat', '--heat-type', 'native',
+                       '--heat-dir', str(heat_dir), '--heat-api-port',
+                       str(port), '--heat-tuning', 'stock', '-f', 'json')
+    tunings = json.loads(launched.stdout)['engine_tunings']
+    cli.json('tripleo', 'launch', 'heat', '--heat-dir', str(heat_dir),
+             '--kill')
+    assert 'engine tuning' not in launched.stderr
+    assert not tunings['refused'], tunings
+    assert 'fast_create' not in tunings['installed'], tunings

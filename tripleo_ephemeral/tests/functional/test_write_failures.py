@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
@@ -16,15 +17,19 @@ def _mount(*args):
                           text=True).returncode == 0
 
 
-@pytest.fixture
-def small_tmpfs(tmp_path):
-    path = tmp_path / 'small'
+def _tmpfs(tmp_path, name, size):
+    path = tmp_path / name
     path.mkdir()
-    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=300k',
+    if os.geteuid() != 0 or not _mount('-t', 'tmpfs', '-o', 'size=%s' % size,
                                        'tmpfs', str(path)):
         pytest.skip('needs root and mount(8) to make a small tmpfs')
     yield path
     subprocess.run(['umount', '-l', str(path)], check=False)
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    yield from _tmpfs(tmp_path, 'small', '300k')
 
 
 @pytest.fixture
@@ -67,12 +72,48 @@ def test_launch_in_a_read_only_dir_is_a_one_line_error(cli, read_only_dir,
     assert 'choose a writable --heat-dir' in proc.stderr
 
 
+@pytest.fixture
+def two_mib_tmpfs(tmp_path):
+    yield from _tmpfs(tmp_path, 'full', '2m')
+
+
+def test_a_full_disk_names_the_file_it_could_not_write(cli, two_mib_tmpfs,
+                                                       port):
+    """Issue 36: "Cannot write : No space left on device" named no path
+    (a write(2) error carries none), and a Heat whose SQLite database
+    could not grow left the stack waiting forever; now the deploy stops
+    at once, naming the full directory, and every write names its file
+    (shutil's copies the first file they could not copy)."""
+    from tripleo_ephemeral.tests.functional import helpers
+    work_dir = two_mib_tmpfs / 'wd'
+    done = cli.deploy(work_dir, port=port, check=False, timeout=300)
+    error = helpers.one_line_error(done.proc)
+    assert error.startswith((
+        'Cannot write %s/' % work_dir,
+        'Stack overcloud stopped: the file system of %s/heat-launcher is '
+        'full' % work_dir)), error
+    assert error.endswith(('No space left on device; choose a writable '
+                           '--work-dir or free space there',
+                           'free space there and deploy again')), error
+    # The launcher's state may say "running": it could not be rewritten on
+    # the full disk. No process is left, nothing listens.
+    import psutil
+
+    from tripleo_ephemeral.heat_launcher import state as launcher_state
+    pid = launcher_state.LauncherState(str(helpers.Layout(
+        work_dir).heat_dir)).load().get('pid')
+    assert pid is None or not psutil.pid_exists(pid) or \
+        psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not [c for c in psutil.net_connections('inet')
+                if c.status == psutil.CONN_LISTEN and c.laddr.port == port]
+
+
 def _leftovers(path):
     return [n for n in os.listdir(path) if n.startswith('.')]
 
 
 def _render_into(dest, outputs):
-    from tripleo_ephemeral.deploy import ansible_run
+    from tripleo_ephemeral.ansible import run as ansible_run
     from tripleo_ephemeral import fileutil
     from tripleo_ephemeral.overcloud import config_download
 
@@ -118,12 +159,16 @@ def test_archive_on_a_full_disk_keeps_the_last_one(small_tmpfs):
     from tripleo_ephemeral import workdir
 
     wd = workdir.WorkDir(str(small_tmpfs / 'work'), 'oc').create()
-    (small_tmpfs / 'work' / 'small.yaml').write_text('a: 1\n')
-    first = wd.archives.write(now=datetime.datetime(2026, 1, 1))
+    wd.save(wd.passwords_file, {'a': 1})
+    archives = install_archives.Archives(wd)
+    first = archives.write(now=datetime.datetime(2026, 1, 1))
     before = open(first, 'rb').read()
-    (small_tmpfs / 'work' / 'big.bin').write_bytes(os.urandom(200000))
-    with pytest.raises(exceptions.WorkDirError, match='install archive'):
-        wd.archives.write(now=datetime.datetime(2026, 1, 2))
-    assert wd.archives.all() == [first]
+    os.makedirs(wd.heat_dir)  # the product's files, which it archives
+    with open(wd.heat_dump, 'wb') as f:
+        f.write(os.urandom(200000))
+    with pytest.raises(exceptions.WorkDirError,
+                       match='Could not write the archive .*oc-install-'):
+        archives.write(now=datetime.datetime(2026, 1, 2))
+    assert archives.all() == [first]
     assert open(first, 'rb').read() == before
     assert _leftovers(small_tmpfs / 'work') == []

@@ -14,7 +14,7 @@ import copy
 import subprocess
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import ephemeral
 from tripleo_ephemeral.heat_db import database
 
 #: A local image name: never pulled.
@@ -203,7 +203,7 @@ class FakeRunner:
         self.check_exit = check_exit
 
     def run(self, argv, *, check=True, timeout=None, input=None, env=None,
-            stdout=None):
+            stdout=None, tied=False):
         self.calls.append(list(argv))
         self.inputs.append(input)
         self.kwargs.append({'check': check, 'timeout': timeout,
@@ -224,7 +224,7 @@ class FakeRunner:
         return [c for c in self.calls if c[:len(words)] == list(words)]
 
 
-class FakeLauncher(base.HeatLauncher):
+class FakeLauncher(ephemeral.EphemeralHeatLauncher):
     """A launcher of type ``fake``: no process, a SQLite database."""
 
     heat_type = 'fake'
@@ -278,3 +278,21 @@ class FakeClock:
     def sleep(self, seconds):
         self.sleeps.append(seconds)
         self.now += seconds
+
+
+def deploy_request(stack='overcloud', work_dir=None, **fields):
+    """A :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
+    ``stack`` in ``work_dir`` (a path), with ``fields``."""
+    from tripleo_ephemeral.deploy import request
+    from tripleo_ephemeral import workdir
+
+    return request.DeployRequest(workdir=workdir.WorkDir(work_dir, stack),
+                                 **fields)
+
+
+def deploy_inputs(stack='overcloud', work_dir=None, **fields):
+    """The :class:`~tripleo_ephemeral.deploy.inputs.Inputs` of
+    :func:`deploy_request`."""
+    from tripleo_ephemeral.deploy import inputs
+
+    return inputs.Inputs(deploy_request(stack, work_dir, **fields))

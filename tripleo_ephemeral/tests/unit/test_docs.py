@@ -65,6 +65,7 @@ FOREIGN = {
 }
 #: Options of other tools the pages cite alone.
 FOREIGN_OPTIONS = {'--db-only': 'openstack undercloud backup',
+                   '--os-cloud': 'openstack', '--debug': 'openstack',
                    '--single-transaction': 'mariadb-dump',
                    '--no-binary': 'pip download', '--no-deps': 'pip download'}
 

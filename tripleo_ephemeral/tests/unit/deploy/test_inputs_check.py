@@ -22,13 +22,13 @@ def _write(path, data):
 
 
 def test_tht_defaults(tht_dir, tmp_path):
-    given = inputs.Inputs('oc', str(tmp_path / 'w'), templates=tht_dir)
+    given = fakes.deploy_inputs('oc', str(tmp_path / 'w'), templates=tht_dir)
     assert given.roles_file == os.path.join(tht_dir, 'roles_data.yaml')
     assert given.networks_file == os.path.join(
         tht_dir, 'network_data_default.yaml')
     assert given.vip_file == os.path.join(tht_dir, 'vip_data_default.yaml')
     assert given.deployed_servers is None
-    bundled = inputs.Inputs('oc', str(tmp_path / 'w'))
+    bundled = fakes.deploy_inputs('oc', str(tmp_path / 'w'))
     src = template_processing.bundled_templates_dir()
     assert bundled.networks_file == os.path.join(src, 'network_data.yaml')
     assert bundled.vip_file is None
@@ -46,7 +46,7 @@ def test_network_isolation_checked_without_writing(tht_dir, tmp_path):
     work = tmp_path / 'work'
     env = os.path.join(tht_dir, 'environments',
                        'deployed-network-environment.yaml')
-    given = inputs.Inputs(
+    given = fakes.deploy_inputs(
         'overcloud', str(work), templates=tht_dir,
         networks_file=os.path.join(tht_dir, 'network-data-samples',
                                    'default-network-isolation.yaml'),
@@ -74,9 +74,9 @@ def test_role_networks_checked_only_for_roles_with_hosts(tht_dir, tmp_path):
     nets = _write(tmp_path / 'n.yaml', fakes.NETWORK_ISOLATION)
     standalone = _write(tmp_path / 's.yaml', {'Standalone': [
         {'hostname': 's0', 'ctlplane_ip': '192.0.2.30'}]})
-    given = inputs.Inputs('oc', str(tmp_path / 'w'), templates=tht_dir,
-                          roles_file=roles, networks_file=nets,
-                          deployed_servers=standalone)
+    given = fakes.deploy_inputs('oc', str(tmp_path / 'w'), templates=tht_dir,
+                                roles_file=roles, networks_file=nets,
+                                deployed_servers=standalone)
     with pytest.raises(exceptions.RolesDataError,
                        match='role Standalone uses network StorageNFS'):
         given.check(_say()[1])
@@ -86,18 +86,18 @@ def test_role_networks_checked_only_for_roles_with_hosts(tht_dir, tmp_path):
         {'hostname': 'c0', 'ctlplane_ip': '192.0.2.10'}]})
     roles_file = _write(tmp_path / 'r.yaml', fakes.THT_ROLES + [
         {'name': 'Odd', 'networks': ['Nowhere']}])
-    inputs.Inputs('oc', str(tmp_path / 'w'), templates=tht_dir,
-                  roles_file=roles_file, networks_file=nets,
-                  deployed_servers=only).check(_say()[1])
+    fakes.deploy_inputs('oc', str(tmp_path / 'w'), templates=tht_dir,
+                        roles_file=roles_file, networks_file=nets,
+                        deployed_servers=only).check(_say()[1])
 
 
 def test_deploy_writes_the_record_and_keeps_it(tmp_path):
     servers = _write(tmp_path / 's.yaml', {'Controller': [
         {'hostname': 'c0', 'ctlplane_ip': '192.0.2.10'}]})
     work = tmp_path / 'work'
-    request = inputs.Inputs('oc', str(work), deployed_servers=servers,
-                            ).prepare(_say()[1])
-    wd = inputs.Inputs('oc', str(work)).workdir
+    request = fakes.deploy_inputs('oc', str(work), deployed_servers=servers,
+                                  ).prepare(_say()[1])
+    wd = fakes.deploy_inputs('oc', str(work)).workdir
     record = wd.load(wd.ip_allocations_file)
     assert record == {'vips': {'ctlplane': '192.0.2.2'}, 'hosts': {}}
     env = wd.load(wd.deployed_servers_file)['parameter_defaults']

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
+from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import heat_phase
-from tripleo_ephemeral.deploy import inputs
-from tripleo_ephemeral.deploy import request
+from tripleo_ephemeral.deploy import prepared
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.tests import heat_sqlite
@@ -39,9 +39,10 @@ class FakeLauncher(fakes.FakeLauncher):
 
 @pytest.fixture
 def run(tmp_path, monkeypatch):
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    dep = deployment.Deployment(
+        fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     monkeypatch.setattr(dep.inputs, 'prepare',
-                        lambda say: request.Request({}, None, {}))
+                        lambda say: prepared.PreparedInputs({}, None, {}))
     monkeypatch.setattr(heat_phase.heat_client, 'make_client',
                         lambda session, endpoint: object())
 
@@ -79,7 +80,7 @@ def test_ctrl_c_during_config_download(run, tmp_path, monkeypatch):
         run.run(launcher)
     assert 'stop' in launcher.calls and not launcher.alive
     assert _status(run) == 'DEPLOY_FAILED'
-    assert run.workdir.archives.all()  # the state is kept
+    assert install_archives.Archives(run.workdir).all()  # the state is kept
 
 
 def test_ctrl_c_during_the_dump(run, tmp_path, monkeypatch):
@@ -138,7 +139,8 @@ def _listing(path):
 def test_bad_input_writes_nothing(tmp_path, monkeypatch):
     from tripleo_ephemeral import exceptions
 
-    dep = deployment.Deployment(inputs.Inputs('oc', str(tmp_path / 'work')))
+    dep = deployment.Deployment(
+        fakes.deploy_inputs('oc', str(tmp_path / 'work')))
     wd = dep.workdir.create()
     wd.set_status(workdir.DEPLOY_SUCCESS)
     before = _listing(wd.path)
@@ -153,12 +155,12 @@ def test_bad_input_writes_nothing(tmp_path, monkeypatch):
         dep.run(launcher)
     assert _listing(wd.path) == before
     assert wd.status() == workdir.DEPLOY_SUCCESS
-    assert wd.archives.all() == [] and launcher.calls == []
+    assert install_archives.Archives(wd).all() == [] and launcher.calls == []
 
 
 def _request_setting(env_path, name):
     import yaml
-    return request.Request({
+    return prepared.PreparedInputs({
         'template': {'heat_template_version': 'wallaby',
                      'parameters': {'Known': {'type': 'string'}}},
         'files': {'file://%s' % env_path: yaml.safe_dump(
@@ -171,9 +173,9 @@ def test_undeclared_parameter_warns_or_fails(run, tmp_path, monkeypatch,
     from tripleo_ephemeral import exceptions
 
     said = []
-    run.strict = strict
+    run.inputs.request = run.request.replace(
+        strict=strict, environment_files=('/e/typo.yaml',))
     monkeypatch.setattr(run, 'say', said.append)
-    run.inputs.environment_files = ['/e/typo.yaml']
     monkeypatch.setattr(run.inputs, 'prepare', lambda say: _request_setting(
         '/e/typo.yaml', 'Knwon'))
     launcher = _launcher(tmp_path, monkeypatch)
@@ -203,5 +205,6 @@ def test_heat_failing_before_it_takes_the_stack_changes_nothing(
     with pytest.raises(exceptions.DeployError):
         run.run(launcher)
     assert wd.status() == workdir.DEPLOY_SUCCESS
-    assert wd.archives.all() == [] and launcher.dumps.all() == []
+    assert install_archives.Archives(wd).all() == [] and \
+        launcher.dumps.all() == []
     assert not launcher.alive

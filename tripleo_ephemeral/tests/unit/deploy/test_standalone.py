@@ -9,12 +9,14 @@ from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import deployed_environment
 from tripleo_ephemeral.overcloud import standalone as standalone_params
+from tripleo_ephemeral.tests.unit import fakes
 
 
-def _inputs(tht_dir, tmp_path, **kwargs):
-    return standalone.StandaloneInputs(
-        'standalone', work_dir=str(tmp_path / 'w'), templates=tht_dir,
-        hostname='sa', **kwargs)
+def _inputs(tht_dir, tmp_path, roles_file=None, **host):
+    return standalone.StandaloneInputs(fakes.deploy_request(
+        'standalone', str(tmp_path / 'w'), templates=tht_dir,
+        roles_file=roles_file,
+        standalone=standalone.StandaloneHost(hostname='sa', **host)))
 
 
 def test_defaults_are_tripleo_deploys(tht_dir, tmp_path):

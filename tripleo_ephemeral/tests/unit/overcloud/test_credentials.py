@@ -1,4 +1,5 @@
-"""The rc file and clouds.yaml entry: tripleo-common's text, exactly."""
+"""The rc file and clouds.yaml entry: tripleo-common's text, exactly, but
+self-contained (OS_CLOUDNAME, not OS_CLOUD)."""
 
 import os
 import stat
@@ -15,7 +16,8 @@ OUTPUTS = {'KeystoneURL': 'https://overcloud.example.com:13000',
 
 # What tripleo-common 18.0.0's _create_overcloudrc_from_outputs returned for
 # these outputs with no_proxy 'proxy.local,10.0.0.5' (measured, see the
-# research spec of issue 17).
+# research spec of issue 17), with OS_CLOUDNAME for its OS_CLOUD (issue 36:
+# a cloud no clouds.yaml holds stopped every command).
 EXPECTED = """\
 # Clear any old environment that may conflict.
 for key in $( set | awk '{FS="="}  /^OS_/ {print $1}' ); do unset $key ; done
@@ -24,7 +26,7 @@ export OS_PROJECT_NAME=admin
 export OS_USER_DOMAIN_NAME=Default
 export OS_PROJECT_DOMAIN_NAME=Default
 export OS_NO_CACHE=True
-export OS_CLOUD=overcloud
+export OS_CLOUDNAME=overcloud
 export no_proxy='10.0.0.5,[fd00::7],overcloud.example.com,proxy.local'
 export PYTHONWARNINGS='ignore:Certificate has no, ignore:A true SSLContext \
 object is not available'
@@ -37,10 +39,10 @@ export OS_IMAGE_API_VERSION=2
 export OS_VOLUME_API_VERSION=3
 export OS_REGION_NAME=regionTwo
 
-# Add OS_CLOUD to PS1
+# Add OS_CLOUDNAME to PS1
 if [ -z "${CLOUDPROMPT_ENABLED:-}" ]; then
     export PS1=${PS1:-""}
-    export PS1=\\${OS_CLOUD:+"(\\$OS_CLOUD)"}\\ $PS1
+    export PS1=\\${OS_CLOUDNAME:+"(\\$OS_CLOUDNAME)"}\\ $PS1
     export CLOUDPROMPT_ENABLED=1
 fi
 """
@@ -56,7 +58,8 @@ def test_rc_defaults_and_quoting():
     text = credentials.rc_text('site1', {
         'KeystoneURL': 'http://192.0.2.5:5000/v2.0',
         'AdminPassword': "it's"})
-    assert 'export OS_CLOUD=site1\n' in text
+    assert 'export OS_CLOUDNAME=site1\n' in text
+    assert 'OS_CLOUD=' not in text
     assert 'export OS_REGION_NAME=regionOne\n' in text
     assert 'export OS_AUTH_URL=http://192.0.2.5:5000\n' in text
     assert 'export no_proxy=192.0.2.5\n' in text

@@ -44,8 +44,23 @@ def test_unknown_role_names_role_and_roles_file():
     ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1',
                       'sshuser': 'x'}]}, 'unknown key'),
     ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1'},
-                     {'hostname': 'C0', 'ctlplane_ip': '192.0.2.2'}]},
+                     {'hostname': 'c0', 'ctlplane_ip': '192.0.2.2'}]},
      'listed twice'),
+    ({'Controller': [{'hostname': 'C0', 'ctlplane_ip': '192.0.2.1'}]},
+     "hostname 'C0' of role Controller has capitals, which "
+     "tripleo-heat-templates do not find .*: write 'c0'$"),
+    ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.255'}]},
+     'ctlplane_ip 192.0.2.255 is the broadcast address of 192.0.2.0/24'),
+    ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.0',
+                      'ctlplane_cidr': 25}]},
+     'ctlplane_ip 192.0.2.0 is the network address of 192.0.2.0/25'),
+    ({'Compute': [{'hostname': 'n%d' % i, 'ctlplane_ip': '192.0.2.%d' % i}
+                  for i in range(250, 255)] +
+      [{'hostname': 'n256', 'ctlplane_ip': '192.0.3.1'}]},
+     r'hosts n250 \(192.0.2.250\) and n256 \(192.0.3.1\) fall in two '
+     'control plane subnets, 192.0.2.0/24 and 192.0.3.0/24, by the default '
+     '/24: give ctlplane_cidr: 23 if they share one subnet, or '
+     'ctlplane_cidr: 24 on a host of each if they are routed apart'),
     ({'Controller': [{'hostname': 'c0', 'ctlplane_ip': '192.0.2.1'},
                      {'hostname': 'c1', 'ctlplane_ip': '192.0.2.1'}]},
      'used by both'),
@@ -82,12 +97,28 @@ def test_ssh_users():
     assert ds.ssh_users(None, default=None) == {}
 
 
+def test_hosts_given_their_subnets_may_cross_a_boundary():
+    servers = ds.validate_servers({'Compute': [
+        {'hostname': 'n0', 'ctlplane_ip': '192.0.2.254'},
+        {'hostname': 'n1', 'ctlplane_ip': '192.0.3.1', 'ctlplane_cidr': 23},
+    ]})
+    assert {h['ctlplane_cidr'] for h in servers['Compute']} == {
+        '192.0.2.0/23'}
+    routed = ds.validate_servers({'Compute': [
+        {'hostname': 'n0', 'ctlplane_ip': '192.0.2.254', 'ctlplane_cidr': 24},
+        {'hostname': 'n1', 'ctlplane_ip': '192.0.3.1', 'ctlplane_cidr': 24},
+        {'hostname': 'n2', 'ctlplane_ip': '192.0.3.2'},
+    ]})
+    assert [h['ctlplane_cidr'] for h in routed['Compute']] == [
+        '192.0.2.0/24', '192.0.3.0/24', '192.0.3.0/24']
+
+
 def test_removed_hosts():
     before = ds.validate_servers(SERVERS)
-    after = ds.validate_servers({
-        'Controller': SERVERS['Controller'],
-        'Compute': [{'hostname': 'N0', 'ctlplane_ip': '192.0.2.20'},
-                    {'hostname': 'n2', 'ctlplane_ip': '192.0.2.22'}]})
+    # Names compare in any case (a work dir of an older release).
+    after = {'Controller': before['Controller'],
+             'Compute': [{'hostname': 'N0', 'ctlplane_ip': '192.0.2.20'},
+                         {'hostname': 'n2', 'ctlplane_ip': '192.0.2.22'}]}
     removed = ds.removed_hosts(before, after)
     assert [(role, host['hostname']) for role, host in removed] == [
         ('Compute', 'n1')]

@@ -72,3 +72,16 @@ def test_data_files_cannot_be_templates(tht):
         ip.check_data_file(tht + '/roles_only.yaml', 'Roles data file', '-r')
     ip.check_data_file(tht + '/roles_data.yaml', 'Roles data file', '-r')
     ip.check_data_file(tht + '/missing.yaml', 'Roles data file', '-r')
+
+
+def test_prepare_environment(tmp_path):
+    env = tmp_path / 'environments' / 'lifecycle' / 'update-prepare.yaml'
+    env.parent.mkdir(parents=True)
+    env.write_text('{}')
+    assert ip.prepare_environment(str(tmp_path), 'update') == str(env)
+    assert ip.is_prepare_environment(str(env))
+    assert not ip.is_prepare_environment(
+        str(tmp_path / 'update-prepare.yaml'))
+    with pytest.raises(exceptions.EnvironmentFileError,
+                       match='upgrade-prepare.yaml not found'):
+        ip.prepare_environment(str(tmp_path), 'upgrade')

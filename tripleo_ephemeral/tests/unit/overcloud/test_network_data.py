@@ -37,6 +37,20 @@ def test_defaults_and_bundled_file():
                                       'gateway_ip': '10.9.0.1'}}}],
      'outside'),
     ([{'name': 'A'}, {'name': 'B', 'name_lower': 'a'}], 'used twice'),
+    ([{'name': 'A', 'subnets': {'a': {
+        'ip_subnet': '10.0.0.0/24',
+        'allocation_pools': [{'start': '10.0.0.200', 'end': '10.0.0.255'}]}}}],
+     'network A subnet a: allocation pool 10.0.0.200-10.0.0.255 includes '
+     '10.0.0.255, the broadcast address of 10.0.0.0/24, which no host can '
+     'have: start after it or end before it'),
+    ([{'name': 'A', 'subnets': {'a': {
+        'ip_subnet': '10.0.0.0/24',
+        'allocation_pools': [{'start': '10.0.0.0', 'end': '10.0.0.9'}]}}}],
+     'includes 10.0.0.0, the network address'),
+    ([{'name': 'A', 'ipv6': True, 'subnets': {'a': {
+        'ipv6_subnet': 'fd00::/64', 'gateway_ipv6': 'fd00::'}}}],
+     'gateway_ipv6 fd00:: is the subnet-router anycast address of '
+     'fd00::/64, which no router can have'),
 ])
 def test_invalid_networks(data, fragment):
     with pytest.raises(exceptions.RolesDataError) as e:

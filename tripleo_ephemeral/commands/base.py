@@ -1,0 +1,41 @@
+"""What the commands of this plugin are: said once.
+
+Mixed into osc-lib's command classes (``class DeployOvercloud(
+base.DeploymentCommand, command.ShowOne)``):
+
+* :class:`LocalCommand`: every command here needs no Keystone (its Heat is
+  its own, or found through clouds.yaml), so osc-lib's shell skips the
+  authentication (``auth_required = False``).
+* :class:`DeploymentCommand`: a command that works on a deployment takes
+  ``--stack``/``--work-dir`` as its :attr:`~DeploymentCommand.
+  work_dir_options` say, and reads them with :meth:`~DeploymentCommand.
+  work_dir`.
+"""
+
+from tripleo_ephemeral.commands import options
+
+
+class LocalCommand:
+    """A command that needs no Keystone."""
+
+    auth_required = False
+
+
+class DeploymentCommand(LocalCommand):
+    """A command that works on a deployment: ``--stack`` and
+    ``--work-dir``, added first (to :attr:`work_dir_group`)."""
+
+    #: How this command takes them (a :class:`~.options.WorkDirOptions`).
+    work_dir_options = options.WorkDirOptions()
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        #: The group of the work dir options: a command adds its own
+        #: options of the same kind there.
+        self.work_dir_group = self.work_dir_options.add(parser)
+        return parser
+
+    def work_dir(self, parsed_args, existing=False):
+        """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
+        name; with ``existing``, it must hold a deployment already."""
+        return self.work_dir_options.read(parsed_args, existing=existing)

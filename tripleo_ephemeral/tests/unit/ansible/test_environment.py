@@ -1,0 +1,99 @@
+"""One environment for the command script and the product's runs."""
+
+import os
+import subprocess
+
+from tripleo_ephemeral.ansible import run as ansible_run
+from tripleo_ephemeral.ansible import environment
+from tripleo_ephemeral.ansible import install
+
+
+def _options(**kwargs):
+    return ansible_run.AnsibleOptions(**kwargs)
+
+
+def test_tripleo_playbooks_get_tripleoclient_s_environment(tmp_path):
+    ansible = install.AnsibleInstall(str(tmp_path / 'venv'))
+    env = environment.PlaybookEnvironment(
+        str(tmp_path / 'overcloud'), _options(), ansible, plan='overcloud')
+    values = env.variables()
+    share = os.path.join(ansible.path, 'share', 'ansible')
+    assert values['ANSIBLE_BECOME'] == 'True'
+    assert values['ANSIBLE_REMOTE_USER'] == 'tripleo-admin'
+    assert values['ANSIBLE_ROLES_PATH'] == os.path.join(share, 'roles')
+    assert values['ANSIBLE_STRATEGY_PLUGINS'] == os.path.join(
+        share, 'plugins', 'strategy')
+    assert values['ANSIBLE_CALLBACKS_ENABLED'] == (
+        'tripleo_dense,tripleo_profile_tasks,tripleo_states')
+    assert values['ANSIBLE_GATHER_SUBSET'] == '!all,min'
+    assert values['ANSIBLE_CACHE_PLUGIN_CONNECTION'] == os.path.join(
+        str(tmp_path / 'overcloud'), '.ansible', 'fact_cache')
+    assert values['ANSIBLE_FORKS'] == str(environment.default_forks())
+    assert env.bin_dir == ansible.bin_dir
+
+
+def test_plain_playbooks_get_the_product_s_ansible_core(tmp_path):
+    env = environment.PlaybookEnvironment(
+        str(tmp_path), _options(ssh_user='stack', forks=3))
+    values = env.variables()
+    assert 'ANSIBLE_BECOME' not in values
+    assert 'ANSIBLE_LIBRARY' not in values
+    assert values['ANSIBLE_REMOTE_USER'] == 'stack'
+    assert values['ANSIBLE_FORKS'] == '3'
+
+
+def test_script_exports_the_variables_and_passes_arguments(tmp_path):
+    env = environment.PlaybookEnvironment(
+        str(tmp_path), _options(limit='a:b', tags='x y',
+                                extravars={'k': "it's"}))
+    script = tmp_path / 'run.sh'
+    script.write_text(env.script(str(tmp_path / 'p.yaml')).replace(
+        'exec ', 'exec echo '))
+    out = subprocess.run(['bash', str(script), '--syntax-check'],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.split() == [
+        os.path.join(env.bin_dir, 'ansible-playbook'), '-i',
+        str(tmp_path / 'tripleo-ansible-inventory.yaml'), '--limit', 'a:b',
+        '--tags', 'x', 'y', '-e', '{"k":', '"it\'s"}',
+        str(tmp_path / 'p.yaml'), '--syntax-check']
+
+
+def test_which_playbooks_need_tripleo_ansible(tmp_path):
+    (tmp_path / 'deploy_steps_playbook.yaml').write_text(
+        '- hosts: all\n  strategy: tripleo_free\n')
+    assert environment.config_download_uses_tripleo_ansible(str(tmp_path))
+    (tmp_path / 'common').mkdir()
+    assert not environment.templates_use_tripleo_ansible(str(tmp_path))
+    (tmp_path / 'common' / 'deploy-steps.j2').write_text(
+        '  strategy: tripleo_linear\n')
+    assert environment.templates_use_tripleo_ansible(str(tmp_path))
+    assert not environment.config_download_uses_tripleo_ansible(
+        str(tmp_path / 'common'))
+
+
+def test_script_runs_another_playbook_when_named(tmp_path):
+    env = environment.PlaybookEnvironment(str(tmp_path), _options())
+    script = tmp_path / 'run.sh'
+    script.write_text(env.script(str(tmp_path / 'p.yaml')).replace(
+        'exec ', 'exec echo '))
+    out = subprocess.run(
+        ['bash', str(script), '--syntax-check'], capture_output=True,
+        text=True, check=True, env=dict(
+            os.environ, TRIPLEO_PLAYBOOK='update_steps_playbook.yaml'))
+    assert out.stdout.split()[-2:] == ['update_steps_playbook.yaml',
+                                       '--syntax-check']
+
+
+def test_script_finds_a_playbook_whose_path_has_spaces_and_quotes(tmp_path):
+    """Issue 36: a work dir "my deploys" left the default playbook quoted
+    inside double quotes (the quotes became part of the path)."""
+    config_dir = tmp_path / "my deploys" / "it's $HOME 50%" / 'overcloud'
+    config_dir.mkdir(parents=True)
+    env = environment.PlaybookEnvironment(str(config_dir), _options())
+    script = config_dir / 'run.sh'
+    script.write_text(env.script(str(config_dir / 'p.yaml')).replace(
+        'exec ', "exec printf '%s\\n' "))
+    out = subprocess.run(['bash', str(script)], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert out[-1] == str(config_dir / 'p.yaml')
+    assert out[2] == str(config_dir / 'tripleo-ansible-inventory.yaml')

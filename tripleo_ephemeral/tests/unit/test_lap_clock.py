@@ -1,0 +1,78 @@
+"""The deploy's seconds per phase (:mod:`tripleo_ephemeral.lap_clock`)."""
+
+import os
+
+from tripleo_ephemeral import lap_clock as phases
+from tripleo_ephemeral.deploy import result
+
+
+class FakeClock:
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_laps_add_up_to_the_whole_run_in_the_order_they_ran():
+    clock = FakeClock()
+    clock_phases = phases.Phases(clock)
+    for name, seconds in (('checks', 0.5), ('launch', 2.0),
+                          ('create', 15.0), ('checks', 0.25)):
+        clock.now += seconds
+        clock_phases.lap(name)
+    assert clock_phases.values() == {'checks': 0.75, 'launch': 2.0,
+                                     'create': 15.0}
+    assert list(clock_phases.values()) == ['checks', 'launch', 'create']
+
+
+def test_a_part_moves_out_of_its_phase_never_more_than_it_has():
+    clock = FakeClock()
+    clock_phases = phases.Phases(clock)
+    clock.now += 1.0
+    clock_phases.lap('stop')
+    clock_phases.move(0.75, 'stop', 'dump')
+    assert clock_phases.values() == {'stop': 0.25, 'dump': 0.75}
+    clock_phases.move(5.0, 'stop', 'dump')
+    assert clock_phases.values() == {'stop': 0.0, 'dump': 1.0}
+    clock_phases.move(None, 'stop', 'dump')  # no dump was made
+    clock_phases.move(1.0, 'unknown', 'dump')
+    assert clock_phases.values() == {'stop': 0.0, 'dump': 1.0}
+
+
+def test_startup_is_the_process_age_where_proc_tells_it():
+    age = phases.process_age()
+    if not os.path.exists('/proc/self/stat'):
+        assert age is None
+        return
+    assert 0.0 <= age < 24 * 3600
+    started = phases.started()
+    assert list(started.values()) == ['startup']
+    assert phases.process_age(pid='no-such-pid') is None
+
+
+def test_the_result_shows_them_as_one_mapping():
+    shown = result.Result('oc', 'DEPLOY_SUCCESS',
+                          phase_seconds={'checks': 0.5, 'create': 15.0})
+    columns, values = shown.row()
+    value = dict(zip(columns, values))['phase_seconds']
+    assert value.machine_readable() == {'checks': 0.5, 'create': 15.0}
+    assert 'create=' in value.human_readable()
+    columns, values = result.Result('oc', 'CHECKED').row()
+    assert dict(zip(columns, values))['phase_seconds'] is None
+
+
+def test_the_result_names_the_tunings_in_force_and_those_off():
+    tunings = {'installed': ['fast_create', 'gc_freeze'],
+               'refused': {'prompt_executor_stop': 'futurist differs'},
+               'not_needed': {'thread_safe_ast_parse': 'not needed on '
+                                                       'Python 3.12.1'}}
+    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
+                                    engine_tunings=tunings).row()
+    value = dict(zip(columns, values))['engine_tunings']
+    assert value.machine_readable() == tunings
+    assert value.human_readable() == (
+        'in force: fast_create, gc_freeze\n'
+        'refused: prompt_executor_stop (futurist differs)\n'
+        'not needed: thread_safe_ast_parse (not needed on Python 3.12.1)')

@@ -14,9 +14,9 @@ import logging
 
 import pytest
 
-from tripleo_ephemeral.engine_tuning import fingerprint
 from tripleo_ephemeral.engine_tuning import guard
 from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.tests.unit.engine_tuning import targets
 
 #: Each tuning and the target changed under it.
 CHANGED = [
@@ -31,24 +31,9 @@ CHANGED = [
 ]
 
 
-def _owner_and_name(path):
-    """The module or class that holds ``path``'s object, and its name."""
-    module, _value, _dialect = fingerprint._resolve(path)
-    owner_path, name = path.rsplit('.', 1)
-    if owner_path == module.__name__:
-        return module, name
-    return fingerprint._resolve(owner_path)[1], name
-
-
-def _held(path):
-    owner, name = _owner_and_name(path)
-    return (owner.__dict__.get(name) if isinstance(owner, type)
-            else getattr(owner, name))
-
-
 def _another_release(path):
     """What another release might have at ``path``."""
-    stock = _held(path)
+    stock = targets.held(path)
     if path == 'heat.engine.stack.time':
         from eventlet.green import time as green_time
         return green_time  # a Heat that sleeps with eventlet's time
@@ -72,16 +57,16 @@ def test_a_changed_target_leaves_the_tuning_off(name, path, monkeypatch,
                                                 caplog):
     shim = registry.shim(name)
     assert guard.mismatch(shim) is None  # stock: it would install
-    owner, attr = _owner_and_name(path)
+    owner, attr = targets.owner_and_name(path)
     monkeypatch.setattr(owner, attr, _another_release(path))
-    before = {t.path: _held(t.path) for t in shim.targets}
+    before = {t.path: targets.held(t.path) for t in shim.targets}
     try:
         with caplog.at_level(logging.WARNING):
             assert guard.install_shim(name) is None
     finally:
         guard.uninstall([name])
     assert guard.installed() == []
-    assert {t.path: _held(t.path) for t in shim.targets} == before
+    assert {t.path: targets.held(t.path) for t in shim.targets} == before
     [line] = [r.getMessage() for r in caplog.records
               if 'Engine tuning' in r.getMessage()]
     assert line.startswith('Engine tuning %s is off: %s differs' % (

@@ -15,6 +15,7 @@ from tripleo_ephemeral.engine_tuning import guard
 from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.engine_tuning import spec
 from tripleo_ephemeral.heat_launcher import tuning
+from tripleo_ephemeral.tests.unit.engine_tuning import targets
 
 
 def test_fingerprints_match_the_installed_libraries():
@@ -96,17 +97,8 @@ def _targets():
     for shim in registry.SHIMS:
         for tgt in shim.targets:
             if not tgt.path.endswith(']'):
-                found.append((tgt.path, _resolve(tgt.path)))
+                found.append((tgt.path, targets.held(tgt.path)))
     return found
-
-
-def _resolve(path):
-    module, _value, _dialect = fingerprint._resolve(path)
-    owner_path, name = path.rsplit('.', 1)
-    owner = fingerprint._resolve(owner_path)[1] if (
-        owner_path != module.__name__) else module
-    return (owner.__dict__.get(name) if isinstance(owner, type)
-            else getattr(owner, name))
 
 
 @pytest.mark.parametrize('in_process', [True, False])
@@ -125,7 +117,8 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
     try:
         for stage in spec.STAGES:
             installed += guard.install(_values('tuned'), stage=stage)
-        changed = [path for path, obj in before if _resolve(path) is not obj]
+        changed = [path for path, obj in before
+                   if targets.held(path) is not obj]
     finally:
         guard.uninstall()
     tuned = registry.tuned(in_process)
@@ -137,7 +130,7 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
     assert 'heat.engine.template.parse' in changed
     assert ('heat.db.api.stack_update' in changed) is in_process
     assert guard.installed() == []
-    assert [(p, _resolve(p)) for p, _obj in before] == before
+    assert [(p, targets.held(p)) for p, _obj in before] == before
     assert engines._init_connection_args is dispatcher
     assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
 

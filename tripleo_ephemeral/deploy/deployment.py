@@ -77,7 +77,10 @@ class Deployment:
             launcher, ansible if run_ansible else None)
         phases.lap('checks')
         values = {'work_dir': wd.path}
-        with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
+        spawn = (launcher.spawner.undone_on_failure() if launcher.ephemeral
+                 else contextlib.nullcontext())
+        with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir), \
+                spawn:
             self._report_unfinished()
             # Heat may start ahead where the rollback undoes what it writes
             # (its heat dir is the work dir's, and its logs are copied).

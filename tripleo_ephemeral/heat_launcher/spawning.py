@@ -9,6 +9,8 @@ killing what it started, with no dump, and removing its (empty) database:
 as if it never ran.
 """
 
+import contextlib
+
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
 
@@ -50,6 +52,19 @@ class Spawner:
         self.saved = None
         self.launcher.kill()
         self.launcher.database.remove()
+
+    @contextlib.contextmanager
+    def undone_on_failure(self):
+        """Undo, when the block fails or a signal stops it, a spawn that
+        nothing has waited for yet: a signal between the spawn and
+        ``start`` must not leave Heat running, or its state saying so."""
+        try:
+            yield
+        except BaseException:
+            if self.saved is not None:
+                with interruption.shielded('stopping Heat'):
+                    self.unspawn()
+            raise
 
     def wait(self):
         """``start``'s wait for the spawned Heat; False if its port was

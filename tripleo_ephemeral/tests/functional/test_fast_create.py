@@ -67,12 +67,12 @@ def _check_equal_and_updatable(cli, tmp_path, port, deploy_args, stack,
                                stock_args=OFF):
     fast, stock = tmp_path / 'fast', tmp_path / 'stock'
     done = cli.deploy(fast, *deploy_args, port=port, timeout=1800).result
-    # the same passwords: a new work dir would draw its own
-    passwords = helpers.Layout(stock).passwords_file
-    passwords.parent.mkdir(parents=True)
+    # the same passwords, given as an operator gives them (-e): a new work
+    # dir would draw its own
+    passwords = tmp_path / 'fast-passwords.yaml'
     shutil.copy2(helpers.Layout(fast).passwords_file, passwords)
-    off = cli.deploy(stock, *(deploy_args + tuple(stock_args)), port=port,
-                     timeout=1800).result
+    off = cli.deploy(stock, *(deploy_args + tuple(stock_args)),
+                     '-e', str(passwords), port=port, timeout=1800).result
     assert done['stack_status'] == off['stack_status'] == 'CREATE_COMPLETE'
     assert done['resources'] == off['resources']
     created = _fast_creates(fast)

@@ -10,6 +10,7 @@ be reached and nothing is cached).
 import importlib.util
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -37,7 +38,18 @@ def theirs(tool):
     except subprocess.CalledProcessError as exc:
         pytest.skip('python-tripleoclient %s could not be downloaded: %s' %
                     (tool.VERSION, exc))
-    return tool.tripleoclient_options(src)
+    # The sdist's egg-info on sys.path makes tripleoclient look installed
+    # to importlib.metadata, and the tool's stubs answer imports: both are
+    # taken back so the tests after these see this process as it was.
+    path, meta_path = list(sys.path), list(sys.meta_path)
+    modules = set(sys.modules)
+    try:
+        yield tool.tripleoclient_options(src)
+    finally:
+        sys.path[:], sys.meta_path[:] = path, meta_path
+        for name in set(sys.modules) - modules:
+            if name.split('.')[0] in tool.STUBBED + ('tripleoclient',):
+                del sys.modules[name]
 
 
 def test_every_tripleoclient_option_is_covered(tool, theirs):

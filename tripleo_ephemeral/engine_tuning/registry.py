@@ -1,10 +1,11 @@
 """Every engine tuning shim, declared once (:mod:`.spec`). No Heat here.
 
-The declarations are in three parts by topic, assembled into
+The declarations are in four parts by topic, assembled into
 :data:`SHIMS` here in the order the guard installs them:
 :mod:`.shims_database` (real threads and the database),
-:mod:`.shims_engine` (the engine's own work) and :mod:`.shims_process`
-(the message bus, the RPC server and the garbage collector).
+:mod:`.shims_create` (the fast create), :mod:`.shims_engine` (the
+engine's other work) and :mod:`.shims_process` (the message bus, the RPC
+server and the garbage collector).
 
 A shim is switched on by the first ``[ephemeral_heat]`` option it lists
 (unless it is always on), and replaces or relies on the targets it lists,
@@ -20,6 +21,7 @@ target that changed, fix the shim if it must change, then add the new
 fingerprint to its part (keep the old ones while those releases are
 supported) and the release to ``checked_on``.
 """
+from tripleo_ephemeral.engine_tuning import shims_create
 from tripleo_ephemeral.engine_tuning import shims_database
 from tripleo_ephemeral.engine_tuning import shims_engine
 from tripleo_ephemeral.engine_tuning import shims_process
@@ -51,7 +53,8 @@ RUNNER_SETTINGS = (
 EXECUTOR_THREAD_POOL_SIZE = (256, 64)
 
 #: Every shim, in the order the guard installs them.
-SHIMS = shims_database.SHIMS + shims_engine.SHIMS + shims_process.SHIMS
+SHIMS = (shims_database.SHIMS + shims_create.SHIMS + shims_engine.SHIMS +
+         shims_process.SHIMS)
 
 
 def tunings():

@@ -1,169 +1,18 @@
-"""The shims of the engine's own work (:mod:`.registry`'s part).
-
-The fast create (:mod:`.fast_create`), Heat's hard-coded sleeps
-(:mod:`.sleeps`), yaql results kept during a fast create
-(:mod:`.yaql_memo`), parameter_defaults encoded once
-(:mod:`.shared_defaults`), resource definitions and templates parsed on demand
-(:mod:`.definitions`, :mod:`.attributes`) and parents woken by their
-nested stacks (:mod:`.wakeups`). No Heat here.
+"""The shims of the engine's own work outside the fast create
+(:mod:`.registry`'s part; the fast create's: :mod:`.shims_create`):
+Heat's hard-coded sleeps (:mod:`.sleeps`; a fast create's zero sleep
+too), resource definitions and
+templates parsed on demand (:mod:`.definitions`, :mod:`.attributes`),
+snippet walks with fast paths (:mod:`.snippets`) and parents woken by
+their nested stacks (:mod:`.wakeups`). No Heat here.
 """
 
 from tripleo_ephemeral.engine_tuning.spec import HEAT
-from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 SHIMS = (
-    Shim(
-        # Before the shims that replace TaskRunner._sleep: its fingerprint
-        # is taken of Heat's own. The targets that differ between the two
-        # Heats (EngineService methods, Stack.create) differ only in
-        # osprofiler's tracing wrapper; their code is the same.
-        'fast_create', 'fast_create', checked_on=HEAT,
-        options=(Option(
-            'fast_create', 'bool', False, True,
-            help='Create a fresh root stack on Heat\'s legacy engine with '
-                 'every nested stack created and stepped in the root\'s '
-                 'engine thread, then convert the tree with Heat\'s own '
-                 'migrate_to_convergence: a third of the CPU of a '
-                 'convergence create. Updates, deletes, adopt and restored '
-                 'stacks stay on convergence.'),),
-        targets=(
-            target('heat.engine.service.EngineService.create_stack',
-                   '40111cf36d0d0ed9', 'edc6ddbbd7036ec1'),
-            target('heat.engine.service.EngineService.'
-                   '_parse_template_and_validate_stack', '5d5cb1f85bc04dfd'),
-            target('heat.engine.service.EngineService._validate_new_stack',
-                   '93529472815bebe7'),
-            target('heat.engine.service.EngineService.show_stack',
-                   'cd7f264467aba8b0', '964112c656589316'),
-            target('heat.engine.service.EngineService.migrate_convergence_1',
-                   '999e94515493bde5', '0306bc9c9fef007a'),
-            target('heat.engine.service.EngineService.stop',
-                   'a1db58ee85989594', '97910c27d8e0b3af'),
-            target('heat.engine.service.ThreadGroupManager.send',
-                   '98919dfdffa197b0'),
-            target('heat.rpc.client.EngineClient.call', 'b29aee6959858bc8'),
-            target('heat.common.messaging.RequestContextSerializer.'
-                   'serialize_context', '78135fe1c969b87a'),
-            target('heat.common.messaging.RequestContextSerializer.'
-                   'deserialize_context', 'ce587246fc78a819'),
-            target('heat.engine.stack.Stack.create',
-                   '5d880bc4d3c26a71', 'ea8e4b1771e4f4d8'),
-            target('heat.engine.stack.Stack.defer_state_persist',
-                   '98e0fd09613a739a'),
-            target('heat.engine.stack.Stack.persist_state_and_release_lock',
-                   'cd663513cd14b1cc'),
-            target('heat.engine.stack.Stack.migrate_to_convergence',
-                   'b55028ca9eafb80d'),
-            # What the migration stores back of a stack in memory.
-            target('heat.engine.stack.Stack.store',
-                   '92734564d8e94953', '0faa590b21462c9b'),
-            target('heat.engine.stack.Stack.get_kwargs_for_cloning',
-                   'b74b69b47a920b7f'),
-            target('heat.engine.stack.Stack._from_db', '6f03ea53277e509f'),
-            target('heat.engine.scheduler.TaskRunner._sleep',
-                   '36a3a7b358fbf771'),
-            target('heat.engine.resource.Resource.state_set',
-                   '790050083523fa91'),
-            target('heat.engine.resource.Resource.node_data',
-                   'c6d321fc9e6f0428'),
-            target('heat.engine.resource.Resource.store_attributes',
-                   'e30f54a8e2cf9ffa'),
-            target('heat.engine.resources.stack_resource.StackResource.'
-                   'create_with_template', 'b4eb00b4d5aeb1bb'),
-            target('heat.engine.resources.stack_resource.StackResource.'
-                   'check_create_complete', '52a8b403983ec6d6'),
-            target('heat.engine.resources.stack_resource.StackResource.'
-                   'get_output', 'c58771ba1f0e3fa7'),
-            target('heat.engine.resources.stack_resource.StackResource.'
-                   'handle_create_cancel', '8ca9c4b9e77430ae'),
-            target('heat.engine.resources.template_resource.'
-                   'TemplateResource.get_reference_id', '7d5f13538fd985fb'),
-            target('heat.engine.resources.openstack.heat.resource_group.'
-                   'ResourceGroup.handle_create', '0ae490ff332d5a40'))),
-    Shim(
-        # After fast_create: its steps run inside a fast create only.
-        'fast_create_transactions', 'fast_transactions',
-        checked_on=HEAT + OSLO_DB,
-        options=(Option(
-            'fast_create_transaction_slice', 'float', 0.0, 0.2, min=0.0,
-            help='Seconds of a fast create\'s work written in one database '
-                 'transaction (0: a transaction per database call, as '
-                 'stock Heat). Other threads\' writes wait that long at '
-                 'most for the SQLite lock (a single step of a wide tree '
-                 'can take longer); reads do not wait.'),),
-        targets=(
-            target('heat.engine.scheduler.TaskRunner.start',
-                   'fa83c35c25b6de66'),
-            target('heat.engine.scheduler.TaskRunner.step',
-                   '4800be7e864a4878'),
-            target('heat.common.messaging.RequestContextSerializer.'
-                   'deserialize_context', 'ce587246fc78a819'),
-            target('oslo_db.sqlalchemy.enginefacade.'
-                   '_transaction_contexts_by_thread', '16c057ea29a138b3'),
-            target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
-                   '_session', 'fbbbd706276384a4'))),
-    Shim(
-        # After fast_create: only inside a fast create.
-        'fast_create_yaql_cache', 'yaql_memo', checked_on=HEAT,
-        options=(Option(
-            'fast_create_yaql_cache', 'bool', False, True,
-            help='During a fast create, give a copy of the first result '
-                 'when a yaql expression is evaluated again on the same '
-                 'data (expressions naming now are always evaluated).'),),
-        targets=(
-            # What result() evaluates: the expression on the data.
-            target('heat.engine.hot.functions.Yaql.result',
-                   '5fc27f2d92846592'),
-            target('heat.engine.hot.functions.Yaql.__init__',
-                   '4ca08943861317bb'))),
-    Shim(
-        # After fast_create: it wraps the fast check_create_complete.
-        'fast_create_release', 'fast_release', checked_on=HEAT[:1],
-        options=(Option(
-            'fast_create_release', 'bool', False, True,
-            help='During a fast create, finish each nested stack that '
-                 'ended CREATE_COMPLETE at once (outputs computed, '
-                 'converted to convergence) and let go of it, instead of '
-                 'keeping the whole tree in memory until the root\'s '
-                 'create ends.'),),
-        # It wraps fast_create's check_create_complete and reads outputs
-        # as its get_output does (both checked there); does nothing
-        # outside a fast create.
-        targets=(
-            target('heat.engine.resources.stack_resource.StackResource.'
-                   'nested', '116d7aaee3def86f'),
-            target('heat.engine.stack.Stack.migrate_to_convergence',
-                   'b55028ca9eafb80d'))),
-    Shim(
-        # After fast_create: only inside a fast create.
-        'fast_create_shared_defaults', 'shared_defaults',
-        checked_on=HEAT[:1],
-        options=(Option(
-            'fast_create_shared_defaults', 'bool', False, True,
-            help='During a fast create, JSON-encode each value of the '
-                 'parameter_defaults that every nested stack\'s stored '
-                 'environment carries once, and parse a JSON parameter '
-                 'whose value is one of them from that text (the same '
-                 'rows and values as stock Heat).'),),
-        targets=(
-            # The name Json.process_bind_param calls (fingerprinted with
-            # the functions that read it).
-            target('heat.db.types.dumps', '90e2dac4be9c4518'),
-            target('heat.engine.parameters.JsonParam.parse',
-                   '6217f7f9df4b2e2b'),
-            # Why the values come back: a child's parameter_defaults are
-            # a new dict of its parent's values.
-            target('heat.engine.environment.get_child_environment',
-                   '79c8f6e1811feccf'),
-            target('heat.engine.environment.Environment.load',
-                   '53c6ba418154edd9'),
-            target('heat.engine.environment.Environment.env_as_dict',
-                   'a7ae6a7fb60ea5af'),
-            target('heat.engine.environment.Environment.user_env_as_dict',
-                   '9fb1f1a338fb2f89'))),
     Shim(
         'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
         options=(Option(
@@ -171,6 +20,19 @@ SHIMS = (
             help='Seconds the convergence engine sleeps between triggering '
                  'two leaf resources (Heat hard-codes 1).'),),
         # Read by Stack._converge_create_or_update and Stack.validate.
+        targets=(target('heat.engine.stack.time', '3452e9e60d7bfd61'),)),
+    Shim(
+        # After leaf_trigger_delay: it wraps the time module that shim
+        # gives heat.engine.stack. Only in a fast create's thread.
+        'fast_create_no_yield', 'sleeps', checked_on=HEAT,
+        options=(Option(
+            'fast_create_no_yield', 'bool', False, True,
+            help='In a fast create\'s thread, return at once from the '
+                 'zero-second sleep Stack.validate makes after each '
+                 'resource (an eventlet yield; with real threads it gives '
+                 'the core away on a busy machine).'),),
+        # Read by Stack.validate (sleep(0)) and the convergence leaf
+        # trigger (sleep(1), left to the module it wraps).
         targets=(target('heat.engine.stack.time', '3452e9e60d7bfd61'),)),
     Shim(
         # 0.2 s brought no gain and one 200-member create failed with it
@@ -255,6 +117,38 @@ SHIMS = (
             help='Parse templates with exact-type checks first (same '
                  'results as Heat\'s parser, faster).'),),
         targets=(target('heat.engine.template.parse', 'c17ef784deb8bc28'),)),
+    Shim(
+        'template_validate_unhashed', 'definitions', checked_on=HEAT,
+        options=(Option(
+            'template_validate_unhashed', 'bool', False, True,
+            help='Check a template\'s sections and resource types on '
+                 'every validation instead of hashing the whole template '
+                 'to skip checks it passed before (a quarter of the '
+                 'cost, the same outcome).'),),
+        targets=(target('heat.engine.template.Template.validate',
+                        'f5ff995d18ca97e7'),)),
+    Shim(
+        # After narrow_referenced_attrs, which relies on (and checks) the
+        # attribute walks this replaces.
+        'fast_snippet_walks', 'snippets', checked_on=HEAT,
+        options=(Option(
+            'fast_snippet_walks', 'bool', False, True,
+            help='Resolve, validate, hash and find the dependencies and '
+                 'attributes of template snippets with exact-type checks '
+                 'for their plain dicts, lists and scalars first (the same '
+                 'walks and results as Heat\'s, which asks abstract base '
+                 'classes at every node).'),),
+        targets=(
+            target('heat.engine.function.resolve', '97c0df6e8f40c526'),
+            target('heat.engine.function._non_null_item',
+                   '34b2f1dd050df00d'),
+            target('heat.engine.function._non_null_value',
+                   '49ac839794ecdd09'),
+            target('heat.engine.function.validate', 'b11f625b46aa2cb0'),
+            target('heat.engine.function.dependencies', 'd5ebd06581d9a636'),
+            target('heat.engine.function.dep_attrs', 'b8163258985f9f1b'),
+            target('heat.engine.function.all_dep_attrs', '4d6cd809fa9a7d64'),
+            target('heat.engine.rsrc_defn._hash_data', '7786409a2e3275f7'))),
     Shim(
         'nested_stack_wakeups', 'wakeups', checked_on=HEAT, when='in_process',
         options=(Option(

@@ -6,7 +6,8 @@ import dataclasses
 #: The distribution a target's top-level package comes from (others are
 #: Python's standard library).
 DISTRIBUTIONS = {'heat': 'openstack-heat', 'oslo_db': 'oslo.db',
-                 'oslo_messaging': 'oslo.messaging', 'futurist': 'futurist'}
+                 'oslo_messaging': 'oslo.messaging', 'futurist': 'futurist',
+                 'yaql': 'yaql'}
 
 #: The releases the fingerprints were taken on: those OpenStack 2026.1's
 #: constraints pin and those a plain pip install resolves on each Python
@@ -22,6 +23,8 @@ OSLO_MESSAGING = ('oslo.messaging 17.3.0', 'oslo.messaging 18.1.0',
 #: fix is needed on is checked.
 PYTHON = ('Python 3.11.7',)
 FUTURIST = ('futurist 3.2.1', 'futurist 3.3.0', 'futurist 3.5.0')
+#: The yaql tripleo-heat-templates need (3 removed format()).
+YAQL = ('yaql 2.0.1',)
 #: The in-memory bus's driver was read on this one only.
 FAKE_BUS = ('oslo.messaging 17.3.0',)
 

@@ -15,6 +15,7 @@ from tripleo_ephemeral.engine_tuning import guard
 from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.engine_tuning import spec
 from tripleo_ephemeral.heat_launcher import tuning
+from tripleo_ephemeral.tests.unit.engine_tuning import targets
 
 
 def test_fingerprints_match_the_installed_libraries():
@@ -96,17 +97,8 @@ def _targets():
     for shim in registry.SHIMS:
         for tgt in shim.targets:
             if not tgt.path.endswith(']'):
-                found.append((tgt.path, _resolve(tgt.path)))
+                found.append((tgt.path, targets.held(tgt.path)))
     return found
-
-
-def _resolve(path):
-    module, _value, _dialect = fingerprint._resolve(path)
-    owner_path, name = path.rsplit('.', 1)
-    owner = fingerprint._resolve(owner_path)[1] if (
-        owner_path != module.__name__) else module
-    return (owner.__dict__.get(name) if isinstance(owner, type)
-            else getattr(owner, name))
 
 
 @pytest.mark.parametrize('in_process', [True, False])
@@ -125,7 +117,8 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
     try:
         for stage in spec.STAGES:
             installed += guard.install(_values('tuned'), stage=stage)
-        changed = [path for path, obj in before if _resolve(path) is not obj]
+        changed = [path for path, obj in before
+                   if targets.held(path) is not obj]
     finally:
         guard.uninstall()
     tuned = registry.tuned(in_process)
@@ -137,7 +130,7 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
     assert 'heat.engine.template.parse' in changed
     assert ('heat.db.api.stack_update' in changed) is in_process
     assert guard.installed() == []
-    assert [(p, _resolve(p)) for p, _obj in before] == before
+    assert [(p, targets.held(p)) for p, _obj in before] == before
     assert engines._init_connection_args is dispatcher
     assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
 
@@ -272,10 +265,15 @@ def test_a_wrapper_is_fingerprinted_as_itself():
 
 TUNED = {
     'atomic_sync_points': 'true', 'checkin_yield': 'false',
-    'fast_create': 'true', 'fast_create_release': 'true',
+    'fast_create': 'true', 'fast_create_final_outputs': 'true',
+    'fast_create_no_yield': 'true',
+    'fast_create_lean_rows': 'true', 'fast_create_lean_stacks': 'true',
+    'fast_create_release': 'true',
     'fast_create_shared_defaults': 'true',
     'fast_create_transaction_slice': 0.2, 'fast_create_yaql_cache': 'true',
-    'fast_template_parse': 'true', 'gc_freeze': 'true',
+    'fast_snippet_walks': 'true', 'fast_template_parse': 'true',
+    'fast_yaql_input': 'true',
+    'gc_freeze': 'true',
     'in_process_bus_wakeup': 'true',
     'gc_thresholds': '10000,20,20', 'lazy_resource_definitions': 'true',
     'lean_database_writes': 'true',
@@ -287,6 +285,7 @@ TUNED = {
     'sqlite_journal_mode': 'WAL', 'sqlite_pool_size': 32,
     'sqlite_stack_indexes': 'true',
     'sqlite_synchronous': 'NORMAL', 'task_poll_interval': 1.0,
+    'template_validate_unhashed': 'true',
 }
 
 
@@ -302,11 +301,16 @@ def test_stock_values():
     assert stock.executor_thread_pool_size == 64
     assert stock.runner_options() == dict(
         TUNED, atomic_sync_points='false', checkin_yield='true',
-        fast_create='false', fast_create_release='false',
+        fast_create='false', fast_create_final_outputs='false',
+        fast_create_no_yield='false',
+        fast_create_lean_rows='false', fast_create_lean_stacks='false',
+        fast_create_release='false',
         fast_create_shared_defaults='false',
         fast_create_transaction_slice=0.0,
         fast_create_yaql_cache='false',
-        fast_template_parse='false', gc_freeze='false',
+        fast_snippet_walks='false', fast_template_parse='false',
+        fast_yaql_input='false',
+        gc_freeze='false',
         gc_thresholds='', in_process_bus_wakeup='false',
         lazy_resource_definitions='false', lean_database_writes='false',
         leaf_trigger_delay=1.0,
@@ -315,7 +319,8 @@ def test_stock_values():
         rpc_idle_poll_max=5.0,
         skip_unconsumed_notifications='false', sqlite_journal_mode='DELETE',
         sqlite_stack_indexes='false',
-        sqlite_pool_size=0, sqlite_synchronous='FULL')
+        sqlite_pool_size=0, sqlite_synchronous='FULL',
+        template_validate_unhashed='false')
     overrides = stock.as_overrides()
     assert overrides[0] == 'DEFAULT.executor_thread_pool_size=64'
     assert 'ephemeral_heat.sqlite_journal_mode=DELETE' in overrides

@@ -215,3 +215,25 @@ def test_rpc_idle_poll_max(install_shim):
     delay, = [o for o in impl_rabbit.rabbit_opts
               if o.name == 'kombu_reconnect_delay']
     assert delay.type.max == 4.5
+
+
+def test_no_zero_sleep_in_a_fast_create(install_shim, monkeypatch):
+    """A zero sleep of heat.engine.stack returns at once in a fast create's
+    thread; the leaf trigger's sleep keeps its tuned delay."""
+    import time
+    import types
+
+    from heat.engine import stack as heat_stack
+
+    from tripleo_ephemeral.engine_tuning import fast_create
+
+    slept = []
+    monkeypatch.setattr(time, 'sleep', slept.append)
+    install_shim('leaf_trigger_delay', leaf_trigger_delay=0.05)
+    install_shim('fast_create_no_yield')
+    heat_stack.time.sleep(0)
+    monkeypatch.setattr(fast_create._local, 'create',
+                        types.SimpleNamespace(), raising=False)
+    heat_stack.time.sleep(0)
+    heat_stack.time.sleep(1)
+    assert slept == [0, 0.05]

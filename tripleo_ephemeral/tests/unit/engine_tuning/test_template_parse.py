@@ -89,3 +89,30 @@ def test_fast_parse_on_real_templates(tht_dir):
             _same(results[0], results[2], path)
         checked += 1
     assert checked >= 250  # the bundled templates and THT's (286)
+
+
+@pytest.mark.parametrize('tmpl', [
+    stacks.TEMPLATE,
+    dict(stacks.TEMPLATE, bogus_section={}),
+    dict(stacks.TEMPLATE, resources={'a': {'type': 'T'}, 'b': {}}),
+    dict(stacks.TEMPLATE, resources={'a': {'properties': {}}}),
+    dict(stacks.TEMPLATE, resources={'a': {'type': 'T', 'typo': 1}}),
+    dict(stacks.TEMPLATE, resources={'a': ['not', 'a', 'map']}),
+])
+def test_template_validation_unhashed_decides_as_heat(tmpl, install_shim):
+    """The same outcome and error, every time, without the digest."""
+    from heat.engine import environment
+    from heat.engine import template as heat_template
+
+    outcomes = []
+    for unhashed in (False, True, True):
+        if unhashed:
+            install_shim('template_validate_unhashed')
+        t = heat_template.Template(dict(tmpl),
+                                   env=environment.Environment({}))
+        try:
+            t.validate()
+            outcomes.append('valid')
+        except Exception as exc:
+            outcomes.append('%s: %s' % (type(exc).__name__, exc))
+    assert outcomes[0] == outcomes[1] == outcomes[2]

@@ -72,3 +72,46 @@ def test_outside_a_fast_create_every_result_is_evaluated(evaluations,
     _yaql().result()
     _yaql().result()
     assert parsed == [EXPRESSION] * 2
+
+
+def test_data_marshal_does_not_take_is_told_apart_by_its_repr():
+    from tripleo_ephemeral.engine_tuning import yaql_memo
+
+    class Text(str):
+        pass
+
+    assert yaql_memo._digest({'a': [1]}) == yaql_memo._digest({'a': [1]})
+    assert len({yaql_memo._digest(v) for v in (
+        [1], [1.0], [True], {'a': 1, 'b': 2}, {'b': 2, 'a': 1},
+        [Text('x')], ['x'], [Text('y')])}) == 8
+
+
+def test_equal_data_share_a_digest_however_their_parts_are_shared():
+    from tripleo_ephemeral.engine_tuning import yaql_memo
+
+    part = {'service_names': ['nova_compute', 'ovn_controller']}
+    shared = {'Compute': part, 'Other': part, 'held': [part] * 3}
+    copied = {'Compute': dict(part), 'Other': {'service_names': [
+        'nova_' + 'compute', 'ovn_controller']}, 'held': [
+        {'service_names': list(part['service_names'])} for _ in range(3)]}
+    assert shared == copied
+    assert yaql_memo._digest(shared) == yaql_memo._digest(copied)
+
+
+def test_yaqls_input_converted_as_yaql_converts_it(install_shim):
+    import collections
+
+    from yaql.language import utils
+
+    class Text(str):
+        pass
+
+    data = {'a': [1, 2.5, None, True, 'x', Text('y'), ('t', ['u'])],
+            'b': {'c': {'d': []}}, 'e': {1, 2}, 'f': collections.OrderedDict(
+                g=[{'h': 'i'}])}
+    stock = utils.convert_input_data(data)
+    install_shim('fast_yaql_input')
+    fast = utils.convert_input_data(data)
+    assert fast == stock and hash(fast) == hash(stock)
+    assert type(fast['a']) is tuple and type(fast['a'][5]) is Text
+    assert utils.convert_input_data('s') == 's'

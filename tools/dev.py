@@ -142,6 +142,12 @@ def install_tripleo_ansible():
           '-f', 'value', '-c', 'path'], env=_env())
 
 
+#: The whole suite's workers (pytest-xdist): its tests wait on Heat, sshd and
+#: podman as much as they compute, and each starts what it needs on free
+#: ports in its own temporary directory, so two share a 2-core machine well.
+PARALLEL = ['-n', str(max(2, min(4, os.cpu_count() or 2)))]
+
+
 def cmd_test(args):
     ensure_venv(DEV_EXTRAS)
     setup_system()
@@ -149,7 +155,8 @@ def cmd_test(args):
     if os.environ.get('TRIPLEO_EPHEMERAL_THT') == '1':
         install_tripleo_ansible()
     argv = [os.path.join(BIN, 'python'), '-m', 'pytest'] + (
-        list(args) or ['-q', '-ra', 'tripleo_ephemeral/tests'])
+        list(args) or ['-q', '-ra', '--durations=25'] + PARALLEL +
+        ['tripleo_ephemeral/tests'])
     os.chdir(ROOT)
     os.execve(argv[0], argv, _env())
 

@@ -3,6 +3,7 @@
 The helpers behind them are in helpers.py; test modules import that.
 """
 
+import fcntl
 import os
 import shutil
 
@@ -105,8 +106,13 @@ def heat_image(tmp_path_factory):
         pytest.skip(reason)
     cli = helpers.Cli(str(tmp_path_factory.mktemp('image-home')))
     cli.env['HOME'] = os.path.expanduser('~')  # keep the build cache
-    return cli.json('tripleo', 'heat', 'image', 'build',
-                    timeout=1800)['image']
+    # With pytest-xdist every worker asks for the image: one builds it, the
+    # others wait on the lock and then find it built (the same fingerprint).
+    shared = tmp_path_factory.getbasetemp().parent
+    with open(shared / 'heat-image.lock', 'a') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return cli.json('tripleo', 'heat', 'image', 'build',
+                        timeout=1800)['image']
 
 
 @pytest.fixture

@@ -48,6 +48,14 @@ def _client(api_url):
                                    api_url)
 
 
+def _owner_url(launched):
+    """The launched Heat's endpoint as its owner reaches it: the command
+    shows the API secret's place (``<api_secret>``), never the secret,
+    which is in the heat dir's ``api_secret`` file."""
+    with open(os.path.join(launched['heat_dir'], 'api_secret')) as f:
+        return launched['api_url'].replace('<api_secret>', f.read().strip())
+
+
 def _cpu(proc):
     times = proc.cpu_times()
     return times.user + times.system
@@ -80,7 +88,7 @@ def run(config, workdir):
     print('== %s: %s preview and create' % (config, CASE), flush=True)
     launched = json.loads(_openstack(*args))
     try:
-        client = _client(launched['api_url'])
+        client = _client(_owner_url(launched))
         heat = psutil.Process(launched['pid'])
         stack = client.stacks.get('overcloud')
         ref = 'overcloud/%s' % stack.id

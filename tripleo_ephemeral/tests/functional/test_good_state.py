@@ -44,6 +44,24 @@ def _dumps(cli, work_dir):
                     str(work_dir))
 
 
+def _slow_heat_start(tmp_path, base):
+    """Environment under which Heat's process (the native runner, the
+    only one started with ``--db-sync``) sleeps 60 s before it starts: Heat
+    is started ahead while the inputs are read, so on a busy machine it may
+    answer before a 0 s start-up timeout is checked; a Heat that cannot
+    answer yet makes the timeout certain."""
+    site = tmp_path / 'slow-heat-site'
+    site.mkdir(exist_ok=True)
+    (site / 'sitecustomize.py').write_text(
+        'import sys\n'
+        'import time\n'
+        "if '--db-sync' in sys.argv:\n"
+        '    time.sleep(60)\n')
+    path = base.get('PYTHONPATH')
+    return {'PYTHONPATH': os.pathsep.join([str(site)] + ([path] if path
+                                                         else []))}
+
+
 def _interrupted(cli, work_dir, port, args):
     running = cli.running('overcloud', 'deploy', '--stack-only',
                           '--work-dir', str(work_dir), '--heat-api-port',
@@ -66,7 +84,8 @@ def test_failed_deploys_never_push_out_the_good_one(cli, work_dir, port,
     dump_bytes = wd.heat_dump.read_bytes()
     before = sorted(p.name for p in work_dir.rglob('*.tar.gz'))
     timed_out = cli.deploy(work_dir, *args, '--heat-startup-timeout', '0',
-                           port=port, check=False)
+                           port=port, check=False,
+                           env=_slow_heat_start(tmp_path, cli.env))
     assert timed_out.returncode != 0
     assert 'as they were' in timed_out.progress
     assert wd.status() == 'DEPLOY_SUCCESS'

@@ -17,20 +17,46 @@ only N engines (oslo.service forks them), for a pod with a real message
 bus; both keep the same tuning shims.
 
 Its own options live in the ``[ephemeral_heat]`` group of heat.conf.
+
+Its start is most of what a deploy waits for before the create (Heat is
+started ahead, while the inputs are read), so two things of this process,
+not of Heat's code, make it cheaper:
+
+* the garbage collector is off until the engine has started and the API
+  is set up (:func:`collector_on`; then it runs as stock, or as the
+  ``gc_*`` tunings set it): importing Heat and its libraries makes
+  hundreds of thousands of objects and no garbage worth a collection;
+* eventlet is kept out (:data:`KEPT_OUT`): Heat runs on oslo.service's
+  threading backend, and the libraries that import eventlet where they
+  find it (oslo.concurrency, futurist, oslo.utils, glanceclient...) only
+  check that it has not monkey-patched anything, and use the standard
+  library where it cannot be imported; the same modules of Heat and its
+  libraries are loaded, and the same resource types registered.
+
+Both took THT 1+1's start from 2.7 s of CPU to 1.75.
 """
 
-import argparse
-import logging as std_logging
-import os
-import shutil
-import signal
-import socketserver
-import sqlite3
+import gc
 import sys
-import threading
-from wsgiref import simple_server
 
-from oslo_service import backend
+#: Modules this process never imports (see above).
+KEPT_OUT = ('eventlet',)
+
+gc.disable()
+for _name in KEPT_OUT:
+    sys.modules.setdefault(_name, None)
+
+import argparse  # noqa: E402
+import logging as std_logging  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import socketserver  # noqa: E402
+import sqlite3  # noqa: E402
+import threading  # noqa: E402
+from wsgiref import simple_server  # noqa: E402
+
+from oslo_service import backend  # noqa: E402
 
 backend.init_backend(backend.BackendType.THREADING)
 
@@ -185,6 +211,12 @@ def _install_tunings(own, opts, stage):
                             unneeded)
 
 
+def collector_on():
+    """The garbage collector on again, as stock, once the start is over
+    (the ``started`` stage's tunings may then set it otherwise)."""
+    gc.enable()
+
+
 def _prepare_engine(own, opts):
     """Database settings, migrations if asked, then the tuning shims."""
     _install_tunings(own, opts, 'database')  # before the first query
@@ -204,6 +236,7 @@ def _run_engines(own, opts):
     messaging.setup()
     srv = engine_service.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
     LOG.info('Starting %d engine worker(s)', own.workers)
+    collector_on()
     _install_tunings(own, opts, 'started')  # before the fork: never scanned
     launcher = service.launch(CONF, srv, workers=max(1, own.workers),
                               restart_method='mutate')
@@ -245,6 +278,7 @@ def main(argv=None):
         messaging.setup()
         srv = None
     httpd.set_app(heat_config.load_paste_app('heat-api'))
+    collector_on()
     _install_tunings(own, opts, 'started')
     LOG.info('Heat API listening on http://%s:%s', *httpd.server_address[:2])
     try:

@@ -38,9 +38,14 @@ parts of tripleo-common's dry run need a registry and are not done:
 import contextlib
 import copy
 import logging
+import os
 import re
+import sys
+
+import yaml
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import yamlfile
 
 LOG = logging.getLogger(__name__)
 
@@ -80,7 +85,6 @@ def parameters(environment, roles, disable_container_prepare=False):
     ``resource_registry``), ``roles`` the roles data. Neither is changed.
     """
     kolla_builder = _check_data()
-    from tripleo_common.utils import plan as plan_utils
 
     env = copy.deepcopy(environment)
     env.setdefault('parameter_defaults', {})
@@ -88,14 +92,15 @@ def parameters(environment, roles, disable_container_prepare=False):
     roles = copy.deepcopy(roles)
     with _library_errors('the roles\' counts and services'):
         params = kolla_builder.get_enabled_services(env, roles)
-    params.update(plan_utils.default_image_params())
+    with _image_template_read_fast():
+        params.update(default_image_params())
     if disable_container_prepare:
         return params
     defaults = env['parameter_defaults']
     if not defaults.get(PREPARE):
         defaults[PREPARE] = default_prepare()
     check_offline(defaults, roles)
-    with _offline_registry_check():
+    with _offline_registry_check(), _image_template_read_fast():
         with _library_errors(PREPARE):
             params.update(kolla_builder.container_images_prepare_multi(
                 env, roles, dry_run=True))
@@ -109,6 +114,25 @@ def parameters(environment, roles, disable_container_prepare=False):
                 params['%sParameters' % role['name']] = (
                     kolla_builder.container_images_prepare_multi(
                         role_env, [role], dry_run=True))
+    return params
+
+
+def default_image_params():
+    """``{<image parameter>: <image>}`` of every entry of tripleo-common's
+    image template rendered with its defaults: what tripleo-common 18.0.0's
+    ``plan.default_image_params`` returns, computed here with the same
+    ``KollaImageBuilder`` call. That module is not imported: it imports
+    passlib and pkg_resources (0.3 s) for its password functions."""
+    from tripleo_common.image import kolla_builder
+
+    data = os.path.join(sys.prefix, 'share', 'tripleo-common',
+                        'container-images')
+    builder = kolla_builder.KollaImageBuilder(
+        [os.path.join(data, 'tripleo_containers.yaml.j2')], data)
+    params = {}
+    for entry in builder.container_images_from_template():
+        for name in entry.get('params', ()):
+            params[name] = entry.get('imagename', '')
     return params
 
 
@@ -165,6 +189,34 @@ def _offline_registry_check():
         yield
     finally:
         kolla_builder.detect_insecure_registries = original
+
+
+class _FastYaml:
+    """tripleo-common's ``yaml`` module as its image template sees it in
+    :func:`_image_template_read_fast`."""
+
+    def __getattr__(self, name):
+        return getattr(yaml, name)
+
+    @staticmethod
+    def safe_load(stream):
+        return yaml.load(stream, Loader=yamlfile.LOADER)
+
+
+@contextlib.contextmanager
+def _image_template_read_fast():
+    """The rendered image template (78 kB, read twice a deploy) parsed by
+    libyaml, the same data about ten times faster, while tripleo-common
+    reads it: its ``kolla_builder`` calls ``yaml.safe_load``, PyYAML's
+    pure-Python loader; the module is put back after."""
+    from tripleo_common.image import kolla_builder
+
+    original = kolla_builder.yaml
+    kolla_builder.yaml = _FastYaml()
+    try:
+        yield
+    finally:
+        kolla_builder.yaml = original
 
 
 @contextlib.contextmanager

@@ -2,9 +2,11 @@
 environments (tests/functional/test_container_images.py compares THT 18's
 with the reference chain)."""
 
+import contextlib
 import copy
 
 import pytest
+import yaml
 from tripleo_common.image import kolla_builder
 
 from tripleo_ephemeral import exceptions
@@ -187,3 +189,23 @@ def test_default_environment_as_tripleoclient_writes_it():
     assert all(e['push_destination'] is True
                for e in pushed['ContainerImagePrepare'])
     assert pushed['ContainerImageRegistryLogin'] is True
+
+
+def test_default_image_params_are_tripleo_commons():
+    from tripleo_common.utils import plan as plan_utils
+
+    assert ci.default_image_params() == plan_utils.default_image_params()
+
+
+def test_image_template_read_fast_gives_stock_results(monkeypatch):
+    """libyaml reads tripleo-common's rendered template as its own loader
+    does: the parameters are the same with the swap turned into a no-op;
+    tripleo-common's module is put back after."""
+    env = _env(ContainerImagePrepare=[
+        {'set': {'namespace': 'registry.example.com:8787/x', 'tag': 't'},
+         'excludes': ['nova']}])
+    fast = ci.parameters(env, ROLES)
+    assert kolla_builder.yaml is yaml
+    monkeypatch.setattr(ci, '_image_template_read_fast',
+                        contextlib.nullcontext)
+    assert ci.parameters(env, ROLES) == fast

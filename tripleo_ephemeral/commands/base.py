@@ -10,9 +10,30 @@ base.DeploymentCommand, command.ShowOne)``):
   ``--stack``/``--work-dir`` as its :attr:`~DeploymentCommand.
   work_dir_options` say, and reads them with :meth:`~DeploymentCommand.
   work_dir`.
+* :func:`deploy_started`: the first call of a deploy command's
+  ``take_action``.
 """
 
+import gc
+
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral import lap_clock
+
+_frozen = []
+
+
+def deploy_started():
+    """Start a deploy command's clock (its ``startup`` phase ends here:
+    :func:`~tripleo_ephemeral.lap_clock.started`) and, once a process, put
+    what the process loaded to get here (Python, openstackclient, every
+    plugin: objects that live until it exits) out of the garbage
+    collector's reach (``gc.freeze``): the deploy's collections then walk
+    its own objects only (THT 1+1: 0.34 s of CPU in collections after the
+    start-up, 0.09 s frozen)."""
+    if not _frozen:
+        _frozen.append(True)
+        gc.freeze()
+    return lap_clock.started()
 
 
 class LocalCommand:

@@ -6,7 +6,6 @@ from osc_lib.command import command
 
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import deploy_request
-from tripleo_ephemeral import lap_clock
 
 LOG = logging.getLogger(__name__)
 
@@ -30,7 +29,7 @@ class DeployOvercloud(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        phases = lap_clock.started()  # startup: until here
+        phases = base.deploy_started()  # startup: until here
         self.log.debug('take_action(%s)', parsed_args)
         request = deploy_request.read(parsed_args,
                                       self.work_dir(parsed_args))

@@ -13,7 +13,6 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
-from tripleo_ephemeral import lap_clock
 
 
 _PROMPTS = {'update': confirm.UPDATE_PROMPT, 'upgrade': confirm.UPGRADE_PROMPT}
@@ -29,7 +28,7 @@ class _Prepare(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        phases = lap_clock.started()  # startup: until here
+        phases = base.deploy_started()  # startup: until here
         confirm.confirm(parsed_args, _PROMPTS[self.kind],
                         '%s prepare' % self.kind)
         if parsed_args.config_download_only:

@@ -14,7 +14,6 @@ from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import tripleoclient_standalone_options
 from tripleo_ephemeral import heat_launcher
-from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral import tht
 
 LOG = logging.getLogger(__name__)
@@ -117,7 +116,7 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        phases = lap_clock.started()  # startup: until here
+        phases = base.deploy_started()  # startup: until here
         self.log.debug('take_action(%s)', parsed_args)
         return deploy_request.run(
             _request(parsed_args, self.work_dir(parsed_args)),

@@ -65,8 +65,8 @@ def write_tar(path, root, members):
     transient files (:func:`is_transient`) left out, modes kept."""
     top = os.path.basename(root)
     try:
-        with fileutil.atomic_open(path, binary=True) as raw:
-            gz = mixed_gzip.MixedGzip(raw, COMPRESS_LEVEL)
+        with fileutil.atomic_open(path, binary=True) as raw, \
+                mixed_gzip.MixedGzip(raw, COMPRESS_LEVEL) as gz:
 
             def _filter(info):  # called before each member is written
                 if is_transient(info.name):
@@ -82,7 +82,6 @@ def write_tar(path, root, members):
                     tar.add(os.path.join(root, name),
                             arcname=os.path.join(top, name), filter=_filter)
                 gz.compress()  # tar's end: zeros
-            gz.close()
     except OSError as exc:
         raise exceptions.WorkDirError(
             'Could not write the archive %s: %s' %

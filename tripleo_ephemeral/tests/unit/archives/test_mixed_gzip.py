@@ -8,6 +8,8 @@ import subprocess
 import tarfile
 import zlib
 
+import pytest
+
 from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.archives import mixed_gzip
 
@@ -16,12 +18,12 @@ def test_stored_and_compressed_stretches_read_back_as_one():
     noise = os.urandom(200000)
     text = b'parameter_defaults: {}\n' * 20000
     raw = io.BytesIO()
-    gz = mixed_gzip.MixedGzip(raw, 1)
-    for data, stored in ((text, False), (noise, True), (noise, True),
-                         (text, False), (b'', True)):
-        (gz.store if stored else gz.compress)()
-        gz.write(data)
-    gz.close()
+    with mixed_gzip.MixedGzip(raw, 1) as gz:
+        for data, stored in ((text, False), (noise, True), (noise, True),
+                             (text, False), (b'', True)):
+            (gz.store if stored else gz.compress)()
+            for start in range(0, len(data), 10000):  # as tarfile writes
+                gz.write(data[start:start + 10000])
     out = raw.getvalue()
     expected = text + noise + noise + text
     assert gzip.decompress(out) == expected
@@ -35,8 +37,33 @@ def test_stored_and_compressed_stretches_read_back_as_one():
 
 def test_empty_file_is_a_gzip_of_nothing():
     raw = io.BytesIO()
-    mixed_gzip.MixedGzip(raw, 1).close()
+    with mixed_gzip.MixedGzip(raw, 1):
+        pass
     assert gzip.decompress(raw.getvalue()) == b''
+
+
+class _FullDisk(io.BytesIO):
+    def write(self, data):
+        if self.tell() > 1000:
+            raise OSError(28, 'No space left on device')
+        return super().write(data)
+
+
+def test_a_write_error_is_raised_to_the_writer():
+    with pytest.raises(OSError, match='No space left'):
+        with mixed_gzip.MixedGzip(_FullDisk(), 1) as gz:
+            gz.store()
+            for _ in range(100):
+                gz.write(os.urandom(mixed_gzip.CHUNK))
+
+
+def test_an_error_of_the_block_stops_the_thread():
+    raw = io.BytesIO()
+    with pytest.raises(KeyError):
+        with mixed_gzip.MixedGzip(raw, 1) as gz:
+            gz.write(b'x' * mixed_gzip.CHUNK * 3)
+            raise KeyError('stop')
+    assert gz._thread is None
 
 
 def test_archive_with_a_dump_reads_back_streamed_and_with_tar(tmp_path):

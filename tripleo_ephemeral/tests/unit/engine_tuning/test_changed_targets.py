@@ -28,6 +28,7 @@ CHANGED = [
     ('fast_snippet_walks', 'heat.engine.function.resolve'),
     ('fast_yaql_input', 'yaql.language.utils.convert_input_data'),
     ('fast_create_no_yield', 'heat.engine.stack.time'),
+    ('fast_create_lean_resource_data', 'heat.db.api.resource_data_set'),
 ]
 
 

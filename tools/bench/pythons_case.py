@@ -28,9 +28,17 @@ import heats  # noqa: E402
 
 CONSTRAINTS = os.path.join(ROOT, 'tools', 'constraints',
                            'upper-constraints-2026.1.txt')
-#: What each venv reports about itself (the results' ``pythons``).
-_VERSIONS = ('import importlib.metadata as m, json, platform; '
-             'print(json.dumps(dict({"python": platform.python_version()}, '
+#: What each venv reports about itself (the results' ``pythons``): the
+#: releases, and how its interpreter was built (a libpython shared library
+#: makes 3.12+'s thread-local thread state a function call per access;
+#: PGO and LTO are what distributions build with, pyenv not by default).
+_VERSIONS = ('import importlib.metadata as m, json, platform, sysconfig; '
+             'c = sysconfig.get_config_var; a = c("CONFIG_ARGS") or ""; '
+             'print(json.dumps(dict({"python": platform.python_version(), '
+             '"build": ", ".join(['
+             '"shared libpython" if c("Py_ENABLE_SHARED") else "static", '
+             '"PGO" if "--enable-optimizations" in a else "no PGO", '
+             '"LTO" if "--with-lto" in a else "no LTO"])}, '
              '**{d: m.version(d) for d in ("openstack-heat", "oslo.db", '
              '"oslo.messaging", "futurist", "SQLAlchemy")})))')
 

@@ -4,8 +4,10 @@ yaql results kept and yaql's input converted during it
 (:mod:`.yaql_memo`), finished nested stacks let go of
 (:mod:`.fast_release`), parameter_defaults encoded once
 (:mod:`.shared_defaults`), outputs answered from memory
-(:mod:`.fast_outputs`) and its rows and stacks written by single
-statements (:mod:`.lean_rows`, :mod:`.lean_stacks`). No Heat here.
+(:mod:`.fast_outputs`) and its rows, stacks and resource data written by
+single statements (:mod:`.lean_rows`, :mod:`.lean_stacks`,
+:mod:`.lean_data`) and nested stacks' registries copied
+(:mod:`.child_env`). No Heat here.
 """
 
 from tripleo_ephemeral.engine_tuning.spec import HEAT
@@ -285,4 +287,59 @@ SHIMS = (
                    '0016e5418a3de5fe'),
             target('heat.engine.stack.Stack.store',
                    '92734564d8e94953', '0faa590b21462c9b'))),
+    Shim(
+        # Only inside a fast create; it writes rows as lean_rows does.
+        'fast_create_lean_resource_data', 'lean_data', checked_on=HEAT,
+        options=(Option(
+            'fast_create_lean_resource_data', 'bool', False, True,
+            help='During a fast create, write a resource data row of a '
+                 'key the resource has no row of (a deployed server\'s '
+                 'credentials) with one INSERT of SQLAlchemy Core, after '
+                 'one SELECT, instead of an ORM query and flush.'),),
+        targets=(
+            target('heat.db.api.resource_data_set', 'a4da377289a33a9e'),
+            target('heat.db.api._resource_data_get_by_key',
+                   '3d9941a15a1e1e08'),
+            # What the callers get back.
+            target('heat.objects.resource_data.ResourceData.set',
+                   '7abe2973b252bc54'))),
+    Shim(
+        # Only inside a fast create.
+        'fast_create_child_environment', 'child_env', checked_on=HEAT,
+        options=(Option(
+            'fast_create_child_environment', 'bool', False, True,
+            help='During a fast create, copy a nested stack\'s resource '
+                 'registry from its parent\'s registry (the same levels, '
+                 'entries and values Heat\'s own code gives it) instead of '
+                 'writing the parent\'s environment out as a dict and '
+                 'loading it back.'),),
+        targets=(
+            target('heat.engine.environment.get_child_environment',
+                   '79c8f6e1811feccf'),
+            # What stock does with the dict: the parent's registry written
+            # out, loaded into the new one, each entry placed.
+            target('heat.engine.environment.Environment.__init__',
+                   '64fc7ce03c9e69ba'),
+            target('heat.engine.environment.Environment.load',
+                   '53c6ba418154edd9'),
+            target('heat.engine.environment.Environment.user_env_as_dict',
+                   '9fb1f1a338fb2f89'),
+            target('heat.engine.environment.ResourceRegistry.as_dict',
+                   '3eefc3afb867cbf8'),
+            target('heat.engine.environment.ResourceRegistry.'
+                   '_load_registry', '4527ed6058ded22c'),
+            target('heat.engine.environment.ResourceRegistry.'
+                   '_register_info', 'db8f5b62b84ed114'),
+            target('heat.engine.environment.ResourceRegistry.'
+                   '_register_item', 'b16deacab451bb9f'),
+            target('heat.engine.environment.ResourceInfo.__new__',
+                   '0cedfe77b1d89d0d'),
+            target('heat.engine.environment.ResourceInfo.__init__',
+                   'a0fce20a87ed67c5'),
+            target('heat.engine.environment.TemplateResourceInfo.__init__',
+                   '453c0f0f5fdd0b99'),
+            target('heat.engine.environment.is_hook_definition',
+                   'f7932e6ea552b186'),
+            target('heat.engine.environment.is_valid_restricted_action',
+                   '28a025fc01a730e1'))),
 )

@@ -3,7 +3,8 @@
 Heat's hard-coded sleeps (:mod:`.sleeps`; a fast create's zero sleep
 too), resource definitions and
 templates parsed on demand (:mod:`.definitions`, :mod:`.attributes`),
-snippet walks with fast paths (:mod:`.snippets`) and parents woken by
+snippet walks with fast paths (:mod:`.snippets`), registry lookups
+(:mod:`.registry_globs`) and parents woken by
 their nested stacks (:mod:`.wakeups`). No Heat here.
 """
 
@@ -149,6 +150,22 @@ SHIMS = (
             target('heat.engine.function.dep_attrs', 'b8163258985f9f1b'),
             target('heat.engine.function.all_dep_attrs', '4d6cd809fa9a7d64'),
             target('heat.engine.rsrc_defn._hash_data', '7786409a2e3275f7'))),
+    Shim(
+        'fast_registry_globs', 'registry_globs', checked_on=HEAT,
+        options=(Option(
+            'fast_registry_globs', 'bool', False, True,
+            help='Look up a resource type in a resource registry with its '
+                 'wildcard entries listed by one comprehension over its '
+                 'keys (the same entries, order and matching as Heat\'s, '
+                 'which calls a function for every entry of the registry '
+                 'at every lookup).'),),
+        targets=(
+            target('heat.engine.environment.ResourceRegistry.iterable_by',
+                   'b6645347cd6e71c3'),
+            # Its caller, which consumes every entry before it changes the
+            # registry.
+            target('heat.engine.environment.ResourceRegistry.'
+                   'get_resource_info', '2abc7072a85e735d'))),
     Shim(
         'nested_stack_wakeups', 'wakeups', checked_on=HEAT, when='in_process',
         options=(Option(

@@ -12,6 +12,7 @@ import logging
 import os
 import sqlite3
 import tempfile
+import threading
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
@@ -34,8 +35,10 @@ class Database(abc.ABC):
         """The SQLAlchemy URL Heat connects with."""
 
     @abc.abstractmethod
-    def dump(self, store):
-        """Write a dump into ``store``; return its path."""
+    def dump(self, store, consume=False):
+        """Write a dump into ``store``; return its path. ``consume``: the
+        database is removed right after (:meth:`remove`), so the dump may
+        take its files."""
 
     @abc.abstractmethod
     def restore(self, store, path=None):
@@ -82,6 +85,30 @@ def _image(conn, scratch_dir):
         fileutil.remove(path)
 
 
+class _Digest:
+    """The SHA-256 of the file at ``path``, read on a thread of its own
+    (hashlib lets go of the GIL); :meth:`result` is None if it could not
+    be read."""
+
+    def __init__(self, path):
+        self._path = path
+        self._result = None
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name='dump-image-digest')
+        self._thread.start()
+
+    def _run(self):
+        try:
+            self._result = fileutil.sha256(self._path)
+        except OSError as exc:
+            LOG.warning('Could not read %s to keep it as the dump\'s image '
+                        '(%s)', self._path, exc.strerror or exc)
+
+    def result(self):
+        self._thread.join()
+        return self._result
+
+
 class SqliteDatabase(Database):
     """Heat's embedded default: one SQLite file in the heat dir.
 
@@ -114,22 +141,29 @@ class SqliteDatabase(Database):
         except sqlite3.Error:
             return None
 
-    def dump(self, store):
+    def dump(self, store, consume=False):
+        """Dump into ``store``, keeping the database's image beside the
+        dump (:meth:`~.dumps.DumpStore.save_image`): with ``consume``, its
+        very file, renamed once the dump is written and hashed meanwhile,
+        instead of a copy (THT 3+500's is 1 GB)."""
         if not self.has_data():
             raise exceptions.DatabaseError(
                 'No database %s to dump' % self.path)
+        whole = consume and self._self_contained()
         try:
             conn = sqlite3.connect('file:%s?mode=ro' % self.path, uri=True)
         except sqlite3.Error as exc:
             raise exceptions.DatabaseError(
                 'Cannot open %s: %s' % (self.path, exc))
+        digest = _Digest(self.path) if whole else None
         try:
             conn.execute('BEGIN')   # one snapshot for the SQL and the image
-            image = _image(conn, os.path.dirname(self.path))
+            image = None if whole else _image(conn,
+                                              os.path.dirname(self.path))
             with store.writer() as out:
                 for statement in sqlite_dump.statements(conn):
-                    out.write(statement)
-                    out.write('\n')
+                    out.write_bytes(statement)
+                    out.write_bytes(b'\n')
         except OSError as exc:
             raise exceptions.DatabaseError(
                 'Could not write the database dump in %s (%s); the previous '
@@ -137,8 +171,27 @@ class SqliteDatabase(Database):
                                      store.latest))
         finally:
             conn.close()
-        store.save_image(image)
+        if whole:
+            store.adopt_image(self.path, digest.result(), out.hexdigest())
+        else:
+            store.save_image(image, out.hexdigest())
         return store.latest
+
+    def _self_contained(self):
+        """Fold the write-ahead log (Heat's journal) into the file, so that
+        the file alone is the database; False if that cannot be done."""
+        try:
+            conn = sqlite3.connect(self.path)
+            try:
+                mode = conn.execute('PRAGMA journal_mode = DELETE').fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            LOG.debug('Not moving %s into the dump\'s image: %s', self.path,
+                      exc)
+            return False
+        return mode is not None and str(mode[0]).lower() == 'delete' and \
+            not os.path.exists(self.path + '-wal')
 
     def restore(self, store, path=None):
         from tripleo_ephemeral.heat_db import crossdb

@@ -80,7 +80,8 @@ class DumpStore:
 
     @contextlib.contextmanager
     def writer(self):
-        """Yield a text stream; on success it becomes the newest dump."""
+        """Yield a :class:`~.gzip_pipe.GzipPipe`; on success what it
+        wrote becomes the newest dump (its ``hexdigest()`` the dump's)."""
         with fileutil.atomic_open(self.latest + '.new', binary=True) as raw:
             with gzip_pipe.GzipPipe(raw) as out:
                 yield out
@@ -167,27 +168,58 @@ class DumpStore:
                 which, self.heat_dir, ', '.join(
                     g['id'] for g in self.generations()) or 'none'))
 
-    def save_image(self, image):
+    def save_image(self, image, dump_sha256=None):
         """Keep ``image``: the database the newest dump was made from.
 
         A restore of that dump writes it out instead of loading the SQL
         (3-4 ms instead of 27 for the 200-member benchmark database).
         It is only a cache: not fsynced, and used only while the index
-        written after it matches both the dump's digest and its own.
+        written after it matches both the dump's digest (``dump_sha256``,
+        as the writer wrote it; None: read from the file) and its own.
         """
-        index = {'dump_sha256': fileutil.sha256(self.latest),
-                 'image_sha256': hashlib.sha256(image).hexdigest()}
         try:
-            for name, data in ((IMAGE_NAME, image),
-                               (IMAGE_INDEX, json.dumps(index).encode())):
-                with fileutil.atomic_open(self._path(name), binary=True,
-                                          durable=False) as f:
-                    f.write(data)
+            with fileutil.atomic_open(self._path(IMAGE_NAME), binary=True,
+                                      durable=False) as f:
+                f.write(image)
         except OSError as exc:
-            LOG.warning('Could not keep the database image beside the dump '
-                        '(%s); restoring will load the SQL dump instead',
-                        exc.strerror or exc)
+            self._no_image(exc)
+            return
+        self._index_image(hashlib.sha256(image).hexdigest(), dump_sha256)
+
+    def adopt_image(self, path, image_sha256, dump_sha256=None):
+        """Keep the database file at ``path`` (whose SHA-256 is
+        ``image_sha256``) as the image of the newest dump: renamed, not
+        copied (see :meth:`save_image`): for a database that is removed
+        once dumped. Left where it is if it cannot be moved (or hashed:
+        ``image_sha256`` None)."""
+        if image_sha256 is None:
             self.drop_image()
+            return
+        try:
+            with fileutil.naming(path):
+                os.chmod(path, 0o600)
+                os.replace(path, self._path(IMAGE_NAME))
+        except OSError as exc:
+            self._no_image(exc)
+            return
+        self._index_image(image_sha256, dump_sha256)
+
+    def _index_image(self, image_sha256, dump_sha256):
+        """Tie the image to the newest dump: written last."""
+        index = {'dump_sha256': dump_sha256 or fileutil.sha256(self.latest),
+                 'image_sha256': image_sha256}
+        try:
+            with fileutil.atomic_open(self._path(IMAGE_INDEX), binary=True,
+                                      durable=False) as f:
+                f.write(json.dumps(index).encode())
+        except OSError as exc:
+            self._no_image(exc)
+
+    def _no_image(self, exc):
+        LOG.warning('Could not keep the database image beside the dump '
+                    '(%s); restoring will load the SQL dump instead',
+                    exc.strerror or exc)
+        self.drop_image()
 
     def image_for(self, path):
         """The image saved with the dump at ``path``, or None."""

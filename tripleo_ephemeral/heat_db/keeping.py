@@ -38,7 +38,7 @@ def keep(database, store, origin, say):
         return None, None
     started = time.monotonic()
     with interruption.activity('dumping the Heat database'):
-        path = database.dump(store)
+        path = database.dump(store, consume=True)
         store.record_origin(path, origin, stacks)
     seconds = time.monotonic() - started
     say('Dumped the Heat database to %s (%d bytes, %.1fs)' % (
@@ -55,11 +55,10 @@ def recover(database, store, say):
     if not database.has_data():
         return
     kept = store.all()
-    if database.newer_than(kept[:1]) and (database.stack_count() != 0 or
-                                          not kept):
-        path = database.dump(store)
-        store.record_origin(path, generations.RECOVERED,
-                            database.stack_count())
+    stacks = database.stack_count()
+    if database.newer_than(kept[:1]) and (stacks != 0 or not kept):
+        path = database.dump(store, consume=True)
+        store.record_origin(path, generations.RECOVERED, stacks)
         say('Found the database of a Heat that did not stop cleanly: kept '
             'it as the dump %s' % path)
     database.remove()

@@ -96,7 +96,7 @@ class MysqlDatabase(database_mod.Database):
         except (exceptions.CommandFailedError, ValueError):
             return None
 
-    def dump(self, store):
+    def dump(self, store, consume=False):
         if not self.has_data():
             raise exceptions.DatabaseError(
                 'No Heat database in %s to dump' % self.container)

@@ -122,7 +122,7 @@ def test_interrupted_dump_keeps_the_previous_one(tmp_path, monkeypatch):
     good = open(db.dump(store), 'rb').read()
 
     def interrupted(conn):
-        yield 'BEGIN TRANSACTION;'
+        yield b'BEGIN TRANSACTION;'
         raise KeyboardInterrupt
 
     monkeypatch.setattr(database.sqlite_dump, 'statements', interrupted)

@@ -28,6 +28,11 @@ CHANGED = [
     ('fast_snippet_walks', 'heat.engine.function.resolve'),
     ('fast_yaql_input', 'yaql.language.utils.convert_input_data'),
     ('fast_create_no_yield', 'heat.engine.stack.time'),
+    ('fast_create_lean_resource_data', 'heat.db.api.resource_data_set'),
+    ('fast_registry_globs',
+     'heat.engine.environment.ResourceRegistry.iterable_by'),
+    ('fast_create_child_environment',
+     'heat.engine.environment.get_child_environment'),
 ]
 
 

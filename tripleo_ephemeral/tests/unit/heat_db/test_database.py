@@ -9,6 +9,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.heat_db import gzip_pipe
+from tripleo_ephemeral.heat_db import keeping
 from tripleo_ephemeral.tests import heat_sqlite
 
 _names = heat_sqlite.stack_names
@@ -42,7 +43,7 @@ def test_dumps_rotate_and_keep_only_n(db):
 
 def _failing_statements(exc):
     def statements(conn):
-        yield 'BEGIN TRANSACTION;'
+        yield b'BEGIN TRANSACTION;'
         raise exc
     return statements
 
@@ -73,8 +74,8 @@ def test_disk_full_while_compressing_keeps_the_last_good_one(db,
     def full(self, data):
         raise OSError(28, 'No space left on device')
 
-    # GzipFile.write runs on the compressing thread only.
-    monkeypatch.setattr(dumps.gzip.GzipFile, 'write', full)
+    # Where the compressed bytes go: the compressing thread, then the end.
+    monkeypatch.setattr(gzip_pipe.GzipPipe, '_out', full)
     with pytest.raises(exceptions.DatabaseError,
                        match='No space left on device.*previous dump'):
         sqlite.dump(store)
@@ -159,6 +160,12 @@ def test_the_image_on_python_3_10_comes_from_the_backup_api(
                 raise AttributeError(name)
             return getattr(self._conn, name)
 
+        def __setattr__(self, name, value):  # text_factory
+            if name == '_conn':
+                super().__setattr__(name, value)
+            else:
+                setattr(self._conn, name, value)
+
     connect = sqlite3.connect
 
     def dump_connection(path, *args, **kwargs):
@@ -237,3 +244,75 @@ def test_missing_dump_names_the_path(tmp_path):
     store = dumps.DumpStore(str(tmp_path))
     with pytest.raises(exceptions.DumpNotFoundError, match=str(tmp_path)):
         database.SqliteDatabase(str(tmp_path / 'x')).restore(store)
+
+
+def _crashed_wal_db(path):
+    """A WAL database whose last rows are only in its -wal file, as a
+    killed Heat leaves it (the files copied while its connection is
+    open)."""
+    os.makedirs(str(path) + '.d')
+    live = os.path.join(str(path) + '.d', 'live.sqlite')
+    heat_sqlite.stack_db(live)
+    conn = sqlite3.connect(live)
+    conn.execute('PRAGMA journal_mode = WAL')
+    conn.execute('PRAGMA wal_autocheckpoint = 0')
+    conn.execute("INSERT INTO stack VALUES ('2', 'in the wal')")
+    conn.commit()
+    for suffix in ('', '-wal'):
+        with open(live + suffix, 'rb') as f, \
+                open(str(path) + suffix, 'wb') as out:
+            out.write(f.read())
+    conn.close()
+    return str(path)
+
+
+def test_a_dump_that_consumes_the_database_moves_it_into_the_image(
+        tmp_path, monkeypatch):
+    path = _crashed_wal_db(tmp_path / 'heat.sqlite')
+    inode = os.stat(path).st_ino
+    sqlite = database.SqliteDatabase(path)
+    store = dumps.DumpStore(str(tmp_path))
+    assert keeping.keep(sqlite, store, 'deploy', lambda s: None)[0] == \
+        store.latest
+    image = os.path.join(store.heat_dir, dumps.IMAGE_NAME)
+    assert os.stat(image).st_ino == inode  # renamed, not copied
+    assert stat.S_IMODE(os.stat(image).st_mode) == 0o600
+    assert not [n for n in os.listdir(tmp_path)
+                if n.startswith(database.SQLITE_NAME) and n != 'heat.sqlite.d']
+    assert store.manifest.record(dumps.DUMP_NAME)['origin'] == 'deploy'
+    _no_sql_load(monkeypatch)
+    sqlite.restore(store)  # the image: the WAL's rows folded in
+    assert _names(sqlite.path) == ['demo', 'in the wal']
+    monkeypatch.undo()
+    sqlite.remove()
+    store.drop_image()
+    sqlite.restore(store)  # the SQL: the same
+    assert _names(sqlite.path) == ['demo', 'in the wal']
+
+
+def test_a_database_still_open_elsewhere_is_copied_not_moved(db):
+    sqlite, store = db
+    holder = sqlite3.connect(sqlite.path)  # a Heat that is not gone
+    holder.execute('PRAGMA journal_mode = WAL')
+    holder.execute('SELECT * FROM stack').fetchall()
+    try:
+        sqlite.dump(store, consume=True)
+    finally:
+        holder.close()
+    assert _names(sqlite.path) == ['demo']  # left in place
+    assert store.image_for(store.latest) is not None
+
+
+def test_a_crashed_run_s_database_is_kept_with_its_stack_count(tmp_path):
+    path = str(tmp_path / 'heat.sqlite')
+    conn = sqlite3.connect(path)
+    conn.execute('CREATE TABLE stack (id TEXT, name TEXT, owner_id TEXT)')
+    conn.executemany('INSERT INTO stack VALUES (?, ?, ?)', [
+        ('1', 'overcloud', None), ('2', 'nested', '1')])
+    conn.commit()
+    conn.close()
+    store = dumps.DumpStore(str(tmp_path))
+    keeping.recover(database.SqliteDatabase(path), store, lambda s: None)
+    assert store.manifest.record(dumps.DUMP_NAME)['stacks'] == 1
+    assert not os.path.exists(path)
+    assert store.image_for(store.latest) is not None

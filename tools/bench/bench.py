@@ -158,6 +158,11 @@ def main():
                         help='install those venvs as a plain pip install '
                              'does (default: against the project\'s '
                              'constraints, so only the Python differs)')
+    parser.add_argument('--rounds', type=int, default=1,
+                        help='run every configuration this many times, in '
+                             'turns (A B C, A B C, ...), and report the '
+                             'median of each figure; the rounds are kept '
+                             'in the JSON (default: 1)')
     parser.add_argument('--pythons-venvs', metavar='DIR',
                         help='keep the venvs of --pythons here and reuse '
                              'them (default: made fresh in the run\'s work '
@@ -183,7 +188,7 @@ def main():
         [t for t in args.types.split(',') if t]) + [
         heats.parse_variant(v) for v in args.variant]
     workdir = tempfile.mkdtemp(prefix='tripleo-ephemeral-bench-')
-    all_results = {}
+    rounds = []
     python_configs, described = [], {}
     try:
         if args.pythons:
@@ -191,10 +196,12 @@ def main():
                 args.pythons, args.pythons_venvs or workdir,
                 plain=args.pythons_plain)
             python_configs = list(described)
-        for config in configs + python_configs:
-            all_results[config] = bench_config(config, args, workdir)
+        for _ in range(max(args.rounds, 1)):
+            rounds.append({config: bench_config(config, args, workdir)
+                           for config in configs + python_configs})
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    all_results = report.medians(rounds)
     print()
     print(report.table(all_results, configs, baselines))
     if python_configs:
@@ -205,7 +212,8 @@ def main():
     path = report.write_json(
         args.out, sizes=args.sizes, realistic_sizes=args.realistic_sizes,
         tht_nodes={c: tht_cases.NODES[c] for c in args.tht_cases},
-        results=all_results, pythons=described)
+        results=all_results, pythons=described,
+        rounds=rounds if len(rounds) > 1 else None)
     print('\nresults: %s' % path)
 
 

@@ -3,6 +3,7 @@
 import datetime
 import json
 import os
+import statistics
 
 #: Figures where smaller is better: their ratio is baseline / ours.
 #: (Resource counts, dump sizes and what a stopped case cost are shown
@@ -61,6 +62,23 @@ def _cell(results, key):
 
 def _fmt(value):
     return '' if value is None else ('%g' % value)
+
+
+def medians(rounds):
+    """One result per config from ``rounds`` (a list of config ->
+    {figure: value}, the configs run in turns): each number the median of
+    its rounds, anything else (an error) as the first round that has it."""
+    merged = {}
+    for results in rounds:
+        for config, figures in results.items():
+            for key, value in figures.items():
+                merged.setdefault(config, {}).setdefault(key, []).append(
+                    value)
+    return {config: {key: (statistics.median(values)
+                           if all(isinstance(v, (int, float))
+                                  for v in values) else values[0])
+                     for key, values in figures.items()}
+            for config, figures in merged.items()}
 
 
 def write_json(out_dir, **data):

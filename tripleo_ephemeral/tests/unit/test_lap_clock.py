@@ -76,3 +76,23 @@ def test_the_result_names_the_tunings_in_force_and_those_off():
         'in force: fast_create, gc_freeze\n'
         'refused: prompt_executor_stop (futurist differs)\n'
         'not needed: thread_safe_ast_parse (not needed on Python 3.12.1)')
+
+
+def test_the_venv_build_before_tools_dev_execs_is_not_startup():
+    """tools/dev.py says when it exec'd into the command (its pid and the
+    boot clock): the process's time before is ``venv``, after ``startup``;
+    a variable inherited by another process is not believed."""
+    if phases.process_age() is None:
+        return
+    import time
+    now = time.clock_gettime(time.CLOCK_BOOTTIME)
+    age = phases.process_age()
+    exec_at = now - age / 2  # half the process's life was the venv
+    mine = {phases.EXEC_ENV: '%d %.3f' % (os.getpid(), exec_at)}
+    started = phases.started(environ=mine).values()
+    assert list(started) == ['venv', 'startup']
+    assert abs(started['venv'] - age / 2) < 0.5
+    assert abs(started['startup'] - age / 2) < 0.5
+    inherited = {phases.EXEC_ENV: '%d %.3f' % (os.getpid() + 1, exec_at)}
+    assert list(phases.started(environ=inherited).values()) == ['startup']
+    assert phases.exec_age({phases.EXEC_ENV: 'garbage'}) is None

@@ -134,26 +134,23 @@ def run_config_download(config_dir, options, out):
 def run_playbook(config_dir, playbook, options, out, inventory=None,
                  tolerate_unreachable=False):
     """Run ``playbook`` as :func:`_run_playbook`, recording in the
-    config-download history the version it applied (or failed to)."""
-    with history.recording_run(config_dir, playbook, options.limit,
-                               options.tags, options.skip_tags):
-        return _run_playbook(config_dir, playbook, options, out, inventory,
-                             tolerate_unreachable)
-
-
-def _run_playbook(config_dir, playbook, options, out, inventory=None,
-                  tolerate_unreachable=False):
-    """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
-    there (a default one is written if there is none); return a
-    :class:`PlaybookRun`.
-
-    ``inventory`` defaults to the rendered one. With
-    ``tolerate_unreachable`` hosts that cannot be reached do not fail the
-    run (``overcloud node delete`` of a dead node); they are reported.
-    """
+    config-download history the version it applied (or failed to). A run
+    refused before Ansible starts (a missing file, module or role) is no
+    run: nothing is recorded."""
     config_dir = os.path.abspath(config_dir)
     inventory = inventory or os.path.join(config_dir,
                                           inventory_mod.INVENTORY_FILE)
+    env = _ready(config_dir, playbook, options, inventory)
+    with history.recording_run(config_dir, playbook, options.limit,
+                               options.tags, options.skip_tags):
+        return _run_playbook(config_dir, playbook, options, out, inventory,
+                             tolerate_unreachable, env)
+
+
+def _ready(config_dir, playbook, options, inventory):
+    """Check that ``playbook`` can run (the files, options, modules and
+    roles it needs; the ansible.cfg is written if there is none); return
+    its environment."""
     _check(config_dir, playbook, options, inventory)
     env = ansible_project.environment(config_dir, options)
     cfg = os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG)
@@ -162,6 +159,18 @@ def _run_playbook(config_dir, playbook, options, out, inventory=None,
             config_dir, options, tripleo=env.ansible is not None))
     with interruption.activity('checking the playbooks'):
         missing.check(env, [playbook])
+    return env
+
+
+def _run_playbook(config_dir, playbook, options, out, inventory,
+                  tolerate_unreachable, env):
+    """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
+    there, in ``env`` (what :func:`_ready` checked); return a
+    :class:`PlaybookRun`.
+
+    With ``tolerate_unreachable`` hosts that cannot be reached do not fail
+    the run (``overcloud node delete`` of a dead node); they are reported.
+    """
     ident = datetime.datetime.now(datetime.timezone.utc).strftime(
         '%Y%m%d-%H%M%S-%f')
     envvars = dict(env.variables(), ANSIBLE_FORCE_COLOR='False',

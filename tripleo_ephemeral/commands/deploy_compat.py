@@ -24,7 +24,11 @@ def add_options(parser):
         help=_('YAML with "templates", "environments" (applied before the '
                '-e files), "roles" and "networks"; the options given on the '
                'command line win'))
-    confirm.add_yes_option(group)
+    group.add_argument(
+        '-y', '--yes', action='store_true',
+        help=_('Skip the confirmation question a deploy that runs Ansible '
+               'asks before it starts (a --stack-only deploy and the '
+               'prepares ask nothing)'))
     group.add_argument(
         '--override-ansible-cfg', metavar='<file>', type=options.abs_path,
         help=_('An ansible.cfg whose sections and options are merged over '

@@ -39,4 +39,4 @@ class DeployOvercloud(base.DeploymentCommand, command.ShowOne):
                 'stack': request.stack,
                 'hosts': confirm.hosts(request.ansible.limit)}, 'deploy')
         return deploy_request.run(request, self.app.stderr,
-                                  phases=phases).row()
+                                  phases=phases).row(parsed_args.long)

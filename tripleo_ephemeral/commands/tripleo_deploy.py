@@ -102,6 +102,7 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
             help=_('Create the stack and render the Ansible project, but do '
                    'not run it'))
         confirm.add_yes_option(group)
+        deploy_request.add_long_option(group)
         ANSIBLE.add(parser, group)
         group.add_argument(
             '--keep-running', action='store_true',
@@ -123,7 +124,7 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
                 'stack': request.stack,
                 'hosts': request.standalone.local_ip}, 'tripleo deploy')
         return deploy_request.run(request, self.app.stderr,
-                                  phases=phases).row()
+                                  phases=phases).row(parsed_args.long)
 
 
 def _request(parsed_args, workdir):

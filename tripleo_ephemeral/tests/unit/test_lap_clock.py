@@ -58,7 +58,17 @@ def test_the_result_shows_them_as_one_mapping():
     columns, values = shown.row()
     value = dict(zip(columns, values))['phase_seconds']
     assert value.machine_readable() == {'checks': 0.5, 'create': 15.0}
-    assert 'create=' in value.human_readable()
+    # A table summarises (the total, the longest phases); --long: whole.
+    assert value.human_readable() == 'total 15.5: checks 0.5, create 15.0'
+    columns, values = shown.row(long=True)
+    assert 'create=' in dict(zip(columns, values))[
+        'phase_seconds'].human_readable()
+    many = {'venv': 0.1, 'startup': 2.0, 'checks': 0.5, 'launch': 4.0,
+            'create': 15.0, 'render': 1.0}
+    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
+                                    phase_seconds=many).row()
+    assert dict(zip(columns, values))['phase_seconds'].human_readable() == (
+        'total 22.6: venv 0.1, startup 2.0, launch 4.0, create 15.0, 2 more')
     columns, values = result.Result('oc', 'CHECKED').row()
     assert dict(zip(columns, values))['phase_seconds'] is None
 
@@ -72,6 +82,11 @@ def test_the_result_names_the_tunings_in_force_and_those_off():
                                     engine_tunings=tunings).row()
     value = dict(zip(columns, values))['engine_tunings']
     assert value.machine_readable() == tunings
+    assert value.human_readable() == (
+        '2 in force; refused: prompt_executor_stop; not needed: ... (--long)')
+    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
+                                    engine_tunings=tunings).row(long=True)
+    value = dict(zip(columns, values))['engine_tunings']
     assert value.human_readable() == (
         'in force: fast_create, gc_freeze\n'
         'refused: prompt_executor_stop (futurist differs)\n'

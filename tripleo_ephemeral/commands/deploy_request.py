@@ -130,9 +130,10 @@ def add_options(parser, stack):
 
     ANSIBLE.add(
         parser, parser.add_argument_group(_('Ansible (config-download)')),
-        ssh_user_default=_('the ssh_user of each host in '
-                           '--deployed-servers, else tripleo-admin'),
-        ssh_key_default=_('the last deploy\'s, else ssh\'s own'))
+        ssh_user_default=_('the last successful deploy\'s, else the '
+                           'ssh_user of each host in --deployed-servers, '
+                           'else tripleo-admin'),
+        ssh_key_default=_('the last successful deploy\'s, else ssh\'s own'))
 
     options.add_heat_launcher_options(
         parser, default_type='native',

@@ -16,11 +16,11 @@ with uv where it can have it (on PATH, else pip-installed into the venv;
 pip's index settings passed on) and pip otherwise, and then runs the
 command. ``deploy`` deploys the bundled sample as the stack ``sample``
 (``~/overcloud-deploy/sample``) unless given ``--stack`` or ``--work-dir``:
-the default work dir stays free for a real deploy. ``test`` also installs and sets up the system
-parts the tests use (see tools/ci/setup-system.sh) when it may: as root, or
-with CI set, and tripleo-heat-templates 18.0.0 into the venv; with
-TRIPLEO_EPHEMERAL_THT=1 (the opt-in tests of the real templates) also
-TripleO's Ansible ("openstack tripleo ansible install").
+the default work dir stays free for a real deploy. ``test`` also installs
+and sets up the system parts the tests use (see tools/ci/setup-system.sh)
+when it may: as root, or with CI set, and tripleo-heat-templates 18.0.0
+into the venv; with TRIPLEO_EPHEMERAL_THT=1 (the opt-in tests of the real
+templates) also TripleO's Ansible ("openstack tripleo ansible install").
 Standard library only: it runs before anything is installed.
 """
 

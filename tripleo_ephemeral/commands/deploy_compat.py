@@ -11,7 +11,6 @@ from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile

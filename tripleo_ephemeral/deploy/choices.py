@@ -6,9 +6,9 @@ an ansible.cfg of their own): a deploy that leaves one out keeps the value
 of the last successful deploy, as the rendered inventory and ansible.cfg
 already did for the run commands, and a value given again that differs is
 a change the deploy names (the pre-deploy summary, and the preview: they
-are kept with each render's parameters, ``history.inputs``). The values are kept in the
-last successful deploy's snapshot (``<stack>-last-success.yaml``,
-``choices``).
+are kept with each render's parameters, ``history.inputs``). The values
+are kept in the last successful deploy's snapshot
+(``<stack>-last-success.yaml``, ``choices``) and in the saved inputs.
 """
 
 import dataclasses

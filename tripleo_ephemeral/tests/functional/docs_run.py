@@ -172,10 +172,10 @@ def blocks(root=ROOT, pages=PAGES):
 
 class DocsRun:
     """Runs the command blocks against ``mode`` in ``home`` (a fresh HOME
-    with the venv at ``~/tripleo-ephemeral-venv``), logging to
-    ``log``."""
+    with the venv at ``~/tripleo-ephemeral-venv``), logging to ``log``; a
+    block that runs ``timeout`` seconds without asking is stopped there."""
 
-    def __init__(self, home, mode, env, log, timeout=3600):
+    def __init__(self, home, mode, env, log, timeout=900):
         self.home = home
         self.mode = mode
         self.env = env
@@ -216,7 +216,7 @@ class DocsRun:
             try:
                 while True:
                     found = child.expect([_PROMPT, _BLOCK + r'(\d+|done)',
-                                          pexpect.EOF])
+                                          pexpect.EOF, pexpect.TIMEOUT])
                     if found == 0:
                         self.asked[current] = self.asked.get(current, 0) + 1
                         child.sendline('y')
@@ -228,7 +228,7 @@ class DocsRun:
                         started = now
                         tag = child.match.group(1)
                         current = None if tag == 'done' else int(tag)
-                    else:
+                    else:  # the end, or a block that hangs
                         break
             finally:
                 child.close(force=True)

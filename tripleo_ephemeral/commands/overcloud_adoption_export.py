@@ -16,6 +16,17 @@ from tripleo_ephemeral import exceptions
 LOG = logging.getLogger(__name__)
 
 
+def _control_plane(built):
+    cp = built.controlplane
+    return _('%(steps)d steps (%(patches)d patches): valid for RHOSO '
+             '%(versions)s') % {
+        'steps': len(cp.steps),
+        'patches': sum(len(s.patches) for s in cp.steps),
+        'versions': ', '.join(
+            v for v, r in sorted(built.controlplane_results.items())
+            if not r[0]) or '-'} if cp else '-'
+
+
 class ExportAdoption(base.DeploymentCommand, command.ShowOne):
     """Write what RHOSO's adoption needs of this overcloud's data plane.
 
@@ -36,6 +47,7 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
             '--overwrite', action='store_true',
             help=_('Replace an existing --output-dir'))
         rhoso_options.add_export_options(parser)
+        rhoso_options.add_controlplane_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -53,7 +65,9 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
                   'or choose another --output-dir') % dest)
         with errors.user_errors('--output-dir'):
             try:
-                built = export.build(wd, choices)
+                built = export.build(
+                    wd, choices, rhoso_options.controlplane_inputs(
+                        parsed_args))
             except exceptions.RhosoInvalidError as exc:
                 for problem in exc.problems[1:]:
                     LOG.warning('%s', problems.line(problem))
@@ -62,7 +76,7 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
         proofs = sum(len(t.proof) for t in built.templates.values())
         columns = ('output_dir', 'stack', 'rhoso_version', 'nodesets',
                    'skipped_roles', 'documents', 'secrets', 'nic_templates',
-                   'validation', 'report')
+                   'validation', 'control_plane', 'report')
         values = (
             dest, wd.stack, choices.version,
             {g.name: [h.name for h in g.role.hosts] for g in built.groups},
@@ -73,5 +87,6 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
                 proofs, proofs),
             _('%(n)d documents valid for RHOSO %(v)s') % {
                 'n': built.result.documents, 'v': choices.version},
+            _control_plane(built),
             os.path.join(dest, export.REPORT))
         return columns, values

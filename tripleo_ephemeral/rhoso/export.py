@@ -29,6 +29,8 @@ from tripleo_ephemeral.rhoso import shellvars
 from tripleo_ephemeral.rhoso import source
 from tripleo_ephemeral.rhoso import validate
 from tripleo_ephemeral.rhoso import writing
+from tripleo_ephemeral.rhoso.controlplane import exporting as controlplane_mod
+from tripleo_ephemeral.rhoso.controlplane import report as controlplane_report
 
 VARS_SCRIPT = 'adoption-vars.sh'
 REPORT = 'report.md'
@@ -49,9 +51,12 @@ class Template:
 class Export:
     """Everything an export writes, before it is written."""
 
-    def __init__(self, deployment, choices):
+    def __init__(self, deployment, choices, choices_controlplane=None):
         self.deployment = deployment
         self.choices = choices
+        self.choices_controlplane = choices_controlplane
+        self.controlplane = None  # controlplane.kit.ControlPlane
+        self.controlplane_results = {}
         self.groups = []
         self.skipped = {}
         self.networks = []
@@ -170,11 +175,13 @@ def _nodesets(export, netconfig_doc):
         export.documents.append(('nodeset-%s.yaml' % group.name, document))
 
 
-def build(wd, choices):
-    """The validated :class:`Export` of work dir ``wd``; RhosoExportError
-    (or RhosoInvalidError with the problems) when it cannot be made."""
+def build(wd, choices, controlplane=None):
+    """The validated :class:`Export` of work dir ``wd``, with the control
+    plane's steps when ``controlplane`` (its
+    :class:`~.controlplane.inputs.Inputs`) is given; RhosoExportError (or
+    RhosoInvalidError with the problems) when it cannot be made."""
     deployment = source.read(wd)
-    export = Export(deployment, choices)
+    export = Export(deployment, choices, controlplane)
     bundle_version = choices.version
     export.groups, export.skipped = plan.classify(deployment, choices)
     export.networks = netconfig.networks(deployment, choices)
@@ -188,22 +195,28 @@ def build(wd, choices):
             'name'], service))
     on_ceph = [g.role for g in export.groups
                if g.kind == plan.COMPUTE and ceph.uses_ceph(g.role)]
-    config = documents_mod.cells_config(
-        {ceph.NOVA_CONF: ceph.nova_conf(on_ceph[0])} if on_ceph else None)
+    export.key_path, key_text = ssh_key(deployment)
+    extra = {ceph.NOVA_CONF: ceph.nova_conf(on_ceph[0])} if on_ceph else {}
+    if controlplane is not None:
+        extra.update(controlplane_mod.build(export, controlplane, [
+            g.role for g in export.groups if g.kind == plan.COMPUTE]))
+    config = documents_mod.cells_config(extra or None)
     export.documents.append(('configmap-%s.yaml' % config['metadata'][
         'name'], config))
     for deployment_doc in documents_mod.deployments(
             [g.name for g in export.groups]):
         export.documents.append(('deployment-%s.yaml' % deployment_doc[
             'metadata']['name'], deployment_doc))
-    export.key_path, key_text = ssh_key(deployment)
     ceph_files = None
     if on_ceph:
         export.ceph_vars, ceph_data = ceph.client_vars(deployment)
         ceph_files = ceph.conf_files(ceph_data) if ceph_data else None
+    controlplane_secrets = list(export.secrets)
     export.secrets = secret_docs.all_secrets(
         deployment.passwords, tls, choices.ssh_key_secret, export.key_path,
         key_text, ceph_files, export.ceph_vars)
+    names = {s.name for s in export.secrets}
+    export.secrets += [s for s in controlplane_secrets if s.name not in names]
     documents = [(problems_mod.describe(name, doc), doc)
                  for name, doc in export.documents]
     documents += [(problems_mod.describe(secret_file(s), s.document),
@@ -211,13 +224,18 @@ def build(wd, choices):
     export.result = validate.check(
         documents, bundle_version, deployment, choices.rhoso_network,
         choices.nic_template_dir, choices.nic_templates)
-    if export.result.problems:
-        first = export.result.problems[0]
+    problems = list(export.result.problems)
+    if controlplane is not None:
+        export.controlplane_results = controlplane_mod.check(export,
+                                                             deployment)
+        problems += export.controlplane_results[bundle_version][0]
+    if problems:
+        first = problems[0]
         raise exceptions.RhosoInvalidError(
             'The export would not be valid for RHOSO %s (%d problems; '
             'nothing written), first: %s' % (
-                bundle_version, len(export.result.problems),
-                problems_mod.line(first)), export.result.problems)
+                bundle_version, len(problems),
+                problems_mod.line(first)), problems)
     return export
 
 
@@ -240,6 +258,9 @@ def manifest(export, now=None):
         'nodesets': {g.name: [h.name for h in g.role.hosts]
                      for g in export.groups},
         'skipped_roles': dict(export.skipped),
+        'controlplane': controlplane_mod.manifest(
+            export.controlplane, export.choices_controlplane)
+        if export.controlplane else None,
         'files': [{'file': name, 'kind': doc['kind'],
                    'name': doc['metadata']['name']}
                   for name, doc in export.documents] + [
@@ -273,7 +294,12 @@ def files(export):
         result.append(writing.File(os.path.join(
             writing.SECRETS_DIR, shellvars.PASSWORDS_FILE), passwords,
             mode=0o600))
+    report = report_mod.text(export)
+    if export.controlplane is not None:
+        result += controlplane_mod.files(export.controlplane, header)
+        report += '\n' + controlplane_report.text(
+            export.controlplane, export.controlplane_results)
     result.append(writing.File(validate.MANIFEST, writing.dump(
         manifest(export))))
-    result.append(writing.File(REPORT, report_mod.text(export)))
+    result.append(writing.File(REPORT, report))
     return result

@@ -80,6 +80,7 @@ def write(dest, files):
         fileutil.ensure_private_dir(os.path.join(path, SECRETS_DIR))
         for item in files:
             target = os.path.join(path, item.name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
             with fileutil.atomic_open(target, mode=item.mode,
                                       durable=False) as f:
                 f.write(item.text)

@@ -61,6 +61,8 @@ KINDS = {
         'config/crd/bases/metallb.io_l2advertisements.yaml',)),
 }
 MIN_SHARED = 400
+#: Keywords whose value maps names to schemas.
+NAME_MAPS = ('properties', 'patternProperties', 'definitions')
 
 
 def git(repo, *args):
@@ -108,7 +110,10 @@ def shared(schema):
                     definitions[name] = None
                     definitions[name] = replace(node, top=True)
                 return {'$ref': '#/definitions/%s' % name}
-            return {k: replace(v) for k, v in node.items()}
+            # a map of property names is no schema: only its values are
+            return {k: {n: replace(s) for n, s in v.items()}
+                    if k in NAME_MAPS and isinstance(v, dict) else replace(v)
+                    for k, v in node.items()}
         if isinstance(node, list):
             return [replace(v) for v in node]
         return node

@@ -20,6 +20,23 @@ VOLUME = 'tripleo::profile::base::cinder::volume::'
 RBD = VOLUME + 'rbd::'
 NFS = VOLUME + 'nfs::'
 BACKUP = 'cinder::backup::ceph::'
+#: (cinder.conf option, hiera key under RBD/NFS, THT parameter)
+RBD_OPTIONS = (
+    ('rbd_ceph_conf', 'cinder_rbd_ceph_conf', None),
+    ('rbd_user', 'cinder_rbd_user_name', 'CephClientUserName'),
+    ('rbd_pool', 'cinder_rbd_pool_name', 'CinderRbdPoolName'),
+    ('rbd_secret_uuid', 'cinder_rbd_secret_uuid', 'CephClusterFSID'),
+    ('rbd_flatten_volume_from_snapshot',
+     'cinder_rbd_flatten_volume_from_snapshot',
+     'CinderRbdFlattenVolumeFromSnapshot'))
+NFS_OPTIONS = (
+    ('nfs_mount_options', 'cinder_nfs_mount_options', 'CinderNfsMountOptions'),
+    ('nfs_snapshot_support', 'cinder_nfs_snapshot_support',
+     'CinderNfsSnapshotSupport'),
+    ('nas_secure_file_operations', 'cinder_nas_secure_file_operations',
+     'CinderNasSecureFileOperations'),
+    ('nas_secure_file_permissions', 'cinder_nas_secure_file_permissions',
+     'CinderNasSecureFilePermissions'))
 
 
 def _first(value):
@@ -34,14 +51,7 @@ def _rbd(role):
                'from hiera %sbackend_name' % RBD)
     config.set(name, 'volume_driver', 'cinder.volume.drivers.rbd.RBDDriver',
                'the driver of TripleO\'s rbd back end')
-    for option, key, parameter in (
-            ('rbd_ceph_conf', 'cinder_rbd_ceph_conf', None),
-            ('rbd_user', 'cinder_rbd_user_name', 'CephClientUserName'),
-            ('rbd_pool', 'cinder_rbd_pool_name', 'CinderRbdPoolName'),
-            ('rbd_secret_uuid', 'cinder_rbd_secret_uuid', 'CephClusterFSID'),
-            ('rbd_flatten_volume_from_snapshot',
-             'cinder_rbd_flatten_volume_from_snapshot',
-             'CinderRbdFlattenVolumeFromSnapshot')):
+    for option, key, parameter in RBD_OPTIONS:
         config.hiera(name, option, RBD + key, parameter,
                      skip_empty=option != 'rbd_flatten_volume_from_snapshot')
     config.set(name, 'report_discard_supported', True, 'the procedure\'s '
@@ -64,16 +74,7 @@ def _nfs(role):
                    '%scinder_nfs_servers' % NFS)
         config.set(name, 'nas_share_path', path, 'CinderNfsServers, from '
                    'hiera %scinder_nfs_servers' % NFS)
-    for option, key, parameter in (
-            ('nfs_mount_options', 'cinder_nfs_mount_options',
-             'CinderNfsMountOptions'),
-            ('nfs_snapshot_support', 'cinder_nfs_snapshot_support',
-             'CinderNfsSnapshotSupport'),
-            ('nas_secure_file_operations', 'cinder_nas_secure_file_operations',
-             'CinderNasSecureFileOperations'),
-            ('nas_secure_file_permissions',
-             'cinder_nas_secure_file_permissions',
-             'CinderNasSecureFilePermissions')):
+    for option, key, parameter in NFS_OPTIONS:
         config.hiera(name, option, NFS + key, parameter, skip_empty=False)
     return 'nfs', config, len(servers)
 

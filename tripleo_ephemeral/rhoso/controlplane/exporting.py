@@ -14,11 +14,13 @@ load balancers' ranges come from its plan.
 
 import os
 
+from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.rhoso import problems as problems_mod
 from tripleo_ephemeral.rhoso.controlplane import addressing
 from tripleo_ephemeral.rhoso.controlplane import kit
 from tripleo_ephemeral.rhoso.controlplane import migration
 from tripleo_ephemeral.rhoso.controlplane import nova
+from tripleo_ephemeral.rhoso.controlplane import readback
 from tripleo_ephemeral.rhoso.controlplane import schemas
 from tripleo_ephemeral.rhoso.controlplane import validation
 from tripleo_ephemeral.rhoso import writing
@@ -98,3 +100,26 @@ def manifest(cp, inputs):
         'skip_services': sorted(inputs.skip_services),
         'workers': [list(w) for w in inputs.workers],
     }
+
+
+def validate_dir(path, version, deployment=None, manifest=None,
+                 dataplane_documents=()):
+    """``(problems, states, found)`` of the control plane's steps in the
+    export directory ``path``: ``found`` says whether it has any."""
+    documents, patch_list, found = readback.load(path)
+    if not documents and not patch_list and not found:
+        return [], 0, False
+    problems, states = validation.check(documents, patch_list, version)
+    problems = found + problems
+    if deployment is not None:
+        skip = frozenset(((manifest or {}).get('controlplane') or {}).get(
+            'skip_services') or ())
+        try:
+            problems += validation.coverage(deployment, patch_list, skip)
+        except exceptions.RhosoExportError as exc:
+            problems.append(problems_mod.Problem(
+                'the export', '', str(exc), 'export again', 'work dir'))
+        problems += validation.addresses(deployment, documents + [
+            (w, d) for w, d in dataplane_documents
+            if isinstance(d, dict) and d.get('kind') == 'NetConfig'])
+    return problems, states, True

@@ -27,11 +27,12 @@ SKIPPED = 'skipped'
 #: RHOSO service -> the TripleO services it adopts (name or prefix*).
 ADOPTED = collections.OrderedDict((
     ('keystone', ('keystone*',)),
-    ('neutron', ('neutron_api', 'neutron_plugin_ml2_ovn', 'neutron_server')),
+    ('neutron', ('neutron_api', 'neutron_plugin_ml2_ovn', 'neutron_server',
+                 'neutron_base')),
     ('glance', ('glance_api*',)),
     ('placement', ('placement',)),
     ('nova', ('nova_api', 'nova_conductor', 'nova_scheduler',
-              'nova_metadata', 'nova_vnc_proxy', 'nova_manager')),
+              'nova_metadata', 'nova_vnc_proxy', 'nova_manager', 'nova_base')),
     ('cinder', ('cinder_api', 'cinder_scheduler', 'cinder_volume',
                 'cinder_backup', 'cinder_backend_rbd', 'cinder_backend_nfs',
                 'cinder_base')),
@@ -58,6 +59,9 @@ LEFT_OUT_PAGES = (
     ('neutron_bgpvpn*', 'none: not in RHOSO'),
     ('neutron_l2gw*', 'none: not in RHOSO'),
     ('neutron_sfc_api', 'none: not in RHOSO'),
+    ('neutron_mlnx_agent', 'none: not in RHOSO'),
+    ('neutron_plugin_ml2_cisco_vts', 'none: not in RHOSO'),
+    ('neutron_plugin_ml2_mlnx_sdn_assist', 'none: not in RHOSO'),
     ('compute_instanceha', 'assembly_preparing-an-instance-HA-deployment-for'
                            '-adoption.adoc'),
     ('heat_ephemeral', 'none: the undercloud\'s'),

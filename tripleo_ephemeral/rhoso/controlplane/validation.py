@@ -6,7 +6,8 @@ written it back, :func:`~.webhooks.mutated`), the OpenShift networking
 rules (:mod:`.netrules`); then the control plane as each patch leaves it,
 in the steps' order (RFC 7386 merge, as ``oc patch --type=merge``): its
 schema, the webhooks' rules on the update, every ``customServiceConfig``
-parsed as INI. With the work dir: every service TripleO ran that the
+parsed as INI; a problem is named once, by the patch that brings it.
+With the work dir: every service TripleO ran that the
 export adopts has its patch, and every address is in exactly one part of
 its subnet (TripleO's, a worker's, the pods', the load balancers', the
 data plane's NetConfig ranges).
@@ -71,12 +72,13 @@ def check(documents, patches, version):
     control planes checked (the created one and one per patch)."""
     bundle = schemas.load(version)
     found = []
-    current, mutated_spec = None, None
+    current, mutated_spec, before = None, None, set()
     for where, document in documents:
         problems, mutated = _checked(bundle, where, document)
         found += problems + ini_problems(where, document)
         if isinstance(document, dict) and document.get('kind') == KIND:
             current, mutated_spec = document, mutated.get('spec')
+            before = {(p.path, p.message) for p in problems}
     found += netrules.check([(w, d) for w, d in documents
                              if isinstance(d, dict)])
     states = 1 if current is not None else 0
@@ -93,12 +95,64 @@ def check(documents, patches, version):
                 'create', 'apply the backend services step first', 'schema'))
             continue
         current = patch_mod.merge(current, patch)
-        problems, mutated = _checked(bundle, where, current,
-                                     {'spec': mutated_spec})
-        found += problems + ini_problems(where, patch)
+        problems, mutated = _checked(bundle, where, current, mutated_spec)
+        # a problem the control plane had before this patch is not its own
+        found += [p for p in problems if (p.path, p.message) not in before]
+        found += ini_problems(where, patch)
+        before = {(p.path, p.message) for p in problems}
         mutated_spec = mutated.get('spec')
         states += 1
+    if current is not None:
+        found += _lb_addresses(documents, current)
     return list(dict.fromkeys(found)), states
+
+
+def _annotations(node, path='spec'):
+    if isinstance(node, dict):
+        annotations = node.get('annotations')
+        if isinstance(annotations, dict) and \
+                'metallb.universe.tf/loadBalancerIPs' in annotations:
+            yield path, annotations
+        for key, value in node.items():
+            yield from _annotations(value, '%s.%s' % (path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _annotations(value, '%s[%d]' % (path, index))
+
+
+def _lb_addresses(documents, control_plane):
+    """A problem per load balancer address outside the pool its Service
+    names (MetalLB would leave the Service pending)."""
+    pools = {}
+    for _, document in documents:
+        if isinstance(document, dict) and \
+                document.get('kind') == 'IPAddressPool':
+            try:
+                pools[document['metadata']['name']] = netrules.pool_ranges(
+                    document)
+            except (ValueError, TypeError, KeyError):
+                continue
+    found = []
+    for path, annotations in _annotations(control_plane.get('spec')):
+        pool = annotations.get('metallb.universe.tf/address-pool')
+        for text in str(annotations[
+                'metallb.universe.tf/loadBalancerIPs']).split(','):
+            try:
+                ip = ipaddress.ip_address(text.strip())
+            except ValueError:
+                found.append(problems_mod.Problem(
+                    'the control plane', path, '%r is not an address'
+                    % text, 'give the load balancer\'s address', 'webhook'))
+                continue
+            if pool in pools and not any(
+                    a.version == ip.version and a <= ip <= b
+                    for a, b in pools[pool]):
+                found.append(problems_mod.Problem(
+                    'the control plane', path, 'load balancer address %s is '
+                    'not in pool %s (%s): the Service would stay pending'
+                    % (ip, pool, ', '.join('%s-%s' % r for r in pools[pool])),
+                    'use an address of the pool', 'webhook'))
+    return found
 
 
 def coverage(deployment, patches, skip=frozenset()):

@@ -41,7 +41,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEST = os.path.join(ROOT, 'tripleo_ephemeral', 'rhoso', 'schemas',
                     'controlplane')
 REPOS = {
-    'operator': 'https://github.com/openstack-k8s-operators/openstack-operator',
+    'operator': 'https://github.com/openstack-k8s-operators/'
+                'openstack-operator',
     'nmstate': 'https://github.com/nmstate/kubernetes-nmstate',
     'metallb': 'https://github.com/metallb/metallb',
     'nad': 'https://github.com/k8snetworkplumbingwg/'

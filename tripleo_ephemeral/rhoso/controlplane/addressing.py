@@ -234,7 +234,8 @@ def split(deployment, networks, inputs, vlan_networks=None):
                          inputs.worker_ranges.get(network.name))
             item.loadbalancers = _part(
                 item, 'loadbalancers', inputs.lb_ranges.get(network.name),
-                inputs.lb_addresses, 'the load balancers', '--loadbalancer-range')
+                inputs.lb_addresses, 'the load balancers',
+                '--loadbalancer-range')
             item.pods = _part(
                 item, 'pods', inputs.pod_ranges.get(network.name),
                 inputs.pod_addresses, 'the pods', '--pods-range')

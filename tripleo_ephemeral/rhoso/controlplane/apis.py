@@ -17,8 +17,8 @@ from tripleo_ephemeral.rhoso.controlplane import patch as patch_mod
 HEAT = (
     ('DEFAULT', 'max_resources_per_stack',
      'heat::engine::max_resources_per_stack', 'HeatMaxResourcesPerStack'),
-    ('DEFAULT', 'max_nested_stack_depth', 'heat::engine::max_nested_stack_depth',
-     'HeatMaxNestedStackDepth'),
+    ('DEFAULT', 'max_nested_stack_depth',
+     'heat::engine::max_nested_stack_depth', 'HeatMaxNestedStackDepth'),
     ('DEFAULT', 'max_json_body_size', 'heat::max_json_body_size',
      'HeatMaxJsonBodySize'),
     ('DEFAULT', 'convergence_engine', 'heat::engine::convergence_engine',

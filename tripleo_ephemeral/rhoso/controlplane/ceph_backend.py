@@ -62,7 +62,8 @@ def client_data(deployment):
     for role in deployment.roles.values():
         key = key or role.config(RBD + 'libvirt_rbd_secret_key')
         user = user or role.config(RBD + 'libvirt_rbd_user') or role.config(
-            'tripleo::profile::base::cinder::volume::rbd::cinder_rbd_user_name')
+            'tripleo::profile::base::cinder::volume::rbd::'
+            'cinder_rbd_user_name')
     data = {'tripleo_ceph_client_fsid': found['tripleo_ceph_client_fsid'],
             'tripleo_ceph_client_cluster': 'ceph',
             'external_cluster_mon_ips': found['external_cluster_mon_ips'],

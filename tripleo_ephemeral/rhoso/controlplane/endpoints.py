@@ -63,10 +63,10 @@ def _take(split, names, taken):
     if len(addresses) < len(names):
         raise exceptions.RhosoExportError(
             'The load balancers\' range %s of %s holds %d addresses; the '
-            'control plane needs %d there (%s): give a larger --loadbalancer-range '
-            '%s=FIRST-LAST' % (addressing.text(split.loadbalancers),
-                               split.name, len(addresses), len(names),
-                               ', '.join(names), split.name))
+            'control plane needs %d there (%s): give a larger '
+            '--loadbalancer-range %s=FIRST-LAST' % (
+                addressing.text(split.loadbalancers), split.name,
+                len(addresses), len(names), ', '.join(names), split.name))
     taken.setdefault(split.name, set()).update(addresses[:len(names)])
     return dict(zip(names, addresses))
 
@@ -82,8 +82,8 @@ def endpoints(splits, cells):
                        tenant and tenant.name, ctlplane and ctlplane.name)
     taken = {}
     if internal is not None and internal.loadbalancers:
-        names = [SHARED_NAME, 'rabbitmq'] + ['rabbitmq-%s' % c
-                                            for c in sorted(cells)]
+        names = [SHARED_NAME, 'rabbitmq'] + [
+            'rabbitmq-%s' % c for c in sorted(cells)]
         for name, ip in _take(internal, names, taken).items():
             result.addresses[name] = (internal.name, ip)
     if ctlplane is not None and ctlplane.loadbalancers:

@@ -54,8 +54,8 @@ BACKEND_OPTIONS = {
     'file': (('filesystem_store_datadir', None, '/var/lib/glance/images/'),),
 }
 API_OPTIONS = (
-    ('DEFAULT', 'enabled_import_methods', 'glance::api::enabled_import_methods',
-     'GlanceEnabledImportMethods'),
+    ('DEFAULT', 'enabled_import_methods',
+     'glance::api::enabled_import_methods', 'GlanceEnabledImportMethods'),
     ('DEFAULT', 'image_member_quota', 'glance::api::image_member_quota',
      'GlanceImageMemberQuota'),
     ('image_conversion', 'output_format',

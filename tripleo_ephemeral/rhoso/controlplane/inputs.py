@@ -82,7 +82,8 @@ def inputs(workers=None, worker_ranges=None, pod_ranges=None,
         _fail('--storage-class %s: not a StorageClass name' % storage_class)
     return Inputs(
         tuple(pairs), _ranges('--ocp-worker-range', worker_ranges),
-        _ranges('--pods-range', pod_ranges), _ranges('--loadbalancer-range', lb_ranges),
+        _ranges('--pods-range', pod_ranges),
+        _ranges('--loadbalancer-range', lb_ranges),
         storage_class or DEFAULT_STORAGE_CLASS,
         int(replicas or DEFAULT_REPLICAS), frozenset(skip_services or ()),
         int(pod_addresses), int(lb_addresses))

@@ -29,11 +29,15 @@ from tripleo_ephemeral.rhoso.controlplane import nova
 from tripleo_ephemeral.rhoso.controlplane import patch as patch_mod
 from tripleo_ephemeral.rhoso.controlplane import services as services_mod
 
-#: (number, directory name, TripleO-side service) in the procedure's order.
-SERVICE_STEPS = (
-    (40, 'keystone'), (41, 'neutron'), (42, 'glance'), (43, 'placement'),
-    (44, 'nova'), (45, 'cinder'), (46, 'horizon'), (47, 'heat'),
-    (48, 'telemetry'))
+#: The steps' directories, in the procedure's order.
+NNCP, NETWORKS, METALLB = '10-nncp', '11-networks', '12-metallb'
+BACKEND, CEPH, STOP = ('20-backend-services', '21-ceph-backend',
+                       '22-stop-services')
+DATABASES, OVN = '30-database-migration', '31-ovn-migration'
+#: One per adopted service.
+SERVICE_STEPS = ('40-keystone', '41-neutron', '42-glance', '43-placement',
+                 '44-nova', '45-cinder', '46-horizon', '47-heat',
+                 '48-telemetry')
 WAIT_CONTROL_PLANE = ('oc wait --for condition=Ready --timeout=600s '
                       'OpenStackControlPlane openstack')
 
@@ -43,9 +47,10 @@ class Step:
     ``patches`` (:class:`~.patch.Patch`), ``before``/``after`` commands,
     ``waits`` and ``checks``, the upstream ``page``."""
 
-    def __init__(self, number, name, page, documents=(), patches=(),
+    def __init__(self, directory, page, documents=(), patches=(),
                  before=(), waits=(), checks=()):
-        self.number = number
+        number, _, name = directory.partition('-')
+        self.number = int(number)
         self.name = name
         self.page = patch_mod.page(page)
         self.documents = list(documents)
@@ -96,7 +101,7 @@ def _networking(cp, inputs):
         networking.documents(cp.splits, inputs.workers)
     steps = []
     if policies:
-        steps.append(Step(10, 'nncp', 'proc_configuring-openshift-worker-'
+        steps.append(Step(NNCP, 'proc_configuring-openshift-worker-'
                           'nodes.adoc', [('nncp-%s.yaml' % d['metadata'][
                               'name'], d) for d in policies],
                           waits=['oc wait nncp %s --for jsonpath=\'{.status.'
@@ -104,17 +109,17 @@ def _networking(cp, inputs):
                                  '\'=True --timeout=300s' % d['metadata'][
                                      'name'] for d in policies]))
     else:
-        cp.inputs.append((10, 'No --ocp-worker: no NodeNetworkConfiguration'
-                          'Policy written; the attachments expect a VLAN '
-                          'interface named after each network on every '
-                          'worker'))
-    steps.append(Step(11, 'networks', 'proc_configuring-networking-for-'
+        cp.inputs.append((int(NNCP[:2]), 'No --ocp-worker: no '
+                          'NodeNetworkConfigurationPolicy written; the '
+                          'attachments expect a VLAN interface named after '
+                          'each network on every worker'))
+    steps.append(Step(NETWORKS, 'proc_configuring-networking-for-'
                       'control-plane-services.adoc',
                       [('nad-%s.yaml' % d['metadata']['name'], d)
                        for d in attachments],
                       checks=['oc get net-attach-def']))
     if metallb:
-        steps.append(Step(12, 'metallb', 'proc_configuring-networking-for-'
+        steps.append(Step(METALLB, 'proc_configuring-networking-for-'
                           'control-plane-services.adoc',
                           [('%s-%s.yaml' % (d['kind'].lower(), d['metadata'][
                               'name']), d) for d in metallb],
@@ -133,10 +138,11 @@ def _ceph(cp, deployment, roles):
         written = secret_docs.ceph_conf(ceph_mod.conf_files(data), path)
         cp.secrets.append(written)
     else:
-        cp.inputs.append((21, 'The Ceph cluster\'s ceph.conf and keyring are '
-                          'not in the work dir: create the %s Secret from '
-                          '/etc/ceph of a controller' % ceph_backend.SECRET))
-    return Step(21, 'ceph-backend', ceph_backend.PAGE,
+        cp.inputs.append((int(CEPH[:2]), 'The Ceph cluster\'s ceph.conf '
+                          'and keyring are not in the work dir: create the '
+                          '%s Secret from /etc/ceph of a controller'
+                          % ceph_backend.SECRET))
+    return Step(CEPH, ceph_backend.PAGE,
                 patches=[ceph_backend.build()],
                 before=['oc apply -f secrets/secret-%s.yaml'
                         % ceph_backend.SECRET])
@@ -175,12 +181,13 @@ def _service_patches(cp, deployment, inputs, cells):
         elif name == 'telemetry':
             found[name] = [apis.telemetry(deployment)]
     steps = []
-    for number, name in SERVICE_STEPS:
+    for directory in SERVICE_STEPS:
+        name = directory.split('-', 1)[1]
         if name not in found:
             continue
         before = ['oc apply -f secrets/secret-%s.yaml' % keystone.SECRET] \
             if name == 'keystone' else []
-        steps.append(Step(number, name, found[name][0].page.split(':')[-1],
+        steps.append(Step(directory, found[name][0].page.split(':')[-1],
                           patches=found[name], before=before,
                           waits=[WAIT_CONTROL_PLANE]))
     return steps
@@ -201,9 +208,9 @@ def build(deployment, networks, groups, inputs, key_path=None,
                 if r.group_vars.get('ctlplane_dns_nameservers')), [])
     document, cp.values, needed = backend.document(
         inputs, cp.endpoints, cells, tls, dns)
-    cp.inputs += [(20, n) for n in needed]
+    cp.inputs += [(int(BACKEND[:2]), n) for n in needed]
     cp.steps.append(Step(
-        20, 'backend-services', backend.PAGE,
+        BACKEND, backend.PAGE,
         [('openstackcontrolplane.yaml', document)],
         before=['# osp-secret exists (the RHOSO installation\'s); then: oc '
                 'patch secret osp-secret --type merge --patch-file '
@@ -215,14 +222,13 @@ def build(deployment, networks, groups, inputs, key_path=None,
     if ceph_step:
         cp.steps.append(ceph_step)
     cp.steps.append(Step(
-        22, 'stop-services', 'proc_stopping-openstack-services.adoc',
+        STOP, 'proc_stopping-openstack-services.adoc',
         before=['. %s' % migration.FILE,
                 '# the page\'s scripts: they stop the source cloud\'s '
                 'services with $CONTROLLER1_SSH..$CONTROLLER%d_SSH'
                 % max(1, len(migration.controllers(deployment)))]))
     cp.steps.append(Step(
-        30, 'database-migration',
-        'proc_migrating-databases-to-mariadb-instances.adoc',
+        DATABASES, 'proc_migrating-databases-to-mariadb-instances.adoc',
         before=['. %s' % migration.FILE,
                 '# the page\'s mariadb-copy-data pod and scripts, with the '
                 'variables above'],
@@ -232,7 +238,7 @@ def build(deployment, networks, groups, inputs, key_path=None,
                                     cp.endpoints.internal)
     ovn = [f for f in cp.fates.values() if f.target == 'ovn']
     if ovn:
-        cp.steps.append(Step(31, 'ovn-migration', migration.OVN_PAGE,
+        cp.steps.append(Step(OVN, migration.OVN_PAGE,
                              patches=migration.ovn_patches(inputs,
                                                            cp.endpoints),
                              before=['. %s' % migration.FILE]))

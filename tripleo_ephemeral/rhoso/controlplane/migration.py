@@ -73,8 +73,8 @@ def script(deployment, inputs, cells, key_path, internal):
                                           else 'cell1'),
               'RENAMED_CELLS=%s' % _q(' '.join(sorted(cells)) or 'cell1'),
               'declare -A TRIPLEO_PASSWORDS',
-              'TRIPLEO_PASSWORDS[%s]=%s' % (SOURCE_CELL,
-                                           _q(wd.passwords_file)),
+              'TRIPLEO_PASSWORDS[%s]=%s' % (
+                  SOURCE_CELL, _q(wd.passwords_file)),
               'PASSWORD_FILE="${TRIPLEO_PASSWORDS[%s]}"' % SOURCE_CELL,
               'declare -A SOURCE_DB_ROOT_PASSWORD',
               'for CELL in $(echo $CELLS); do',

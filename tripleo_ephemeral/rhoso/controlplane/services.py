@@ -52,8 +52,9 @@ LEFT_OUT_PAGES = (
                     '.adoc'),
     ('swift*', 'proc_adopting-the-object-storage-service.adoc'),
     ('external_swift_proxy', 'proc_adopting-the-object-storage-service.adoc'),
-    ('cinder_backend_*', 'proc_adopting-the-block-storage-service.adoc (an '
-                         'external back end: its secrets are the operator\'s)'),
+    ('cinder_backend_*', 'proc_adopting-the-block-storage-service.adoc '
+                         '(an external back end: its secrets are the '
+                         'operator\'s)'),
     ('gnocchi*', 'proc_adopting-telemetry-services.adoc (RHOSO stores '
                  'metrics in Prometheus, not Gnocchi)'),
     ('neutron_bgpvpn*', 'none: not in RHOSO'),

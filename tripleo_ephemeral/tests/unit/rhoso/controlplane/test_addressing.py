@@ -68,7 +68,8 @@ def test_carved_from_the_top_every_address_once(deployment, networks):
 
 def test_given_ranges_are_kept(deployment, networks):
     given = inputs_mod.inputs(
-        workers=WORKERS, pod_ranges={'internalapi': '172.17.0.100-172.17.0.149'},
+        workers=WORKERS,
+        pod_ranges={'internalapi': '172.17.0.100-172.17.0.149'},
         lb_ranges={'internalapi': '172.17.0.150-172.17.0.159'},
         worker_ranges={'internalapi': '172.17.0.160-172.17.0.161'})
     internal = by_name(addressing.split(deployment, networks, given))[
@@ -124,7 +125,7 @@ def test_too_small_a_subnet(deployment, networks):
 
 
 def test_netconfig_keeps_out_of_the_control_planes_parts(deployment,
-                                                          networks):
+                                                         networks):
     splits = addressing.split(deployment, networks,
                               inputs_mod.inputs(workers=WORKERS))
     document = addressing.carve_netconfig(netconfig.document(networks),

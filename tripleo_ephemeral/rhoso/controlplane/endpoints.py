@@ -59,7 +59,7 @@ def _take(split, names, taken):
     first, last = split.loadbalancers
     free = [a for a in addressing.runs(first, last, taken.get(
         split.name, set()))]
-    addresses = [ip for a, b in free for ip in addressing._addresses(a, b)]
+    addresses = [ip for a, b in free for ip in addressing.addresses(a, b)]
     if len(addresses) < len(names):
         raise exceptions.RhosoExportError(
             'The load balancers\' range %s of %s holds %d addresses; the '

@@ -12,7 +12,6 @@ land: then the steps become ``steps.Step``\\ s of its kit and the pods' and
 load balancers' ranges come from its plan.
 """
 
-import os
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.rhoso import problems as problems_mod
@@ -44,8 +43,7 @@ def build(export, inputs, compute_roles):
 
 
 def patches(cp):
-    return [('%s/%s' % (s.directory, s.patch_file(p)), p.document)
-            for s, p in kit.patches(cp)]
+    return kit.patches(cp)
 
 
 def check(export, deployment=None):
@@ -80,15 +78,14 @@ def files(cp, header):
     control plane's steps."""
     result = []
     for step in cp.steps:
-        for name, document in step.documents:
-            result.append(writing.File(os.path.join(step.directory, name),
-                                       writing.dump(document, header)))
+        for document in step.documents:
+            result.append(writing.File(step.path_of(document), writing.dump(
+                document.body, header)))
         for patch in step.patches:
-            text = writing.dump(patch.document, '%s\nApply with: %s' % (
-                header, patch.command(step.directory).replace(
-                    patch.file, step.patch_file(patch))))
-            result.append(writing.File(os.path.join(
-                step.directory, step.patch_file(patch)), text))
+            command = patch.command.format(dir=step.directory,
+                                           path=step.path_of(patch))
+            result.append(writing.File(step.path_of(patch), writing.dump(
+                patch.body, '%s\nApply with: %s' % (header, command))))
     result.append(writing.File(migration.FILE, cp.variables))
     return result
 
@@ -96,7 +93,7 @@ def files(cp, header):
 def manifest(cp, inputs):
     return {
         'steps': [s.directory for s in cp.steps],
-        'patches': [p for p, _ in patches(cp)],
+        'patches': [p for p, _ in kit.patches(cp)],
         'skip_services': sorted(inputs.skip_services),
         'workers': [list(w) for w in inputs.workers],
     }

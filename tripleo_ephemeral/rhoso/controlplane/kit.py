@@ -1,19 +1,20 @@
-"""The control plane's part of an export, as steps 10-49 of the kit.
+"""The control plane's part of an export: steps 10-49 of the kit.
 
 :func:`build` reads what the work dir has (through the data plane's
 :class:`~tripleo_ephemeral.rhoso.source.Deployment` and NetConfig
 networks) and the operator's :class:`~.inputs.Inputs`, and makes every
-step in the procedure's order: the workers' networks (10-12), the backend
-services and the Ceph back end (20-21), the database and OVN migrations
-(30-31), then one step per adopted service (40-48). Each :class:`Step` is
-the documents ``oc apply -f NN-name/`` creates, the patches ``oc patch``
-applies, and the commands, waits and checks the page runs around them.
-Pure: nothing is written, nothing contacted.
+step in the procedure's order as a :class:`~tripleo_ephemeral.rhoso.steps.
+Step`: the workers' networks (10-12), the backend services, the Ceph back
+end and stopping the source's services (20-22), the database and OVN
+migrations (30-32), then the services (40-49), each patch a step of its
+own so that the waits and checks of its page come between. Each step's
+documents are what ``oc apply -f NN-name/`` creates; its patch the
+``oc patch`` it runs. Pure: nothing is written, nothing contacted.
 """
-
 
 from tripleo_ephemeral.rhoso import ceph as ceph_mod
 from tripleo_ephemeral.rhoso import secret_docs
+from tripleo_ephemeral.rhoso import steps as steps_mod
 from tripleo_ephemeral.rhoso.controlplane import addressing
 from tripleo_ephemeral.rhoso.controlplane import apis
 from tripleo_ephemeral.rhoso.controlplane import backend
@@ -33,40 +34,40 @@ from tripleo_ephemeral.rhoso.controlplane import services as services_mod
 NNCP, NETWORKS, METALLB = '10-nncp', '11-networks', '12-metallb'
 BACKEND, CEPH, STOP = ('20-backend-services', '21-ceph-backend',
                        '22-stop-services')
-DATABASES, OVN = '30-database-migration', '31-ovn-migration'
-#: One per adopted service.
-SERVICE_STEPS = ('40-keystone', '41-neutron', '42-glance', '43-placement',
-                 '44-nova', '45-cinder', '46-horizon', '47-heat',
-                 '48-telemetry')
+DATABASES, OVN_DATABASES, OVN_NORTHD = (
+    '30-database-migration', '31-ovn-databases', '32-ovn-northd')
+#: One per patch of an adopted service: (directory, patch name, title).
+SERVICE_STEPS = (
+    ('40-keystone', 'keystone', 'Adopt the Identity service'),
+    ('41-neutron', 'neutron', 'Adopt the Networking service'),
+    ('42-glance', 'glance', 'Adopt the Image service'),
+    ('43-placement', 'placement', 'Adopt the Placement service'),
+    ('44-nova', 'nova', 'Adopt the Compute service'),
+    ('45-cinder-api', 'cinder-api', 'Adopt the Block Storage API'),
+    ('46-cinder', 'cinder-services', 'Start the Block Storage services'),
+    ('47-horizon', 'horizon', 'Adopt the Dashboard'),
+    ('48-heat', 'heat', 'Adopt the Orchestration service'),
+    ('49-telemetry', 'telemetry', 'Adopt the Telemetry services'))
 WAIT_CONTROL_PLANE = ('oc wait --for condition=Ready --timeout=600s '
                       'OpenStackControlPlane openstack')
 
 
-class Step:
-    """One step: ``documents`` ``[(file, document)]`` for ``oc apply -f``,
-    ``patches`` (:class:`~.patch.Patch`), ``before``/``after`` commands,
-    ``waits`` and ``checks``, the upstream ``page``."""
-
-    def __init__(self, directory, page, documents=(), patches=(),
-                 before=(), waits=(), checks=()):
-        number, _, name = directory.partition('-')
-        self.number = int(number)
-        self.name = name
-        self.page = patch_mod.page(page)
-        self.documents = list(documents)
-        self.patches = list(patches)
-        self.before = list(before)
-        self.waits = list(waits)
-        self.checks = list(checks)
-
-    @property
-    def directory(self):
-        return '%02d-%s' % (self.number, self.name)
-
-    def patch_file(self, patch):
-        if len(self.patches) == 1:
-            return patch.file
-        return '%d-%s' % (self.patches.index(patch) + 1, patch.file)
+def step(directory, title, page, documents=(), patch=None, before=(),
+         waits=(), checks=(), notes=()):
+    """A :class:`~tripleo_ephemeral.rhoso.steps.Step` of the control
+    plane: ``documents`` ``[(file, body)]``, ``patch`` a
+    :class:`~.patch.Patch` (its ``after`` commands become checks)."""
+    number, _, name = directory.partition('-')
+    commands = list(before) + (['oc apply -f {dir}/'] if documents else [])
+    patches = []
+    if patch is not None:
+        patches.append(patch)
+        checks = list(patch.after) + list(checks)
+        notes = list(notes) + list(patch.inputs)
+    return steps_mod.Step(
+        int(number), name, title, patch_mod.source(page),
+        [steps_mod.Document(f, d) for f, d in documents], patches,
+        commands, waits, checks, notes)
 
 
 class ControlPlane:
@@ -76,12 +77,10 @@ class ControlPlane:
         self.splits = []
         self.fates = {}
         self.endpoints = None
-        self.steps = []
+        self.steps = []            # steps.Step, in order
         self.secrets = []          # secret_docs.Written
-        self.secret_sources = {}   # Secret name -> {key: source}
         self.missing_networks = {}
         self.values = []           # (what, value, source) of the backend
-        self.inputs = []           # (step, sentence)
         self.compute_config = None
         self.compute_configs = {}
         self.compute_differs = []
@@ -90,107 +89,100 @@ class ControlPlane:
 
 
 def _role_running(deployment, names):
-    for role in deployment.roles.values():
-        if any(n in role.services for n in names):
-            return role
-    return None
+    return next((r for r in deployment.roles.values()
+                 if any(n in r.services for n in names)), None)
 
 
 def _networking(cp, inputs):
     policies, attachments, metallb, cp.missing_networks = \
         networking.documents(cp.splits, inputs.workers)
-    steps = []
+    found = []
     if policies:
-        steps.append(Step(NNCP, 'proc_configuring-openshift-worker-'
-                          'nodes.adoc', [('nncp-%s.yaml' % d['metadata'][
-                              'name'], d) for d in policies],
-                          waits=['oc wait nncp %s --for jsonpath=\'{.status.'
-                                 'conditions[?(@.type=="Available")].status}'
-                                 '\'=True --timeout=300s' % d['metadata'][
-                                     'name'] for d in policies]))
-    else:
-        cp.inputs.append((int(NNCP[:2]), 'No --ocp-worker: no '
-                          'NodeNetworkConfigurationPolicy written; the '
-                          'attachments expect a VLAN interface named after '
-                          'each network on every worker'))
-    steps.append(Step(NETWORKS, 'proc_configuring-networking-for-'
-                      'control-plane-services.adoc',
-                      [('nad-%s.yaml' % d['metadata']['name'], d)
-                       for d in attachments],
-                      checks=['oc get net-attach-def']))
+        found.append(step(
+            NNCP, 'Configure the OpenShift workers\' networks',
+            'proc_configuring-openshift-worker-nodes.adoc',
+            [('nncp-%s.yaml' % d['metadata']['name'], d) for d in policies],
+            waits=['oc wait nncp %s --for jsonpath=\'{.status.conditions[?('
+                   '@.type=="Available")].status}\'=True --timeout=300s'
+                   % d['metadata']['name'] for d in policies]))
+    notes = [] if policies else [
+        'No --ocp-worker: no NodeNetworkConfigurationPolicy written; the '
+        'attachments expect a VLAN interface named after each network on '
+        'every worker']
+    page = 'proc_configuring-networking-for-control-plane-services.adoc'
+    found.append(step(NETWORKS, 'Attach the pods to TripleO\'s networks',
+                      page, [('nad-%s.yaml' % d['metadata']['name'], d)
+                             for d in attachments],
+                      checks=['oc get net-attach-def'], notes=notes))
     if metallb:
-        steps.append(Step(METALLB, 'proc_configuring-networking-for-'
-                          'control-plane-services.adoc',
-                          [('%s-%s.yaml' % (d['kind'].lower(), d['metadata'][
-                              'name']), d) for d in metallb],
-                          checks=['oc get ipaddresspool -n metallb-system']))
-    return steps
+        found.append(step(
+            METALLB, 'Give the load balancers their addresses', page,
+            [('%s-%s.yaml' % (d['kind'].lower(), d['metadata']['name']), d)
+             for d in metallb],
+            checks=['oc get ipaddresspool -n metallb-system']))
+    return found
 
 
-def _ceph(cp, deployment, roles):
-    if not any(ceph_backend.uses_ceph(r) for r in roles):
+def _ceph(cp, deployment):
+    if not any(ceph_backend.uses_ceph(r) for r in deployment.roles.values()):
         return None
     path, data = ceph_mod.client_vars(deployment)
     if data is None:
         path, data = ceph_backend.client_data(deployment)
     cp.ceph_source = path
+    notes = []
     if data:
-        written = secret_docs.ceph_conf(ceph_mod.conf_files(data), path)
-        cp.secrets.append(written)
+        cp.secrets.append(secret_docs.ceph_conf(ceph_mod.conf_files(data),
+                                                path))
     else:
-        cp.inputs.append((int(CEPH[:2]), 'The Ceph cluster\'s ceph.conf '
-                          'and keyring are not in the work dir: create the '
-                          '%s Secret from /etc/ceph of a controller'
-                          % ceph_backend.SECRET))
-    return Step(CEPH, ceph_backend.PAGE,
-                patches=[ceph_backend.build()],
+        notes.append('The Ceph cluster\'s ceph.conf and keyring are not in '
+                     'the work dir: create the %s Secret from /etc/ceph of '
+                     'a controller' % ceph_backend.SECRET)
+    return step(CEPH, 'Mount the Ceph back end', ceph_backend.PAGE,
+                patch=ceph_backend.build(), notes=notes,
                 before=['oc apply -f secrets/secret-%s.yaml'
                         % ceph_backend.SECRET])
 
 
-def _service_patches(cp, deployment, inputs, cells):
-    adopted = services_mod.adopted(cp.fates)
+def _services(cp, deployment, inputs, cells):
     ep = cp.endpoints
-    found = {}
-    for name in adopted:
+    patches = {}
+    for name in services_mod.adopted(cp.fates):
         role = _role_running(deployment, [
-            s for s, f in cp.fates.items() if f.target == name and
-            f.kind == services_mod.ADOPT])
+            s for s, f in cp.fates.items()
+            if f.target == name and f.kind == services_mod.ADOPT])
         if name == 'keystone':
-            found[name] = [keystone.build(role, ep)]
+            patches['keystone'] = keystone.build(role, ep)
             document, sources = keystone.secret(role)
             if document:
                 cp.secrets.append(secret_docs.Written(
                     keystone.SECRET, document, sources,
                     'oc apply -f before the Identity service\'s patch'))
         elif name == 'neutron':
-            found[name] = [neutron.build(deployment, role, ep)]
+            patches['neutron'] = neutron.build(deployment, role, ep)
         elif name == 'glance':
-            found[name] = [glance.build(deployment, role, ep,
-                                        inputs.replicas)]
+            patches['glance'] = glance.build(deployment, role, ep,
+                                             inputs.replicas)
         elif name == 'placement':
-            found[name] = [apis.placement(ep)]
+            patches['placement'] = apis.placement(ep)
         elif name == 'nova':
-            found[name] = [nova.build(role, ep, cells)]
+            patches['nova'] = nova.build(role, ep, cells)
         elif name == 'cinder':
-            found[name] = cinder.build(deployment, role, ep)
-        elif name == 'horizon':
-            found[name] = [apis.horizon(role)]
-        elif name == 'heat':
-            found[name] = [apis.heat(role)]
+            for found in cinder.build(deployment, role, ep):
+                patches[found.name] = found
+        elif name in ('horizon', 'heat'):
+            patches[name] = getattr(apis, name)(role)
         elif name == 'telemetry':
-            found[name] = [apis.telemetry(deployment)]
-    steps = []
-    for directory in SERVICE_STEPS:
-        name = directory.split('-', 1)[1]
-        if name not in found:
-            continue
-        before = ['oc apply -f secrets/secret-%s.yaml' % keystone.SECRET] \
-            if name == 'keystone' else []
-        steps.append(Step(directory, found[name][0].page.split(':')[-1],
-                          patches=found[name], before=before,
-                          waits=[WAIT_CONTROL_PLANE]))
-    return steps
+            patches['telemetry'] = apis.telemetry(deployment)
+    found = []
+    for directory, name, title in SERVICE_STEPS:
+        if name in patches:
+            before = ['oc apply -f secrets/secret-%s.yaml' % keystone.SECRET
+                      ] if name == 'keystone' else []
+            found.append(step(directory, title, patches[name].page_name,
+                              patch=patches[name], before=before,
+                              waits=[WAIT_CONTROL_PLANE]))
+    return found
 
 
 def build(deployment, networks, groups, inputs, key_path=None,
@@ -208,47 +200,46 @@ def build(deployment, networks, groups, inputs, key_path=None,
                 if r.group_vars.get('ctlplane_dns_nameservers')), [])
     document, cp.values, needed = backend.document(
         inputs, cp.endpoints, cells, tls, dns)
-    cp.inputs += [(int(BACKEND[:2]), n) for n in needed]
-    cp.steps.append(Step(
-        BACKEND, backend.PAGE,
+    cp.steps.append(step(
+        BACKEND, 'Deploy the backend services', backend.PAGE,
         [('openstackcontrolplane.yaml', document)],
         before=['# osp-secret exists (the RHOSO installation\'s); then: oc '
                 'patch secret osp-secret --type merge --patch-file '
                 'secrets/secret-%s.yaml' % secret_docs.OSP_SECRET_NAME],
         waits=['oc wait --for condition=Ready --timeout=600s galera/'
                'openstack rabbitmq/rabbitmq'],
-        checks=['oc get Rabbitmqs,Galera']))
-    ceph_step = _ceph(cp, deployment, list(deployment.roles.values()))
+        checks=['oc get Rabbitmqs,Galera'], notes=needed))
+    ceph_step = _ceph(cp, deployment)
     if ceph_step:
         cp.steps.append(ceph_step)
-    cp.steps.append(Step(
-        STOP, 'proc_stopping-openstack-services.adoc',
-        before=['. %s' % migration.FILE,
-                '# the page\'s scripts: they stop the source cloud\'s '
-                'services with $CONTROLLER1_SSH..$CONTROLLER%d_SSH'
-                % max(1, len(migration.controllers(deployment)))]))
-    cp.steps.append(Step(
-        DATABASES, 'proc_migrating-databases-to-mariadb-instances.adoc',
-        before=['. %s' % migration.FILE,
-                '# the page\'s mariadb-copy-data pod and scripts, with the '
-                'variables above'],
-        checks=['the page\'s verification: the databases\' tables and '
-                'nova-manage cell_v2 list_cells']))
+    source = '. %s' % migration.FILE
+    cp.steps.append(step(
+        STOP, 'Stop the source cloud\'s services',
+        'proc_stopping-openstack-services.adoc', before=[
+            source, '# the page\'s scripts, with $CONTROLLER1_SSH..'
+            '$CONTROLLER%d_SSH' % max(1, len(migration.controllers(
+                deployment)))]))
+    cp.steps.append(step(
+        DATABASES, 'Copy the databases',
+        'proc_migrating-databases-to-mariadb-instances.adoc', before=[
+            source, '# the page\'s mariadb-copy-data pod and scripts'],
+        checks=['the page\'s verification: nova-manage cell_v2 '
+                'list_cells']))
+    if any(f.target == 'ovn' for f in cp.fates.values()):
+        first, second = migration.ovn_patches(inputs, cp.endpoints)
+        cp.steps.append(step(OVN_DATABASES, 'Start the OVN databases on '
+                             'the copied data', migration.OVN_PAGE,
+                             patch=first, before=[
+                                 source, '# the page\'s ovn-copy-data pod '
+                                 'and scripts']))
+        cp.steps.append(step(OVN_NORTHD, 'Start ovn-northd',
+                             migration.OVN_PAGE, patch=second))
     cp.variables = migration.script(deployment, inputs, cells, key_path,
                                     cp.endpoints.internal)
-    ovn = [f for f in cp.fates.values() if f.target == 'ovn']
-    if ovn:
-        cp.steps.append(Step(OVN, migration.OVN_PAGE,
-                             patches=migration.ovn_patches(inputs,
-                                                           cp.endpoints),
-                             before=['. %s' % migration.FILE]))
-    cp.steps += _service_patches(cp, deployment, inputs, cells)
+    cp.steps += _services(cp, deployment, inputs, cells)
     _merge_mounts(cp)
     cp.compute_config, cp.compute_configs, cp.compute_differs = \
         nova.compute_config(compute_roles)
-    for step in cp.steps:
-        for patch in step.patches:
-            cp.inputs += [(step.number, i) for i in patch.inputs]
     cp.steps.sort(key=lambda s: s.number)
     return cp
 
@@ -256,23 +247,20 @@ def build(deployment, networks, groups, inputs, key_path=None,
 def _merge_mounts(cp):
     """A later patch's ``extraMounts`` replaces the list (merge patches
     replace arrays): keep the Ceph volume in Glance's NFS patch."""
-    ceph = [p for s in cp.steps for p in s.patches if p.service == 'ceph']
-    if not ceph:
-        return
-    for step in cp.steps:
-        for patch in step.patches:
-            mounts = patch.document['spec'].get('extraMounts')
-            if patch.service != 'ceph' and mounts:
-                patch.document['spec']['extraMounts'] = ceph[0].document[
-                    'spec']['extraMounts'] + mounts
+    bodies = [p.body for s in cp.steps for p in s.patches]
+    ceph = [b for b in bodies if b['spec'].get('extraMounts') and
+            set(b['spec']) == {'extraMounts'}]
+    for body in bodies:
+        if ceph and body is not ceph[0] and body['spec'].get('extraMounts'):
+            body['spec']['extraMounts'] = ceph[0]['spec']['extraMounts'] + \
+                body['spec']['extraMounts']
 
 
 def patches(cp):
-    """Every ``(step, patch)`` in order."""
-    return [(s, p) for s in cp.steps for p in s.patches]
+    """Every ``(path, patch body)`` in order."""
+    return [(s.path_of(p), p.body) for s in cp.steps for p in s.patches]
 
 
 def documents(cp):
-    """Every ``(path, document)`` of the steps' directories."""
-    return [('%s/%s' % (s.directory, f), d) for s in cp.steps
-            for f, d in s.documents]
+    """Every ``(path, body)`` of the steps' directories."""
+    return [(s.path_of(d), d.body) for s in cp.steps for d in s.documents]

@@ -29,12 +29,12 @@ def _ranges(ranges):
 def networks(cp):
     lines = ['## Control plane: the network plan', '',
              'Each subnet split between TripleO (kept out until the adoption '
-             'is over), the OpenShift workers (NodeNetworkConfigurationPolicy)'
-             ', the pods (NetworkAttachmentDefinition whereabouts range), the '
-             'load balancers (MetalLB IPAddressPool) and the data plane '
-             '(NetConfig allocationRanges: TripleO\'s pools without the '
-             'others). Ranges the operator gave are marked (given); the '
-             'others were carved from the top of the free space.', '']
+             'is over), the OpenShift workers (NodeNetworkConfigurationPolicy'
+             '), the data plane (NetConfig allocationRanges), the load '
+             'balancers (MetalLB IPAddressPool) and the pods '
+             '(NetworkAttachmentDefinition whereabouts range), carved in '
+             'that order from the top of the free space unless given (marked '
+             '"given"); what is left stays free.', '']
     rows = []
     for split in cp.splits:
         tripleo = sorted(split.tripleo)
@@ -85,16 +85,15 @@ def services(cp, step_of):
         ('TripleO service', 'Roles', 'Becomes'), rows)
 
 
-def _patch(step, patch):
-    lines = ['```', patch.command(step.directory).replace(
-        patch.file, step.patch_file(patch)), '```', '']
-    for path, config in patch.configs.items():
+def _patch(patch):
+    lines = []
+    for path, config in getattr(patch, 'configs', {}).items():
         if not config.options:
             continue
         lines += ['`%s`:' % path, '']
         lines += _table(('Section', 'Option', 'Value', 'TripleO source'), [
             (o.section, o.option, o.value, o.source) for o in config.options])
-    if patch.values:
+    if getattr(patch, 'values', None):
         lines += _table(('Setting', 'Value', 'Source'), patch.values)
     return lines
 
@@ -103,37 +102,26 @@ def steps(cp):
     lines = ['## Control plane steps', '',
              'In order; each waits for the one before. `oc apply -f '
              'NN-name/` applies the documents of a step and nothing else; '
-             'the `.patch` files are merge patches for `oc patch`, never '
-             'read by `oc apply`. `. %s` first: the database and OVN '
-             'migration pages\' variables.' % migration.FILE, '']
-    inputs = {}
-    for number, text in cp.inputs:
-        inputs.setdefault(number, []).append(text)
+             'a `.patch` file is a merge patch for the `oc patch` its step '
+             'gives, never read by `oc apply`. `. %s` sets the database and '
+             'OVN migration pages\' variables.' % migration.FILE, '']
     for step in cp.steps:
-        lines += ['### %s' % step.directory, '', 'Follows %s.' % step.page,
-                  '']
-        commands = list(step.before)
+        lines += ['### %s: %s' % (step.directory, step.title), '',
+                  'Follows %s.' % step.source.text(), '']
+        if step.commands:
+            lines += ['```'] + step.commands + ['```', '']
         if step.documents:
-            commands.append('oc apply -f %s/' % step.directory)
-        if commands:
-            lines += ['```'] + commands + ['```', '']
-        if step.documents:
-            lines += ['Creates: %s.' % ', '.join(
-                '%s %s' % (d['kind'], d['metadata']['name'])
-                for _, d in step.documents), '']
+            lines += ['Creates: %s.' % ', '.join(step.creates()), '']
         for patch in step.patches:
-            lines += _patch(step, patch)
-            if patch.after:
-                lines += ['Then:', '', '```'] + patch.after + ['```', '']
+            lines += _patch(patch)
         if step.waits:
             lines += ['Wait: ' + '; '.join('`%s`' % w for w in step.waits)
                       + '.', '']
         if step.checks:
-            lines += ['Check: ' + '; '.join('`%s`' % c for c in step.checks)
+            lines += ['Then: ' + '; '.join('`%s`' % c for c in step.checks)
                       + '.', '']
-        for text in inputs.get(step.number, []):
-            lines.append('- **Yours:** %s.' % text.rstrip('.'))
-        if inputs.get(step.number):
+        lines += ['- **Yours:** %s.' % n.rstrip('.') for n in step.notes]
+        if step.notes:
             lines.append('')
     if cp.values:
         lines += ['### Backend services settings', '']
@@ -175,6 +163,7 @@ def text(cp, results):
     step_of = {}
     for step in cp.steps:
         for patch in step.patches:
-            step_of.setdefault(patch.service, step.directory)
+            step_of.setdefault(getattr(patch, 'service', None),
+                               step.directory)
     return '\n'.join(networks(cp) + services(cp, step_of) + steps(cp) +
                      compute(cp) + validation(results)) + '\n'

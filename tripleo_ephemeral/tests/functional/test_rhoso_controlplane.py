@@ -30,14 +30,14 @@ def test_export_validate_and_source(cli, tmp_path):
     result = cli.json('overcloud', 'adoption', 'export', '--work-dir', wd,
                       '--output-dir', out, *ROLES, *WORKERS,
                       '--storage-class', 'lvms-vg1', '--replicas', '1')
-    assert result['control_plane'] == ('16 steps (12 patches): valid for '
+    assert result['control_plane'] == ('18 steps (12 patches): valid for '
                                        'RHOSO 18.0-fr2, 18.0-fr6')
     steps = sorted(n for n in os.listdir(out) if n[:2].isdigit())
     assert steps == ['10-nncp', '11-networks', '12-metallb',
                      '20-backend-services', '21-ceph-backend',
-                     '31-ovn-migration', '40-keystone', '41-neutron',
-                     '42-glance', '43-placement', '44-nova', '45-cinder',
-                     '46-horizon', '47-heat']
+                     '31-ovn-databases', '32-ovn-northd', '40-keystone',
+                     '41-neutron', '42-glance', '43-placement', '44-nova',
+                     '45-cinder-api', '46-cinder', '47-horizon', '48-heat']
     # Each YAML file of a step is one Kubernetes document; patches are not
     # YAML names, so `oc apply -f NN-name/` never reads them.
     for step in steps:
@@ -109,8 +109,11 @@ def test_impossible_inputs_one_line_nothing_written(cli, tmp_path):
             (wd, ('--pods-range', 'internalapi=172.17.0.200-172.17.0.250',
                   '--loadbalancer-range',
                   'internalapi=172.17.0.245-172.17.0.254'),
-             '--pods-range internalapi=172.17.0.200-172.17.0.250 overlaps '
-             'load balancers at 172.17.0.245: give a range without it'),
+             'network internalapi subnet internal_api_subnet (172.17.0.0/24):'
+             ' the pods range 172.17.0.200-172.17.0.250 (--pods-range) '
+             'overlaps 172.17.0.245-172.17.0.254 (the loadbalancers part); '
+             'give other addresses with --pods-range internalapi=<first>-'
+             '<last>'),
             (wd, ('--loadbalancer-range',
                   'internalapi=172.17.0.251-172.17.0.252'),
              'The load balancers\' range 172.17.0.251-172.17.0.252 of '
@@ -131,4 +134,4 @@ def test_impossible_inputs_one_line_nothing_written(cli, tmp_path):
     result = cli.json('overcloud', 'adoption', 'export', '--work-dir',
                       unknown, '--output-dir', out, *ROLES,
                       '--skip-service', 'frobnicator')
-    assert result['control_plane'].startswith('15 steps')
+    assert result['control_plane'].startswith('17 steps')

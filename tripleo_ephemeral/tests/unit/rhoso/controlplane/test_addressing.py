@@ -1,6 +1,5 @@
-"""Each subnet split between TripleO, the workers, the pods, the load
-balancers and the data plane: no address in two parts, refusals in one
-line."""
+"""Each subnet as the control plane uses it: the network plan's parts and
+the workers' addresses, no address in two, refusals in one line."""
 
 import ipaddress
 
@@ -33,15 +32,17 @@ def every_address(split):
     for label, part in (('pods', split.pods),
                         ('loadbalancers', split.loadbalancers)):
         if part:
-            for ip in addressing._addresses(*part):
+            for ip in addressing.addresses(*part):
                 add(ip, label)
-    for first, last in split.dataplane + split.left:
-        for ip in addressing._addresses(first, last):
-            add(ip, 'dataplane/left')
+    for label, ranges in (('dataplane', split.dataplane),
+                          ('left', split.left)):
+        for first, last in ranges:
+            for ip in addressing.addresses(first, last):
+                add(ip, label)
     return owner
 
 
-def test_carved_from_the_top_every_address_once(deployment, networks):
+def test_planned_top_down_every_address_once(deployment, networks):
     splits = by_name(addressing.split(deployment, networks,
                                       inputs_mod.inputs(workers=WORKERS)))
     internal = splits['internalapi']
@@ -50,17 +51,19 @@ def test_carved_from_the_top_every_address_once(deployment, networks):
         '172.17.0.20': 'overcloud-novacompute-0',
         '172.17.0.21': 'overcloud-novacompute-1',
         '172.17.0.30': 'overcloud-networker-0'}
+    # workers first (reserved), then the plan: data plane, load
+    # balancers, pods
     assert {n: str(ip) for n, ip in internal.workers.items()} == {
         'worker-0': '172.17.0.253', 'worker-1': '172.17.0.254'}
+    assert [addressing.text(r) for r in internal.dataplane] == [
+        '172.17.0.203-172.17.0.252']
     assert addressing.text(internal.loadbalancers) == \
-        '172.17.0.243-172.17.0.252'
-    assert addressing.text(internal.pods) == '172.17.0.213-172.17.0.242'
+        '172.17.0.193-172.17.0.202'
+    assert addressing.text(internal.pods) == '172.17.0.163-172.17.0.192'
     for split in splits.values():
         owner = every_address(split)
         low, high = addressing.hosts_of(split.subnet.cidr)
         assert len(owner) == int(high) - int(low) + 1
-    # external: no pods, load balancers or workers; ctlplane: no VLAN, no
-    # worker addresses.
     assert splits['external'].pods is None
     assert splits['ctlplane'].workers == {}
     assert splits['ctlplane'].pods is not None
@@ -84,13 +87,16 @@ def test_given_ranges_are_kept(deployment, networks):
 
 
 @pytest.mark.parametrize('given, message', [
-    (dict(pod_ranges={'internalapi': '172.17.0.200-172.17.0.250'},
-          lb_ranges={'internalapi': '172.17.0.245-172.17.0.254'}),
-     '--pods-range internalapi=172.17.0.200-172.17.0.250 overlaps load '
-     'balancers at 172.17.0.245: give a range without it'),
+    (dict(pod_ranges={'internalapi': '172.17.0.190-172.17.0.200'},
+          lb_ranges={'internalapi': '172.17.0.195-172.17.0.199'}),
+     'network internalapi subnet internal_api_subnet (172.17.0.0/24): the '
+     'pods range 172.17.0.190-172.17.0.200 (--pods-range) overlaps '
+     '172.17.0.195-172.17.0.199 (the loadbalancers part); give other '
+     'addresses with --pods-range internalapi=<first>-<last>'),
     (dict(pod_ranges={'internalapi': '172.17.0.1-172.17.0.9'}),
-     '--pods-range internalapi=172.17.0.1-172.17.0.9 overlaps TripleO (VIP) '
-     'at 172.17.0.5: give a range without it'),
+     'network internalapi subnet internal_api_subnet (172.17.0.0/24): the '
+     'pods range 172.17.0.1-172.17.0.9 (--pods-range) overlaps 172.17.0.5 '
+     '(TripleO\'s VIP)'),
     (dict(pod_ranges={'internalapi': '172.18.0.1-172.18.0.9'}),
      '--pods-range internalapi=172.18.0.1-172.18.0.9: outside internalapi\'s '
      'subnet 172.17.0.0/24'),
@@ -102,6 +108,10 @@ def test_given_ranges_are_kept(deployment, networks):
     (dict(workers=WORKERS, worker_ranges={'tenant': '172.19.0.240'}),
      '--ocp-worker-range tenant=172.19.0.240 holds 1 addresses for 2 '
      'workers'),
+    (dict(workers=WORKERS,
+          worker_ranges={'tenant': '172.19.0.10-172.19.0.11'}),
+     '--ocp-worker-range tenant=172.19.0.10-172.19.0.11 holds 172.19.0.10, '
+     'TripleO\'s (overcloud-controller-0)'),
 ])
 def test_impossible_ranges_one_line(deployment, networks, given, message):
     with pytest.raises(exceptions.RhosoExportError) as e:
@@ -119,18 +129,17 @@ def test_too_small_a_subnet(deployment, networks):
     with pytest.raises(exceptions.RhosoExportError) as e:
         addressing.split(deployment, networks, inputs_mod.inputs())
     assert str(e.value).startswith(
-        'Network internalapi (172.17.0.0/26) has no 30 free addresses in a '
-        'row for the pods (48 free in all, TripleO uses 4): give a smaller '
-        'range with --pods-range internalapi=FIRST-LAST')
+        'network internalapi subnet internal_api_subnet (172.17.0.0/26): no '
+        '50 free addresses in one block for the dataplane part (largest free '
+        'block: 32, after TripleO\'s 4 addresses and 0 reservations)')
 
 
-def test_netconfig_keeps_out_of_the_control_planes_parts(deployment,
-                                                         networks):
+def test_netconfig_gets_the_data_planes_part(deployment, networks):
     splits = addressing.split(deployment, networks,
                               inputs_mod.inputs(workers=WORKERS))
     document = addressing.carve_netconfig(netconfig.document(networks),
                                           splits)
     internal = next(n for n in document['spec']['networks']
                     if n['name'] == 'internalapi')['subnets'][0]
-    assert internal['allocationRanges'][-1] == {
-        'start': '172.17.0.31', 'end': '172.17.0.212'}
+    assert internal['allocationRanges'] == [
+        {'start': '172.17.0.203', 'end': '172.17.0.252'}]

@@ -7,7 +7,6 @@ import pytest
 
 from tripleo_ephemeral.rhoso import export
 from tripleo_ephemeral.rhoso import plan
-from tripleo_ephemeral.rhoso.controlplane import exporting
 from tripleo_ephemeral.rhoso.controlplane import inputs as inputs_mod
 from tripleo_ephemeral.rhoso.controlplane import kit
 from tripleo_ephemeral.rhoso.controlplane import validation
@@ -28,8 +27,9 @@ def test_valid_at_both_versions(built):
     assert [s.directory for s in cp.steps] == [
         '10-nncp', '11-networks', '12-metallb', '20-backend-services',
         '21-ceph-backend', '22-stop-services', '30-database-migration',
-        '31-ovn-migration', '40-keystone', '41-neutron', '42-glance',
-        '43-placement', '44-nova', '45-cinder', '46-horizon', '47-heat']
+        '31-ovn-databases', '32-ovn-northd', '40-keystone', '41-neutron',
+        '42-glance', '43-placement', '44-nova', '45-cinder-api',
+        '46-cinder', '47-horizon', '48-heat']
     for version in VERSIONS:
         found, states, provenance = built.controlplane_results[version]
         assert found == []
@@ -41,7 +41,7 @@ def test_valid_at_both_versions(built):
 
 def rerun(cp, edit):
     documents = [(p, copy.deepcopy(d)) for p, d in kit.documents(cp)]
-    patches = copy.deepcopy(exporting.patches(cp))
+    patches = copy.deepcopy(kit.patches(cp))
     edit(documents, patches)
     return validation.check(documents, patches, '18.0-fr6')[0]
 
@@ -64,7 +64,7 @@ def patch_of(patches, name):
      ('44-nova/nova.patch', 'spec.nova.enabled', 'webhook')),
     (lambda d, p: next(doc for w, doc in d if w.endswith(
         'ipaddresspool-tenant.yaml'))['spec'].update(
-            addresses=['172.17.0.243-172.17.0.244']),
+            addresses=['172.17.0.195-172.17.0.196']),
      ('12-metallb/ipaddresspool-tenant.yaml', 'spec.addresses', 'webhook')),
 ])
 def test_a_broken_edit_is_one_problem(built, edit, expected):
@@ -74,7 +74,7 @@ def test_a_broken_edit_is_one_problem(built, edit, expected):
 
 def test_work_dir_checks(built, deployment):
     cp = built.controlplane
-    patches = [(w, p) for w, p in exporting.patches(cp)
+    patches = [(w, p) for w, p in kit.patches(cp)
                if not w.endswith('heat.patch')]
     found = validation.coverage(deployment, patches)
     assert [p.message for p in found] == [
@@ -87,9 +87,9 @@ def test_work_dir_checks(built, deployment):
                                 netconfig) == []
     broken = copy.deepcopy(netconfig)
     broken[0][1]['spec']['networks'][1]['subnets'][0][
-        'allocationRanges'].append({'start': '172.17.0.240',
-                                    'end': '172.17.0.241'})
+        'allocationRanges'].append({'start': '172.17.0.190',
+                                    'end': '172.17.0.191'})
     found = validation.addresses(deployment, kit.documents(cp) + broken)
     assert [p.message for p in found] == [
-        'the pods range 172.17.0.213-172.17.0.242 overlaps the data plane '
-        'range 172.17.0.240-172.17.0.241 of netconfig.yaml']
+        'the pods range 172.17.0.163-172.17.0.192 overlaps the data plane '
+        'range 172.17.0.190-172.17.0.191 of netconfig.yaml']

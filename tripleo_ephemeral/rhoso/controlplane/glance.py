@@ -94,7 +94,8 @@ def build(deployment, role, endpoints, replicas):
                'glance_backend_id and glance_backend (group_vars/%s)'
                % (PROFILE, role.name))
     config.set('glance_store', 'default_backend', backend_id,
-               'GlanceBackendID, from hiera %sglance_backend_id' % PROFILE)
+               'GlanceBackendID, from hiera %sglance_backend_id '
+               '(group_vars/%s)' % (PROFILE, role.name))
     for option, key, value in BACKEND_OPTIONS.get(backend, ()):
         if key:
             config.hiera(backend_id, option, key, value)

@@ -29,7 +29,11 @@ class TestAdoptionCommands(osc_base.TestCommand):
             ('default_cell', 'cell1'), ('network_map', {}),
             ('rhoso_version', None), ('overwrite', False),
             ('embed_secrets', False),
-            ('ssh_key_secret', 'dataplane-adoption-secret')])
+            ('ssh_key_secret', 'dataplane-adoption-secret'),
+            ('netconfig', None), ('reservations', []),
+            ('dataplane_ranges', []), ('pods_ranges', []),
+            ('loadbalancer_ranges', []), ('redhat', False),
+            ('rhc_repositories', []), ('ovs_packages', None)])
 
     def test_version_is_one_bundled(self):
         self.assertRaises(osc_base.ParserException, self.check_parser,
@@ -51,7 +55,7 @@ class TestAdoptionCommands(osc_base.TestCommand):
             osc_exceptions.CommandError, 'exists, not exporting',
             self.export.take_action, parsed)
 
-        manifest = os.path.join(out, 'adoption-export.yaml')
+        manifest = os.path.join(out, 'adoption-export.manifest')
         with open(manifest) as f:
             data = yaml.safe_load(f)
         data['work_dir'] = os.path.join(tmp, 'gone')

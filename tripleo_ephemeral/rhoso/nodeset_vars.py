@@ -77,16 +77,23 @@ def _prove(template, role, document, netconfig_doc, tripleo_vars):
             % (template.path, role.name, host, failed[host], role.name))
 
 
-def _sources(per_host):
-    """Variable -> where its value came from (each different source once,
-    in the roles' order)."""
+def _sources(group, per_host):
+    """Variable -> where its value came from: the roles' sources once each,
+    as one with ``<Role>`` where they differ only by the role's name."""
+    role_of = {h.name: r.name for r in group.roles for h in r.hosts}
     found = {}
-    for values in per_host.values():
+    for host, values in per_host.items():
         for name, (_, source) in values.items():
-            found.setdefault(name, [])
-            if source not in found[name]:
-                found[name].append(source)
-    return {name: '; '.join(sources) for name, sources in found.items()}
+            found.setdefault(name, {}).setdefault(source, role_of[host])
+    result = {}
+    for name, sources in found.items():
+        generic = {s.replace(role, '<Role>') for s, role in sources.items()}
+        if len(sources) > 1 and len(generic) == 1:
+            result[name] = '%s, roles %s' % (generic.pop(), ', '.join(
+                dict.fromkeys(sources.values())))
+        else:
+            result[name] = '; '.join(sources)
+    return result
 
 
 def fill(deployment, group, document, netconfig_doc, networks, choices):
@@ -120,7 +127,7 @@ def fill(deployment, group, document, netconfig_doc, networks, choices):
     for role in group.roles:
         _prove(templates[role.name], role, document, netconfig_doc,
                tripleo_vars[role.name])
-    return _sources(per_host), templates
+    return _sources(group, per_host), templates
 
 
 def _values(per_host):

@@ -108,15 +108,19 @@ def mounts(role):
     return [Var('edpm_default_mounts', value, why)]
 
 
-def selinux(mode, kind):
+def selinux(mode):
     """The SELinux mode TripleO set (``SELinuxMode``), for bootstrap and
-    as the networker procedure spells it."""
-    if not mode:
-        return []
-    why = 'SELinuxMode (config-download deploy_steps_selinux_playbook.yaml)'
+    as the networker procedure spells it; the procedure's ``enforcing``
+    when config-download does not say."""
+    cite = _cite('edpm_selinux_mode', services.NETWORKER_KIND)
+    if mode:
+        why = ('SELinuxMode (config-download '
+               'deploy_steps_selinux_playbook.yaml)')
+    else:
+        mode, why = 'enforcing', 'not in config-download: %s' % cite
     return [Var('edpm_bootstrap_selinux_mode', mode, why),
-            Var('edpm_selinux_mode', mode, '%s; set by %s' % (
-                why, _cite('edpm_selinux_mode', services.NETWORKER_KIND)))]
+            Var('edpm_selinux_mode', mode, '%s; as set by %s' % (why, cite)
+                if why != cite else why)]
 
 
 def role_vars(role, kind, choices, selinux_mode=None):
@@ -131,7 +135,7 @@ def role_vars(role, kind, choices, selinux_mode=None):
     result.append(Var('edpm_ovs_packages', list(choices.ovs_packages),
                       '--ovs-package; %s' % _cite('edpm_ovs_packages',
                                                   kind)))
-    result += selinux(selinux_mode, kind)
+    result += selinux(selinux_mode)
     if choices.redhat is not None:
         result += redhat_vars(choices.redhat, kind)
     return result

@@ -11,8 +11,9 @@ netconfig_webhook.go``, ``internal/ipam``) at the bundled versions:
 * the NetConfig's rules (:mod:`.webhooks_netconfig`);
 * a node's network names a NetConfig network and subnet, its fixedIP is
   inside that subnet, never excluded and never another node's;
-* a Deployment names NodeSets of the export, and every service named is
-  the operator's own or defined in the export.
+* a service runs a playbook, playbook contents or a role; a Deployment
+  names NodeSets of the export, and every service named is the
+  operator's own or defined in the export.
 
 ``documents`` are ``(where, document)`` pairs (``where`` from
 :func:`~.problems.describe`).
@@ -166,6 +167,19 @@ def ipam_rules(documents):
     return found
 
 
+def service_rules(documents):
+    """A service runs a playbook, playbook contents or a role."""
+    found = []
+    for where, document in of(documents, SERVICE):
+        spec = document.get('spec') or {}
+        runs = ('playbook', 'playbookContents', 'role')
+        if not any(spec.get(k) for k in runs):
+            found.append(_webhook(
+                where, 'spec.playbook', 'playbook, playbookContents and role '
+                'cannot be empty at the same time', 'name what it runs'))
+    return found
+
+
 def deployment_rules(documents, default_services):
     nodesets = {name_of(d): d for _, d in of(documents, NODESET)}
     services = set(default_services) | {
@@ -200,4 +214,5 @@ def check(documents, bundle):
     """Every webhook and IPAM rule over all ``documents``."""
     return (nodeset_rules(documents, bundle.version) +
             webhooks_netconfig.check(documents) + ipam_rules(documents) +
+            service_rules(documents) +
             deployment_rules(documents, bundle.default_services))

@@ -93,11 +93,21 @@ def compute_steps(kit, groups, config, nova_services, cleanup_note):
         'services', upstream.source('compute', '220-334'),
         _docs((config, 'configmap'), *[(s, 'service')
                                        for s in nova_services])))
+    notes = []
+    for cell in sorted({g.cell for g in computes}):
+        several = [g.name for g in computes if g.cell == cell]
+        if len(several) > 1:
+            notes.append(
+                'Cell %s has NodeSets %s (its roles run different services): '
+                'upstream\'s openstack-$CELL loops (the fast-forward '
+                'upgrade\'s oc get osdpns openstack-${CELL}, oc wait '
+                'osdpns/openstack-$CELL) do not find them; the steps here '
+                'name them all' % (cell, ', '.join(several)))
     kit.add(_step(
         COMPUTE_NODESETS, 'The compute cells\' '
         'NodeSets', upstream.source('compute', '364-703'),
         _docs(*[(g.document, 'nodeset') for g in computes]),
-        checks=['oc get osdpns %s' % ' '.join(names)]))
+        checks=['oc get osdpns %s' % ' '.join(names)], notes=notes))
     pre = documents.deployment(documents.PRE_ADOPTION_DEPLOYMENT, names,
                                [documents.PRE_ADOPTION])
     kit.add(_step(

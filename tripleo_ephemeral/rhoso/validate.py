@@ -28,6 +28,7 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.rhoso import crosscheck
+from tripleo_ephemeral.rhoso import plan
 from tripleo_ephemeral.rhoso import destination
 from tripleo_ephemeral.rhoso import problems as problems_mod
 from tripleo_ephemeral.rhoso import procedure_rules
@@ -157,6 +158,8 @@ def check(documents, version, deployment=None, network_name=None,
     ``version``; the work-dir checks only with ``deployment`` (compute
     roles in ``skipped`` were left out on purpose)."""
     bundle = schema.load(version)
+    network_name = network_name or (
+        lambda lower: plan.DEFAULT_NETWORK_MAP.get(lower, lower))
     found, sound = [], []
     for where, document in documents:
         problems = schema.check(bundle, document, where)

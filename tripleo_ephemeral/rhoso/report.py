@@ -183,6 +183,7 @@ def text(export):
             deployment.wd.path, ' (adopted from an undercloud\'s Heat)'
             if deployment.adopted else ''), '']
     for part in (report_steps.steps, _roles, _nodes, report_steps.networks,
-                 _variables, _templates, _secrets, _live, _validation):
+                 report_steps.procedure_lines, _variables, _templates,
+                 _secrets, _live, _validation):
         lines += part(export)
     return '\n'.join(lines)

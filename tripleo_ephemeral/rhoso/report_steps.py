@@ -2,14 +2,16 @@
 
 One section per step of the kit in order (the commands to run from the
 export directory, what they create, the waits and checks before the next
-step, what to decide or do by hand, the upstream text it follows), then
-per subnet who has which addresses: TripleO's, the operator's
-reservations, the dataplane, pods and loadbalancers parts, and what is
-left.
+step, what to decide or do by hand, the upstream text it follows); each
+variable the procedures set for adopted nodes beside its line and what
+the NodeSets have; then per subnet who has which addresses: TripleO's,
+the operator's reservations, the dataplane, pods and loadbalancers parts,
+and what is left.
 """
 
 from tripleo_ephemeral.rhoso import markdown
 from tripleo_ephemeral.rhoso import netplan
+from tripleo_ephemeral.rhoso import upstream
 
 
 def _step(step):
@@ -96,3 +98,45 @@ def networks(export):
     if export.dropped:
         lines.append('')
     return lines
+
+
+#: Why a variable of the procedures is not in a NodeSet.
+ABSENT = {'downstream': 'downstream only: --redhat',
+          'sriov': 'only for nodes with the SR-IOV agent',
+          'hugepages': 'only for nodes with hugepages'}
+
+
+def _value(group, name):
+    """The value of Ansible variable ``name`` in ``group``'s NodeSet:
+    the node template's, ``(per node)``, or None."""
+    spec = group.document['spec']
+    template = spec['nodeTemplate']['ansible']['ansibleVars']
+    if name in template:
+        return template[name]
+    if any(name in ((node.get('ansible') or {}).get('ansibleVars') or {})
+           for node in spec['nodes'].values()):
+        return '(per node)'
+    return None
+
+
+def procedure_lines(export):
+    """The procedures' variables for adopted nodes, beside their lines."""
+    rows = []
+    for fact in upstream.facts()['variables']:
+        for kind, lines in fact['nodesets'].items():
+            groups = [g for g in export.groups if g.kind == kind]
+            for group in groups:
+                value = _value(group, fact['name'])
+                source = (export.sources.get(group.name) or {}).get(
+                    fact['name'], '') if value is not None else ABSENT.get(
+                        fact.get('when'), 'missing')
+                rows.append(('%s %s' % (kind, lines), fact['name'],
+                             group.name, '-' if value is None else value,
+                             source))
+    return ['## The procedures\' variables', '',
+            'Each variable the compute and networker procedures set for '
+            'adopted nodes (%s, %s), its line there, and what each NodeSet '
+            'has (`-`: not here, for the reason given).' % (
+                upstream.source('compute').text(),
+                upstream.source('networker').text()), ''] + markdown.table(
+        ('Procedure lines', 'Variable', 'NodeSet', 'Value', 'Source'), rows)

@@ -228,3 +228,14 @@ def test_a_deployments_nodesets_are_never_added_later(built):
                          'openstack-networker')][1]
     assert set(compute['spec']['nodeSets']).isdisjoint(
         networker['spec']['nodeSets'])
+
+
+def test_the_report_puts_each_variable_beside_its_line(built):
+    from tripleo_ephemeral.rhoso import report_steps
+    rows = [line for line in report_steps.procedure_lines(built)
+            if line.startswith('| compute') or line.startswith(
+                '| networker')]
+    assert len(rows) == sum(len(f['nodesets']) for f in FACTS['variables'])
+    assert not [r for r in rows if r.endswith('| missing |')]
+    assert '| compute 545-549 | edpm_bootstrap_command | openstack-cell1 |' \
+        in '\n'.join(rows)

@@ -115,9 +115,10 @@ def _live(export):
         '(`tripleo_ctlplane_dns_nameservers`, `tripleo_dns_search_domains` '
         'when the NIC template uses them): point them at RHOSO\'s DNS '
         'later if the nodes should use it.',
-        'The ctlplane allocation ranges are the whole subnet without the '
-        'addresses in use: compare them with the undercloud\'s '
-        '`ctlplane-subnet` pools and its own address.',
+        'The undercloud\'s own ctlplane address and its DHCP and '
+        'inspection ranges are not in the work dir: where the ctlplane '
+        'parts above hold them, reserve them (--reserve '
+        'ctlplane=<first>-<last>) and export again.',
         'Passwords and keys are those of the passwords file: any rotated '
         'on the nodes since the last deploy must be read there instead.',
         'Package repositories are not TripleO\'s: downstream, give '

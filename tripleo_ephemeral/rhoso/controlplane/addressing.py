@@ -9,19 +9,17 @@ allocations per isolated network: one address per OpenShift worker
 (NodeNetworkConfigurationPolicy), the pods' range
 (NetworkAttachmentDefinition), the load balancers' (MetalLB
 IPAddressPool) and the data plane's (NetConfig). The network plan
-(:mod:`~tripleo_ephemeral.rhoso.netplan`) places the last three; the
-workers' addresses go in first, as the operator's reservation
-(``--ocp-worker-range``, else carved from the top of the free space), so
-the plan keeps them out. Every refusal is one line naming the option.
+(:mod:`~tripleo_ephemeral.rhoso.network_plan`) places the last three; the
+workers' addresses go in before it as the operator's reservations
+(:func:`workers`, :func:`with_workers`: ``--ocp-worker-range``, else
+carved from the top of the free space). Every refusal is one line naming
+the option.
 """
-
-import ipaddress
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.rhoso import netplan
 
 ATTACHED = netplan.CONTROL_PLANE_NETWORKS
-CTLPLANE = 'ctlplane'
 WORKERS_OPTION = '--ocp-worker-range'
 WORKERS = 'OpenShift workers (%s)'
 
@@ -35,22 +33,11 @@ def text(part):
     return str(netplan.Range(*part)) if part else '-'
 
 
-def count(ranges):
-    return sum(netplan.Range(*r).size for r in ranges)
-
-
 def addresses(first, last):
     ip = first
     while ip <= last:
         yield ip
         ip += 1
-
-
-def hosts_of(cidr):
-    """``(first, last)`` usable host address of ``cidr``."""
-    low, high = netplan._usable(cidr)
-    make = netplan._address(cidr)
-    return make(low), make(high)
 
 
 def runs(first, last, taken):
@@ -67,15 +54,15 @@ def runs(first, last, taken):
 
 
 class Split:
-    """One network's first subnet: ``plan`` (a
-    :class:`~tripleo_ephemeral.rhoso.netplan.SubnetPlan`), ``workers``
-    each OpenShift worker's address; ``pods``, ``loadbalancers`` are
-    ``(first, last)`` or None, ``dataplane`` and ``left`` range lists."""
+    """One network's first subnet as planned (``plan``, a
+    :class:`~tripleo_ephemeral.rhoso.netplan.SubnetPlan`) with the
+    ``workers``' addresses; ``pods``, ``loadbalancers`` are ``(first,
+    last)`` or None."""
 
-    def __init__(self, network, subnet, plan, workers):
+    def __init__(self, network, workers):
         self.network = network
-        self.subnet = subnet
-        self.plan = plan
+        self.subnet = network.subnets[0]
+        self.plan = self.subnet.plan
         self.workers = workers
 
     name = property(lambda self: self.network.name)
@@ -88,44 +75,36 @@ class Split:
 
     pods = property(lambda self: self._one(netplan.PODS))
     loadbalancers = property(lambda self: self._one(netplan.LOADBALANCERS))
-    dataplane = property(lambda self: [tuple(r) for r in self.plan.parts[
-        netplan.DATAPLANE]])
-    left = property(lambda self: [tuple(r) for r in self.plan.left()])
-
-    @property
-    def given(self):
-        found = set(self.plan.given)
-        if any(r.why == WORKERS % WORKERS_OPTION for r in self.plan.reserved):
-            found.add('workers')
-        return found
-
-    def taken(self):
-        """Every address of TripleO, the workers, the pods and the load
-        balancers."""
-        found = set(self.tripleo) | set(self.workers.values())
-        for part in (self.pods, self.loadbalancers):
-            if part:
-                found.update(addresses(*part))
-        return found
 
 
-def _tripleo(deployment, network, subnet):
-    found = {}
-    for host in deployment.hosts():
-        ip = host.ctlplane_ip if network.lower == CTLPLANE else \
-            host.ip(network.lower)
-        if ip and ipaddress.ip_address(str(ip)) in subnet:
-            found[ipaddress.ip_address(str(ip))] = host.name
-    for vip in subnet.vips:
-        found.setdefault(vip, 'VIP')
-    if subnet.gateway:
-        found.setdefault(subnet.gateway, 'gateway')
+def _wants(choices_network, name):
+    """Every range the operator gave on network ``name``."""
+    found = [r.range for r in choices_network.reservations.get(name, ())]
+    for want in (choices_network.wants.get(name) or {}).values():
+        found += list(want.ranges or ())
     return found
 
 
-def _workers(name, subnet, tripleo, workers, given):
-    """``({node: address}, [Reservation])`` of the workers on a subnet."""
-    cidr = subnet.cidr
+def _check(networks, inputs):
+    names = [n.name for n in networks]
+    for name in sorted(inputs.worker_ranges):
+        if name not in names:
+            _fail('%s %s: the export has no network %s (networks: %s)'
+                  % (WORKERS_OPTION, name, name, ', '.join(names)))
+        network = next(n for n in networks if n.name == name)
+        if name not in ATTACHED or network.subnets[0].vlan is None:
+            _fail('%s %s: the workers get addresses on the VLANs of %s '
+                  'only: remove the option' % (
+                      WORKERS_OPTION, name, ', '.join(sorted(ATTACHED))))
+        rng = netplan.Range(*inputs.worker_ranges[name])
+        cidr = network.subnets[0].cidr
+        if rng.first not in cidr or rng.last not in cidr:
+            _fail('%s %s=%s: outside %s\'s subnet %s; give addresses inside '
+                  'it' % (WORKERS_OPTION, name, rng, name, cidr))
+
+
+def _place(name, subnet, tripleo, taken, count, given):
+    """The first address of ``count`` in a row for the workers."""
     if given:
         rng = netplan.Range(*given)
         held = [ip for ip in addresses(*given) if ip in tripleo]
@@ -133,99 +112,60 @@ def _workers(name, subnet, tripleo, workers, given):
             _fail('%s %s=%s holds %s, TripleO\'s (%s): give addresses '
                   'without it' % (WORKERS_OPTION, name, rng, held[0],
                                   tripleo[held[0]]))
-        if rng.size < len(workers):
+        if rng.size < count:
             _fail('%s %s=%s holds %d addresses for %d workers: give one '
-                  'address per --ocp-worker' % (
-                      WORKERS_OPTION, name, rng, rng.size, len(workers)))
-        first = rng.first
-    else:
-        low, high = hosts_of(cidr)
-        free = runs(low, high, set(tripleo))
-        first = next((b - (len(workers) - 1) for a, b in reversed(free)
-                      if int(b) - int(a) + 1 >= len(workers)), None)
-        if first is None:
-            _fail('Network %s (%s) has no %d free addresses in a row for the '
-                  'OpenShift workers: give them with %s %s=FIRST-LAST'
-                  % (name, cidr, len(workers), WORKERS_OPTION, name))
-    found = {node: first + i for i, (node, _) in enumerate(workers)}
-    last = first + (len(workers) - 1)
-    why = WORKERS % (WORKERS_OPTION if given else 'carved')
-    return found, [netplan.Reservation(netplan.Range(first, last), why,
-                                       False)]
+                  'address per --ocp-worker' % (WORKERS_OPTION, name, rng,
+                                                rng.size, count))
+        return rng.first
+    low, high = netplan._usable(subnet.cidr)
+    make = netplan._address(subnet.cidr)
+    for first, last in reversed(runs(make(low), make(high), taken)):
+        if int(last) - int(first) + 1 >= count:
+            return last - (count - 1)
+    _fail('Network %s (%s) has no %d free addresses in a row for the '
+          'OpenShift workers: give them with %s %s=FIRST-LAST'
+          % (name, subnet.cidr, count, WORKERS_OPTION, name))
 
 
-def _wants(name, inputs):
-    given = {}
-    for part, ranges, size in (
-            (netplan.PODS, inputs.pod_ranges, inputs.pod_addresses),
-            (netplan.LOADBALANCERS, inputs.lb_ranges, inputs.lb_addresses)):
-        if name in ranges:
-            given[part] = netplan.Want(
-                (netplan.Range(*ranges[name]),), 0, netplan.OPTION[part])
-        elif name in ATTACHED:
-            given[part] = netplan.Want(None, size, 'default size')
-    return netplan.wants_for(name, given)
-
-
-def _check_names(networks, inputs):
-    names = [n.name for n in networks]
-    for part, given in ((netplan.PODS, inputs.pod_ranges),
-                        (netplan.LOADBALANCERS, inputs.lb_ranges),
-                        ('workers', inputs.worker_ranges)):
-        option = netplan.OPTION.get(part, WORKERS_OPTION)
-        for name in sorted(given):
-            if name not in names:
-                _fail('%s %s: the export has no network %s (networks: %s)'
-                      % (option, name, name, ', '.join(names)))
-            if name not in ATTACHED:
-                _fail('%s %s: no control-plane pod attaches to %s (only to '
-                      '%s): remove the option'
-                      % (option, name, name, ', '.join(sorted(ATTACHED))))
-            cidr = next(n for n in networks if n.name == name).subnets[0].cidr
-            rng = netplan.Range(*given[name])
-            if rng.first not in cidr or rng.last not in cidr:
-                _fail('%s %s=%s: outside %s\'s subnet %s; give a range '
-                      'inside it, or plan new subnet ranges by hand '
-                      '(data-plane-adoption proc_using-new-subnet-ranges.adoc)'
-                      % (option, name, rng, name, cidr))
-
-
-def split(deployment, networks, inputs):
-    """A :class:`Split` per network of ``networks`` (the NetConfig's
-    :class:`~tripleo_ephemeral.rhoso.netconfig.Network` list), planned on
-    its first subnet; the workers get addresses on the attached networks
-    with a VLAN."""
-    _check_names(networks, inputs)
-    result = []
+def workers(networks, inputs, choices_network):
+    """``({network: {node: address}}, {network: [Reservation]})``: the
+    workers' addresses on every attached network with a VLAN."""
+    _check(networks, inputs)
+    found, reservations = {}, {}
+    if not inputs.workers:
+        return found, reservations
     for network in networks:
         subnet = network.subnets[0]
-        tripleo = _tripleo(deployment, network, subnet)
-        workers, reservations = {}, []
-        if inputs.workers and network.name in ATTACHED and \
-                subnet.vlan is not None:
-            workers, reservations = _workers(
-                network.name, subnet, tripleo, inputs.workers,
-                inputs.worker_ranges.get(network.name))
-        try:
-            plan = netplan.plan_subnet(network.name, subnet.name, subnet.cidr,
-                                       tripleo, reservations,
-                                       _wants(network.name, inputs))
-        except netplan.PlanError as exc:
-            _fail(str(exc))
-        result.append(Split(network, subnet, plan, workers))
-    return result
+        if network.name not in ATTACHED or subnet.vlan is None:
+            continue
+        tripleo = subnet.tripleo_addresses()
+        taken = set(tripleo)
+        for rng in _wants(choices_network, network.name):
+            taken.update(addresses(rng.first, rng.last))
+        given = inputs.worker_ranges.get(network.name)
+        first = _place(network.name, subnet, tripleo, taken,
+                       len(inputs.workers), given)
+        found[network.name] = {node: first + i for i, (node, _) in
+                               enumerate(inputs.workers)}
+        last = first + (len(inputs.workers) - 1)
+        reservations[network.name] = [netplan.Reservation(
+            netplan.Range(first, last),
+            WORKERS % (WORKERS_OPTION if given else 'carved'), False)]
+    return found, reservations
 
 
-def carve_netconfig(document, splits):
-    """The NetConfig ``document`` with each planned subnet's allocation
-    ranges set to the plan's dataplane part (in place). Interim, until the
-    NetConfig takes them from the network plan itself."""
-    by_cidr = {str(s.subnet.cidr): s for s in splits}
-    for network in (document.get('spec') or {}).get('networks') or []:
-        for subnet in network.get('subnets') or []:
-            split = by_cidr.get(str(subnet.get('cidr')))
-            if split is not None:
-                subnet['allocationRanges'] = [
-                    {'start': str(a), 'end': str(b)}
-                    for a, b in split.dataplane]
-    return document
+def with_workers(choices, reservations):
+    """``choices`` whose network plan also reserves ``reservations``."""
+    merged = {name: list(found) for name, found in
+              choices.network.reservations.items()}
+    for name, found in reservations.items():
+        merged.setdefault(name, []).extend(found)
+    return choices._replace(network=choices.network._replace(
+        reservations=merged))
+
+
+def splits(networks, found):
+    """A :class:`Split` per planned network; ``found`` is :func:`workers`'
+    addresses."""
+    return [Split(n, found.get(n.name, {})) for n in networks
+            if n.subnets and n.subnets[0].plan is not None]

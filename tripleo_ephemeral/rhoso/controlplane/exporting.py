@@ -1,20 +1,19 @@
-"""The control plane in ``overcloud adoption export``: build, check, lay out.
+"""The control plane in ``overcloud adoption export`` and ``validate``.
 
-:func:`build` adds the control plane to an export of the data plane: its
-steps, its Secrets beside the others, the computes' Nova settings in the
-cells' ConfigMap, and the NetConfig's allocation ranges without the
-addresses the control plane takes. :func:`check` validates the steps at
-every bundled RHOSO version; :func:`files` lays them out: ``NN-name/``
-directories of documents and ``.patch`` files, ``migration-vars.sh``.
-
-Interim wiring, until the data-plane branch's step model and network plan
-land: then the steps become ``steps.Step``\\ s of its kit and the pods' and
-load balancers' ranges come from its plan.
+:func:`reserve` gives the network plan the OpenShift workers' addresses
+before it places its parts; :func:`build` makes the control plane's steps
+on the planned networks and adds them to the export's kit, with the
+computes' Nova settings for the cells' ConfigMap; :func:`check` validates
+them at every bundled RHOSO version (the data plane's checks leave steps
+10-49 to it: :func:`dataplane_only`); :func:`files` adds
+``migration-vars.sh``. :func:`validate_dir` is ``adoption validate``'s
+part: the steps read back from a directory.
 """
 
-
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.rhoso import plan
 from tripleo_ephemeral.rhoso import problems as problems_mod
+from tripleo_ephemeral.rhoso import steps
 from tripleo_ephemeral.rhoso.controlplane import addressing
 from tripleo_ephemeral.rhoso.controlplane import kit
 from tripleo_ephemeral.rhoso.controlplane import migration
@@ -25,98 +24,99 @@ from tripleo_ephemeral.rhoso.controlplane import validation
 from tripleo_ephemeral.rhoso import writing
 
 
-def build(export, inputs, compute_roles):
-    """Build the control plane of ``export`` (an
-    :class:`~tripleo_ephemeral.rhoso.export.Export` whose NetConfig,
-    groups and key are made) into ``export.controlplane``; return the
-    extra files of the cells' ConfigMap."""
-    cp = kit.build(export.deployment, export.networks, export.groups, inputs,
-                   export.key_path, compute_roles)
+def reserve(export, choices):
+    """``choices`` for the network plan, with the workers' addresses
+    reserved; remembers them on ``export``."""
+    inputs = export.controlplane_inputs
+    if inputs is None:
+        return choices
+    export.workers, reservations = addressing.workers(
+        export.networks, inputs, choices.network)
+    return addressing.with_workers(choices, reservations)
+
+
+def build(export):
+    """Make ``export.controlplane``; return the files it adds to the cells'
+    ConfigMap."""
+    cp = kit.build(export.deployment, export.networks, export.groups,
+                   export.controlplane_inputs, export.workers,
+                   export.key_path, [r for g in export.groups
+                                     if g.kind == plan.COMPUTE
+                                     for r in g.roles])
     export.controlplane = cp
-    for name, document in export.documents:
-        if document.get('kind') == 'NetConfig':
-            addressing.carve_netconfig(document, cp.splits)
-    names = {s.name for s in export.secrets}
-    export.secrets += [s for s in cp.secrets if s.name not in names]
     return {nova.COMPUTE_FILE: cp.compute_config} if cp.compute_config \
         else {}
 
 
-def patches(cp):
-    return kit.patches(cp)
+def add_steps(export):
+    for step in export.controlplane.steps:
+        export.kit.add(step)
+
+
+def is_control_plane(where):
+    number = where.split('-', 1)[0]
+    return number.isdigit() and int(number) in steps.CONTROL_PLANE
+
+
+def dataplane_only(documents):
+    """``(where, document)`` not of the control plane's steps."""
+    return [(w, d) for w, d in documents if not is_control_plane(w)]
 
 
 def check(export, deployment=None):
     """``{version: (problems, states, provenance)}`` of the control plane
     at every bundled version; the work-dir checks with ``deployment``."""
     cp = export.controlplane
-    documents = [(problems_mod.describe(path, d), d)
-                 for path, d in kit.documents(cp)]
-    results = {}
+    documents = [(problems_mod.describe(p, d), d)
+                 for p, d in kit.documents(cp)]
+    netconfigs = [(problems_mod.describe(p, d.body), d.body)
+                  for p, d in export.kit.documents()
+                  if d.kind == 'NetConfig']
     extra = []
     if deployment is not None:
-        extra = validation.coverage(deployment, patches(cp), frozenset(
-            export.choices_controlplane.skip_services))
-        extra += validation.addresses(deployment, documents + [
-            (name, d) for name, d in export.documents
-            if d.get('kind') == 'NetConfig'])
+        extra = validation.coverage(deployment, kit.patches(cp), frozenset(
+            export.controlplane_inputs.skip_services))
+        extra += validation.addresses(deployment, documents + netconfigs)
+    kinds = {d['kind'] for _, d in documents}
+    results = {}
     for version in schemas.versions():
-        found, states = validation.check(documents, patches(cp), version)
-        bundle = schemas.load(version)
-        provenance = {k: v for k, v in bundle.provenance().items()
-                      if k in _kinds(cp)}
+        found, states = validation.check(documents, kit.patches(cp), version)
+        provenance = {k: v for k, v in schemas.load(
+            version).provenance().items() if k in kinds}
         results[version] = (found + extra, states, provenance)
     return results
 
 
-def _kinds(cp):
-    return {d['kind'] for _, d in kit.documents(cp)}
+def files(export):
+    """The control plane's files outside the steps."""
+    return [writing.File(migration.FILE, export.controlplane.variables)]
 
 
-def files(cp, header):
-    """The :class:`~tripleo_ephemeral.rhoso.writing.File` list of the
-    control plane's steps."""
-    result = []
-    for step in cp.steps:
-        for document in step.documents:
-            result.append(writing.File(step.path_of(document), writing.dump(
-                document.body, header)))
-        for patch in step.patches:
-            command = patch.command.format(dir=step.directory,
-                                           path=step.path_of(patch))
-            result.append(writing.File(step.path_of(patch), writing.dump(
-                patch.body, '%s\nApply with: %s' % (header, command))))
-    result.append(writing.File(migration.FILE, cp.variables))
-    return result
+def manifest(export):
+    inputs = export.controlplane_inputs
+    return {'skip_services': sorted(inputs.skip_services),
+            'workers': [list(w) for w in inputs.workers]}
 
 
-def manifest(cp, inputs):
-    return {
-        'steps': [s.directory for s in cp.steps],
-        'patches': [p for p, _ in kit.patches(cp)],
-        'skip_services': sorted(inputs.skip_services),
-        'workers': [list(w) for w in inputs.workers],
-    }
-
-
-def validate_dir(path, version, deployment=None, manifest=None,
-                 dataplane_documents=()):
+def validate_dir(path, version, deployment=None, manifest_data=None,
+                 documents=()):
     """``(problems, states, found)`` of the control plane's steps in the
-    export directory ``path``: ``found`` says whether it has any."""
-    documents, patch_list, found = readback.load(path)
-    if not documents and not patch_list and not found:
+    export directory ``path`` (``documents``: what ``validate`` read of
+    it); ``found`` says whether it has any."""
+    cp_documents, patches, found = readback.load(path)
+    if not cp_documents and not patches and not found:
         return [], 0, False
-    problems, states = validation.check(documents, patch_list, version)
+    problems, states = validation.check(cp_documents, patches, version)
     problems = found + problems
     if deployment is not None:
-        skip = frozenset(((manifest or {}).get('controlplane') or {}).get(
-            'skip_services') or ())
+        skip = frozenset(((manifest_data or {}).get('controlplane') or {})
+                         .get('skip_services') or ())
         try:
-            problems += validation.coverage(deployment, patch_list, skip)
+            problems += validation.coverage(deployment, patches, skip)
         except exceptions.RhosoExportError as exc:
             problems.append(problems_mod.Problem(
                 'the export', '', str(exc), 'export again', 'work dir'))
-        problems += validation.addresses(deployment, documents + [
-            (w, d) for w, d in dataplane_documents
+        problems += validation.addresses(deployment, cp_documents + [
+            (w, d) for w, d in documents
             if isinstance(d, dict) and d.get('kind') == 'NetConfig'])
     return problems, states, True

@@ -1,10 +1,10 @@
-"""What the operator gives the control plane: OpenShift workers, ranges,
-storage, replicas, services left out.
+"""What the operator gives the control plane: OpenShift workers, their
+addresses, storage, replicas, services left out.
 
 Everything here is a decision the work dir cannot make (which OpenShift
-workers run the control plane and on which NIC, which part of a subnet
-the pods and load balancers get when the operator wants a say, the
-storage class). :func:`inputs` reads the raw option values once into a
+workers run the control plane and on which NIC, which addresses they get,
+the storage class); the pods' and load balancers' ranges are the network
+plan's options. :func:`inputs` reads the raw option values once into a
 frozen :class:`Inputs`; a malformed value is one line naming the option.
 """
 
@@ -17,22 +17,16 @@ from tripleo_ephemeral import exceptions
 #: The procedure's values where the operator gives nothing.
 DEFAULT_STORAGE_CLASS = 'local-storage'
 DEFAULT_REPLICAS = 3
-#: Addresses carved per network when no range is given (the network
-#: plan's defaults: upstream's examples give the pods 172.17.0.20-50 and
-#: MetalLB 172.17.0.60-70).
-DEFAULT_POD_ADDRESSES = 30
-DEFAULT_LB_ADDRESSES = 10
 _NODE = re.compile(r'^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$')
 _IFACE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.:-]{0,14}$')
 
 
 class Inputs(collections.namedtuple('Inputs', (
-        'workers', 'worker_ranges', 'pod_ranges', 'lb_ranges',
-        'storage_class', 'replicas', 'skip_services', 'pod_addresses',
-        'lb_addresses'))):
+        'workers', 'worker_ranges', 'storage_class', 'replicas',
+        'skip_services'))):
     """``workers``: ``((node, interface), ...)`` in the order given;
-    ``*_ranges``: ``{network: (first, last)}`` (RHOSO network names);
-    ``skip_services``: RHOSO services the operator leaves out."""
+    ``worker_ranges``: ``{network: (first, last)}`` (RHOSO network names);
+    ``skip_services``: services the operator leaves out."""
 
 
 def _fail(message):
@@ -59,10 +53,8 @@ def _ranges(option, given):
             for net, text in sorted((given or {}).items())}
 
 
-def inputs(workers=None, worker_ranges=None, pod_ranges=None,
-           lb_ranges=None, storage_class=None, replicas=None,
-           skip_services=(), pod_addresses=DEFAULT_POD_ADDRESSES,
-           lb_addresses=DEFAULT_LB_ADDRESSES):
+def inputs(workers=None, worker_ranges=None, storage_class=None,
+           replicas=None, skip_services=()):
     """The :class:`Inputs` of the raw option values (``workers``:
     ``{node: interface}`` or pairs)."""
     pairs = list((workers or {}).items()) if isinstance(workers, dict) \
@@ -82,8 +74,5 @@ def inputs(workers=None, worker_ranges=None, pod_ranges=None,
         _fail('--storage-class %s: not a StorageClass name' % storage_class)
     return Inputs(
         tuple(pairs), _ranges('--ocp-worker-range', worker_ranges),
-        _ranges('--pods-range', pod_ranges),
-        _ranges('--loadbalancer-range', lb_ranges),
         storage_class or DEFAULT_STORAGE_CLASS,
-        int(replicas or DEFAULT_REPLICAS), frozenset(skip_services or ()),
-        int(pod_addresses), int(lb_addresses))
+        int(replicas or DEFAULT_REPLICAS), frozenset(skip_services or ()))

@@ -32,8 +32,9 @@ from tripleo_ephemeral.rhoso.controlplane import services as services_mod
 
 #: The steps' directories, in the procedure's order.
 NNCP, NETWORKS, METALLB = '10-nncp', '11-networks', '12-metallb'
-BACKEND, CEPH, STOP = ('20-backend-services', '21-ceph-backend',
-                       '22-stop-services')
+SECRETS, BACKEND, CEPH, STOP = (
+    '20-controlplane-secrets', '21-backend-services', '22-ceph-backend',
+    '23-stop-services')
 DATABASES, OVN_DATABASES, OVN_NORTHD = (
     '30-database-migration', '31-ovn-databases', '32-ovn-northd')
 #: One per patch of an adopted service: (directory, patch name, title).
@@ -48,12 +49,14 @@ SERVICE_STEPS = (
     ('47-horizon', 'horizon', 'Adopt the Dashboard'),
     ('48-heat', 'heat', 'Adopt the Orchestration service'),
     ('49-telemetry', 'telemetry', 'Adopt the Telemetry services'))
+#: The page that creates the control plane's first Secret.
+PAGES_SECRETS = 'proc_adopting-the-identity-service.adoc'
 WAIT_CONTROL_PLANE = ('oc wait --for condition=Ready --timeout=600s '
                       'OpenStackControlPlane openstack')
 
 
 def step(directory, title, page, documents=(), patch=None, before=(),
-         waits=(), checks=(), notes=()):
+         waits=(), checks=(), notes=(), private=False):
     """A :class:`~tripleo_ephemeral.rhoso.steps.Step` of the control
     plane: ``documents`` ``[(file, body)]``, ``patch`` a
     :class:`~.patch.Patch` (its ``after`` commands become checks)."""
@@ -67,7 +70,7 @@ def step(directory, title, page, documents=(), patch=None, before=(),
     return steps_mod.Step(
         int(number), name, title, patch_mod.source(page),
         [steps_mod.Document(f, d) for f, d in documents], patches,
-        commands, waits, checks, notes)
+        commands, waits, checks, notes, private)
 
 
 class ControlPlane:
@@ -139,9 +142,7 @@ def _ceph(cp, deployment):
                      'the work dir: create the %s Secret from /etc/ceph of '
                      'a controller' % ceph_backend.SECRET)
     return step(CEPH, 'Mount the Ceph back end', ceph_backend.PAGE,
-                patch=ceph_backend.build(), notes=notes,
-                before=['oc apply -f secrets/secret-%s.yaml'
-                        % ceph_backend.SECRET])
+                patch=ceph_backend.build(), notes=notes)
 
 
 def _services(cp, deployment, inputs, cells):
@@ -157,7 +158,8 @@ def _services(cp, deployment, inputs, cells):
             if document:
                 cp.secrets.append(secret_docs.Written(
                     keystone.SECRET, document, sources,
-                    'oc apply -f before the Identity service\'s patch'))
+                    'the Fernet and credential keys TripleO deployed, for '
+                    'the Identity service'))
         elif name == 'neutron':
             patches['neutron'] = neutron.build(deployment, role, ep)
         elif name == 'glance':
@@ -177,20 +179,20 @@ def _services(cp, deployment, inputs, cells):
     found = []
     for directory, name, title in SERVICE_STEPS:
         if name in patches:
-            before = ['oc apply -f secrets/secret-%s.yaml' % keystone.SECRET
-                      ] if name == 'keystone' else []
             found.append(step(directory, title, patches[name].page_name,
-                              patch=patches[name], before=before,
+                              patch=patches[name],
                               waits=[WAIT_CONTROL_PLANE]))
     return found
 
 
-def build(deployment, networks, groups, inputs, key_path=None,
-          compute_roles=()):
-    """The :class:`ControlPlane` of ``deployment``."""
+def build(deployment, networks, groups, inputs, workers=None,
+          key_path=None, compute_roles=()):
+    """The :class:`ControlPlane` of ``deployment`` on ``networks`` as
+    the network plan split them, the workers at ``workers``' addresses
+    (:func:`~.addressing.workers`)."""
     cp = ControlPlane()
     cp.fates = services_mod.fates(deployment, inputs.skip_services)
-    cp.splits = addressing.split(deployment, networks, inputs)
+    cp.splits = addressing.splits(networks, workers or {})
     cells = sorted({g.cell for g in groups if g.cell})
     cp.endpoints = endpoints_mod.endpoints(cp.splits, cells)
     cp.steps += _networking(cp, inputs)
@@ -204,8 +206,8 @@ def build(deployment, networks, groups, inputs, key_path=None,
         BACKEND, 'Deploy the backend services', backend.PAGE,
         [('openstackcontrolplane.yaml', document)],
         before=['# osp-secret exists (the RHOSO installation\'s); then: oc '
-                'patch secret osp-secret --type merge --patch-file '
-                'secrets/secret-%s.yaml' % secret_docs.OSP_SECRET_NAME],
+                'patch secret osp-secret --type merge --patch-file %s'
+                % secret_docs.OSP_PATCH],
         waits=['oc wait --for condition=Ready --timeout=600s galera/'
                'openstack rabbitmq/rabbitmq'],
         checks=['oc get Rabbitmqs,Galera'], notes=needed))
@@ -240,6 +242,12 @@ def build(deployment, networks, groups, inputs, key_path=None,
     _merge_mounts(cp)
     cp.compute_config, cp.compute_configs, cp.compute_differs = \
         nova.compute_config(compute_roles)
+    if cp.secrets:
+        cp.steps.append(step(
+            SECRETS, 'The control plane\'s Secrets', PAGES_SECRETS, [
+                ('%02d-secret-%s.yaml' % (i, w.name), w.document)
+                for i, w in enumerate(cp.secrets, 1)], private=True,
+            notes=[w.note for w in cp.secrets]))
     cp.steps.sort(key=lambda s: s.number)
     return cp
 

@@ -1,58 +1,36 @@
-"""The control plane's sections of ``report.md``: the network plan, what
-became of every service TripleO ran, each step with its commands, waits
-and checks, every carried setting beside its TripleO source, and what only
-the operator can give."""
+"""The control plane's sections of ``report.md``, after the kit's (whose
+step sections and network plan include the control plane's steps): the
+workers' networks, what became of every service TripleO ran, every
+carried setting beside its TripleO source, the computes' Nova settings,
+and the validation at every bundled version."""
 
-import json
-
+from tripleo_ephemeral.rhoso import markdown
 from tripleo_ephemeral.rhoso.controlplane import addressing
 from tripleo_ephemeral.rhoso.controlplane import migration
 from tripleo_ephemeral.rhoso.controlplane import services as services_mod
 
-
-def _cell(value):
-    text = value if isinstance(value, str) else json.dumps(value)
-    return text.replace('|', '\\|').replace('\n', ' ')
-
-
-def _table(header, rows):
-    lines = ['| %s |' % ' | '.join(header),
-             '|%s|' % '|'.join('---' for _ in header)]
-    lines += ['| %s |' % ' | '.join(_cell(c) for c in row) for row in rows]
-    return lines + ['']
-
-
-def _ranges(ranges):
-    return ', '.join(addressing.text(r) for r in ranges) or '-'
+_table = markdown.table
 
 
 def networks(cp):
-    lines = ['## Control plane: the network plan', '',
-             'Each subnet split between TripleO (kept out until the adoption '
-             'is over), the OpenShift workers (NodeNetworkConfigurationPolicy'
-             '), the data plane (NetConfig allocationRanges), the load '
-             'balancers (MetalLB IPAddressPool) and the pods '
-             '(NetworkAttachmentDefinition whereabouts range), carved in '
-             'that order from the top of the free space unless given (marked '
-             '"given"); what is left stays free.', '']
+    lines = ['## Control plane: the workers\' networks', '',
+             'Each network the control plane attaches to, as the network '
+             'plan split it (the plan\'s section above): the VLAN and MTU '
+             'the workers\' NodeNetworkConfigurationPolicies give it, their '
+             'addresses (reserved before the plan), the pods\' and load '
+             'balancers\' ranges of its attachment and address pool.', '']
     rows = []
     for split in cp.splits:
-        tripleo = sorted(split.tripleo)
+        if not split.attached:
+            continue
         rows.append((
             split.name, split.network.lower, str(split.subnet.cidr),
             split.subnet.vlan or '-', split.network.mtu,
-            '%d: %s' % (len(tripleo), ', '.join(
-                '%s %s' % (ip, split.tripleo[ip]) for ip in tripleo)),
             ', '.join('%s %s' % (n, ip) for n, ip in split.workers.items())
-            or '-',
-            addressing.text(split.pods) + (' (given)' if 'pods' in split.given
-                                           else ''),
-            addressing.text(split.loadbalancers) + (
-                ' (given)' if 'loadbalancers' in split.given else ''),
-            _ranges(split.dataplane), _ranges(split.left)))
-    lines += _table(('Network', 'TripleO', 'CIDR', 'VLAN', 'MTU',
-                     'TripleO\'s addresses', 'Workers', 'Pods',
-                     'Load balancers', 'Data plane', 'Left'), rows)
+            or '-', addressing.text(split.pods),
+            addressing.text(split.loadbalancers)))
+    lines += _table(('Network', 'TripleO', 'CIDR', 'VLAN', 'MTU', 'Workers',
+                     'Pods', 'Load balancers'), rows)
     if cp.endpoints.addresses:
         lines += ['Load balancer addresses: ' + ', '.join(
             '%s %s (%s)' % (what, ip, net) for what, (net, ip) in
@@ -85,47 +63,35 @@ def services(cp, step_of):
         ('TripleO service', 'Roles', 'Becomes'), rows)
 
 
-def _patch(patch):
-    lines = []
-    for path, config in getattr(patch, 'configs', {}).items():
-        if not config.options:
-            continue
-        lines += ['`%s`:' % path, '']
-        lines += _table(('Section', 'Option', 'Value', 'TripleO source'), [
-            (o.section, o.option, o.value, o.source) for o in config.options])
-    if getattr(patch, 'values', None):
-        lines += _table(('Setting', 'Value', 'Source'), patch.values)
-    return lines
-
-
-def steps(cp):
-    lines = ['## Control plane steps', '',
-             'In order; each waits for the one before. `oc apply -f '
-             'NN-name/` applies the documents of a step and nothing else; '
-             'a `.patch` file is a merge patch for the `oc patch` its step '
-             'gives, never read by `oc apply`. `. %s` sets the database and '
-             'OVN migration pages\' variables.' % migration.FILE, '']
+def settings(cp):
+    """Every setting a patch carries, beside its TripleO source."""
+    lines = ['## Control plane: the settings carried', '',
+             'Each `customServiceConfig` option and other setting of the '
+             'patches, with the THT parameter and hiera key it came from '
+             '(the role\'s group_vars: what puppet rendered the service\'s '
+             'configuration from).', '']
     for step in cp.steps:
-        lines += ['### %s: %s' % (step.directory, step.title), '',
-                  'Follows %s.' % step.source.text(), '']
-        if step.commands:
-            lines += ['```'] + step.commands + ['```', '']
-        if step.documents:
-            lines += ['Creates: %s.' % ', '.join(step.creates()), '']
         for patch in step.patches:
-            lines += _patch(patch)
-        if step.waits:
-            lines += ['Wait: ' + '; '.join('`%s`' % w for w in step.waits)
-                      + '.', '']
-        if step.checks:
-            lines += ['Then: ' + '; '.join('`%s`' % c for c in step.checks)
-                      + '.', '']
-        lines += ['- **Yours:** %s.' % n.rstrip('.') for n in step.notes]
-        if step.notes:
-            lines.append('')
+            configs = [(path, config) for path, config in getattr(
+                patch, 'configs', {}).items() if config.options]
+            values = getattr(patch, 'values', [])
+            if not configs and not values:
+                continue
+            lines += ['### %s' % step.path_of(patch), '']
+            for path, config in configs:
+                lines += ['`%s`:' % path, '']
+                lines += _table(('Section', 'Option', 'Value',
+                                 'TripleO source'), [
+                    (o.section, o.option, o.value, o.source)
+                    for o in config.options])
+            if values:
+                lines += _table(('Setting', 'Value', 'Source'), values)
     if cp.values:
-        lines += ['### Backend services settings', '']
+        lines += ['### The backend services', '']
         lines += _table(('Setting', 'Value', 'Source'), cp.values)
+    lines += ['`%s` sets the database and OVN migration pages\' variables '
+              '(passwords read when sourced, never written).'
+              % migration.FILE, '']
     return lines
 
 
@@ -165,5 +131,5 @@ def text(cp, results):
         for patch in step.patches:
             step_of.setdefault(getattr(patch, 'service', None),
                                step.directory)
-    return '\n'.join(networks(cp) + services(cp, step_of) + steps(cp) +
+    return '\n'.join(networks(cp) + services(cp, step_of) + settings(cp) +
                      compute(cp) + validation(results)) + '\n'

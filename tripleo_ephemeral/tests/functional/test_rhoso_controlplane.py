@@ -30,14 +30,19 @@ def test_export_validate_and_source(cli, tmp_path):
     result = cli.json('overcloud', 'adoption', 'export', '--work-dir', wd,
                       '--output-dir', out, *ROLES, *WORKERS,
                       '--storage-class', 'lvms-vg1', '--replicas', '1')
-    assert result['control_plane'] == ('18 steps (12 patches): valid for '
+    assert result['control_plane'] == ('19 steps (12 patches): valid for '
                                        'RHOSO 18.0-fr2, 18.0-fr6')
-    steps = sorted(n for n in os.listdir(out) if n[:2].isdigit())
+    steps = sorted(n for n in os.listdir(out)
+                   if n[:2].isdigit() and int(n[:2]) < 50)
     assert steps == ['10-nncp', '11-networks', '12-metallb',
-                     '20-backend-services', '21-ceph-backend',
-                     '31-ovn-databases', '32-ovn-northd', '40-keystone',
-                     '41-neutron', '42-glance', '43-placement', '44-nova',
-                     '45-cinder-api', '46-cinder', '47-horizon', '48-heat']
+                     '20-controlplane-secrets', '21-backend-services',
+                     '22-ceph-backend', '31-ovn-databases', '32-ovn-northd',
+                     '40-keystone', '41-neutron', '42-glance',
+                     '43-placement', '44-nova', '45-cinder-api', '46-cinder',
+                     '47-horizon', '48-heat']
+    assert result['steps'][:len(steps) + 2] == steps[:4] + [
+        '21-backend-services', '22-ceph-backend', '23-stop-services',
+        '30-database-migration'] + steps[6:]
     # Each YAML file of a step is one Kubernetes document; patches are not
     # YAML names, so `oc apply -f NN-name/` never reads them.
     for step in steps:
@@ -47,7 +52,7 @@ def test_export_validate_and_source(cli, tmp_path):
                 assert document['apiVersion'] and document['kind'], name
             else:
                 assert name.endswith('.patch') and list(document) == ['spec']
-    backend = load(os.path.join(out, '20-backend-services',
+    backend = load(os.path.join(out, '21-backend-services',
                                 'openstackcontrolplane.yaml'))['spec']
     assert backend['storageClass'] == 'lvms-vg1'
     assert backend['galera']['templates']['openstack-cell1'][
@@ -106,14 +111,15 @@ def test_impossible_inputs_one_line_nothing_written(cli, tmp_path):
         str(tmp_path / 'unknown'), extra_services=['frobnicator'])
     out = str(tmp_path / 'out')
     for work_dir, args, line in (
-            (wd, ('--pods-range', 'internalapi=172.17.0.200-172.17.0.250',
-                  '--loadbalancer-range',
-                  'internalapi=172.17.0.245-172.17.0.254'),
-             'network internalapi subnet internal_api_subnet (172.17.0.0/24):'
-             ' the pods range 172.17.0.200-172.17.0.250 (--pods-range) '
-             'overlaps 172.17.0.245-172.17.0.254 (the loadbalancers part); '
-             'give other addresses with --pods-range internalapi=<first>-'
-             '<last>'),
+            (wd, WORKERS + ('--ocp-worker-range',
+                            'internalapi=172.17.0.245-172.17.0.246',
+                            '--pods-range',
+                            'internalapi=172.17.0.200-172.17.0.250'),
+             'network internalapi subnet subnet1 (172.17.0.0/24): the pods '
+             'range 172.17.0.200-172.17.0.250 (--pods-range) overlaps '
+             '172.17.0.245-172.17.0.246 (reserved: OpenShift workers '
+             '(--ocp-worker-range)); give other addresses with --pods-range '
+             'internalapi=<first>-<last>'),
             (wd, ('--loadbalancer-range',
                   'internalapi=172.17.0.251-172.17.0.252'),
              'The load balancers\' range 172.17.0.251-172.17.0.252 of '
@@ -134,4 +140,4 @@ def test_impossible_inputs_one_line_nothing_written(cli, tmp_path):
     result = cli.json('overcloud', 'adoption', 'export', '--work-dir',
                       unknown, '--output-dir', out, *ROLES,
                       '--skip-service', 'frobnicator')
-    assert result['control_plane'].startswith('17 steps')
+    assert result['control_plane'].startswith('18 steps')

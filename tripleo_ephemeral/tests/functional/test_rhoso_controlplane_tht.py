@@ -70,7 +70,7 @@ def deploy(cli, tmp_path, work_dir, port, tht_dir, network_data,
 def export_and_validate(cli, work_dir, out):
     result = base.export(cli, work_dir, out, '--networker', 'Controller',
                          *WORKERS)
-    assert result['control_plane'] == ('18 steps (12 patches): valid for '
+    assert result['control_plane'] == ('19 steps (12 patches): valid for '
                                        'RHOSO 18.0-fr2, 18.0-fr6')
     for version in base.VERSIONS:
         assert 'control plane: 13 states checked' in base.validate(

@@ -25,18 +25,21 @@ def built(wd):
 def test_valid_at_both_versions(built):
     cp = built.controlplane
     assert [s.directory for s in cp.steps] == [
-        '10-nncp', '11-networks', '12-metallb', '20-backend-services',
-        '21-ceph-backend', '22-stop-services', '30-database-migration',
-        '31-ovn-databases', '32-ovn-northd', '40-keystone', '41-neutron',
-        '42-glance', '43-placement', '44-nova', '45-cinder-api',
-        '46-cinder', '47-horizon', '48-heat']
+        '10-nncp', '11-networks', '12-metallb', '20-controlplane-secrets',
+        '21-backend-services', '22-ceph-backend', '23-stop-services',
+        '30-database-migration', '31-ovn-databases', '32-ovn-northd',
+        '40-keystone', '41-neutron', '42-glance', '43-placement', '44-nova',
+        '45-cinder-api', '46-cinder', '47-horizon', '48-heat']
+    assert [s.directory for s in built.kit.steps()][:len(cp.steps)] == [
+        s.directory for s in cp.steps]
     for version in VERSIONS:
         found, states, provenance = built.controlplane_results[version]
         assert found == []
         assert states == 13  # created, then 12 patches
         assert set(provenance) == {
             'IPAddressPool', 'L2Advertisement', 'NetworkAttachmentDefinition',
-            'NodeNetworkConfigurationPolicy', 'OpenStackControlPlane'}
+            'NodeNetworkConfigurationPolicy', 'OpenStackControlPlane',
+            'Secret'}
 
 
 def rerun(cp, edit):
@@ -81,8 +84,8 @@ def test_work_dir_checks(built, deployment):
         'TripleO ran heat (heat_api, heat_api_cfn, heat_engine) and no patch '
         'adopts it']
     assert validation.coverage(deployment, patches, frozenset(['heat'])) == []
-    netconfig = [(n, d) for n, d in built.documents
-                 if d['kind'] == 'NetConfig']
+    netconfig = [(p, d.body) for p, d in built.kit.documents()
+                 if d.kind == 'NetConfig']
     assert validation.addresses(deployment, kit.documents(cp) +
                                 netconfig) == []
     broken = copy.deepcopy(netconfig)
@@ -92,4 +95,4 @@ def test_work_dir_checks(built, deployment):
     found = validation.addresses(deployment, kit.documents(cp) + broken)
     assert [p.message for p in found] == [
         'the pods range 172.17.0.163-172.17.0.192 overlaps the data plane '
-        'range 172.17.0.190-172.17.0.191 of netconfig.yaml']
+        'range 172.17.0.190-172.17.0.191 of %s' % netconfig[0][0]]

@@ -117,12 +117,14 @@ def test_isolation_external_ceph(cli, tmp_path, work_dir, port, tht_dir,
         'rbd_store_ceph_conf': '/etc/ceph/ceph.conf',
         'rbd_store_user': 'openstack', 'rbd_store_pool': 'images',
         'store_description': 'Default glance store backend.'}
-    secret = load(out / 'secrets' / 'secret-ceph-conf-files.yaml')['data']
+    secret = load(out / '20-controlplane-secrets' /
+                  '01-secret-ceph-conf-files.yaml')['data']
     assert 'fsid = %s' % FSID in base64.b64decode(
         secret['ceph.conf']).decode()
     assert 'key = %s' % KEY in base64.b64decode(
         secret['ceph.client.openstack.keyring']).decode()
-    cells = load(out / 'configmap-nova-cells-global-config.yaml')['data']
+    cells = load(out / '52-nova-cells' /
+                 '01-configmap-nova-cells-global-config.yaml')['data']
     assert 'cpu_dedicated_set = 4-15' in cells[
         '04-tripleo-nova-compute.conf']
     with open(out / 'report.md') as f:

@@ -15,6 +15,19 @@ from tripleo_ephemeral import exceptions
 LOG = logging.getLogger(__name__)
 
 
+def _control_plane(built):
+    cp = built.controlplane
+    if cp is None:
+        return '-'
+    return _('%(steps)d steps (%(patches)d patches): valid for RHOSO '
+             '%(versions)s') % {
+        'steps': len(cp.steps),
+        'patches': sum(len(s.patches) for s in cp.steps),
+        'versions': ', '.join(
+            v for v, r in sorted(built.controlplane_results.items())
+            if not r[0]) or '-'}
+
+
 class ExportAdoption(base.DeploymentCommand, command.ShowOne):
     """Write what RHOSO's adoption needs of this overcloud's data plane.
 
@@ -41,6 +54,7 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
             help=_('Replace the earlier export in --output-dir (only one '
                    'whose files are all as that export wrote them)'))
         rhoso_options.add_export_options(parser)
+        rhoso_options.add_controlplane_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -54,11 +68,12 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
         self.log.debug('take_action(%s)', parsed_args)
         wd = self.work_dir(parsed_args, existing=True)
         choices = rhoso_options.choices(parsed_args)
+        inputs = rhoso_options.controlplane_inputs(parsed_args)
         dest = parsed_args.output_dir or wd.rhoso_export_dir
         with errors.user_errors('--output-dir'), locking.DirLock(wd.path):
             destination.check(dest, wd, parsed_args.overwrite)
             try:
-                built = export.build(wd, choices)
+                built = export.build(wd, choices, inputs)
             except exceptions.RhosoInvalidError as exc:
                 for problem in exc.problems[1:]:
                     LOG.warning('%s', problems.line(problem))
@@ -68,7 +83,8 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
         proofs = sum(len(t.proof) for t in built.templates.values())
         columns = ('output_dir', 'stack', 'rhoso_version', 'nodesets',
                    'skipped_roles', 'steps', 'netconfig', 'documents',
-                   'secrets', 'nic_templates', 'validation', 'report')
+                   'secrets', 'nic_templates', 'validation', 'control_plane',
+                   'report')
         values = (
             dest, wd.stack, choices.version,
             {g.name: [h.name for h in g.hosts] for g in built.groups},
@@ -83,5 +99,6 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
                 proofs, proofs),
             _('%(n)d documents valid for RHOSO %(v)s') % {
                 'n': built.result.documents, 'v': choices.version},
+            _control_plane(built),
             os.path.join(dest, export_files.REPORT))
         return columns, values

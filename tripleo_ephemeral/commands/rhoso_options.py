@@ -9,6 +9,7 @@ from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.rhoso import netplan
 from tripleo_ephemeral.rhoso import plan
 from tripleo_ephemeral.rhoso import schema
+from tripleo_ephemeral.rhoso.controlplane import inputs as cp_inputs
 
 #: option dest -> the network plan's part it gives.
 PART_OPTIONS = (('dataplane_ranges', netplan.DATAPLANE),
@@ -138,6 +139,49 @@ def add_downstream_options(parser):
         help=_('What edpm_ovs_packages pins, so that the adoption makes no '
                'OVS major upgrade (repeat; default: %s)') % ', '.join(
                    plan.DEFAULT_OVS_PACKAGES))
+
+
+def add_controlplane_options(parser):
+    group = parser.add_argument_group(_('Control plane'))
+    group.add_argument(
+        '--ocp-worker', metavar='<node>=<nic>', dest='ocp_workers',
+        action=parseractions.KeyValueAction, default={},
+        help=_('An OpenShift worker that runs the control plane, and the NIC '
+               'its VLANs of TripleO\'s networks go on (repeat for every '
+               'worker; without it, no NodeNetworkConfigurationPolicy is '
+               'written)'))
+    group.add_argument(
+        '--ocp-worker-range', metavar='<network>=<first>-<last>',
+        dest='ocp_worker_ranges', action=parseractions.KeyValueAction,
+        default={},
+        help=_('Where the workers\' addresses on a network come from, one '
+               'per --ocp-worker in order (default: carved from the top of '
+               'the subnet\'s free space, before the network plan)'))
+    group.add_argument(
+        '--storage-class', metavar='<name>',
+        help=_('The StorageClass of the databases and message queues '
+               '(default: %s, as the procedure\'s example)')
+        % cp_inputs.DEFAULT_STORAGE_CLASS)
+    group.add_argument(
+        '--replicas', metavar='<count>', type=int,
+        help=_('Replicas of Galera, Memcached, the OVN databases and the '
+               'Image service (default: %d)') % cp_inputs.DEFAULT_REPLICAS)
+    group.add_argument(
+        '--skip-service', metavar='<service>', action='append', default=[],
+        dest='skip_services',
+        help=_('Leave a service out of the control plane\'s adoption: a '
+               'TripleO service of the roles, or a RHOSO service (keystone, '
+               'neutron, glance...); repeat for more'))
+
+
+def controlplane_inputs(parsed_args):
+    """The control plane's :class:`~.controlplane.inputs.Inputs`."""
+    return cp_inputs.inputs(
+        workers=parsed_args.ocp_workers,
+        worker_ranges=parsed_args.ocp_worker_ranges,
+        storage_class=parsed_args.storage_class,
+        replicas=parsed_args.replicas,
+        skip_services=parsed_args.skip_services)
 
 
 def _split(option, value):

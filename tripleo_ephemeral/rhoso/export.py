@@ -30,14 +30,21 @@ from tripleo_ephemeral.rhoso import source
 from tripleo_ephemeral.rhoso import steps
 from tripleo_ephemeral.rhoso import upstream
 from tripleo_ephemeral.rhoso import validate
+from tripleo_ephemeral.rhoso.controlplane import exporting as controlplane
 
 
 class Export:
     """Everything an export writes, before it is written."""
 
-    def __init__(self, deployment, choices):
+    def __init__(self, deployment, choices, controlplane_inputs=None):
         self.deployment = deployment
         self.choices = choices
+        #: the control plane's steps 10-49 (controlplane.kit.ControlPlane)
+        #: when its inputs are given
+        self.controlplane_inputs = controlplane_inputs
+        self.controlplane = None
+        self.controlplane_results = {}
+        self.workers = {}           # network -> {OpenShift worker: address}
         self.groups = []
         self.skipped = {}
         self.networks = []
@@ -87,8 +94,9 @@ def _networks(export):
     if theirs is not None:
         export.merged_into = theirs['metadata'].get('name')
         netconfig_merge.match(export.networks, theirs, path)
-    export.dropped = network_plan.plan(export.networks, choices,
-                                       export.merged_into)
+    export.dropped = network_plan.plan(
+        export.networks, controlplane.reserve(export, choices),
+        export.merged_into)
     export.netconfig = (netconfig_merge.document(export.networks, theirs)
                         if theirs is not None else
                         netconfig.document(export.networks))
@@ -147,7 +155,7 @@ def _secret_notes(export):
     return notes
 
 
-def _kit(export, on_ceph):
+def _kit(export, on_ceph, extra=None):
     kit = export.kit
     notes = []
     if export.merged_into is None:
@@ -158,8 +166,10 @@ def _kit(export, on_ceph):
     kit.add(dataplane_steps.secrets_step(export.secrets,
                                          _secret_notes(export)))
     cells = sorted({g.cell for g in export.groups if g.kind == plan.COMPUTE})
-    config = documents_mod.cells_config(
-        {ceph.NOVA_CONF: ceph.nova_conf(on_ceph[0])} if on_ceph else None)
+    files = dict(extra or {})
+    if on_ceph:
+        files[ceph.NOVA_CONF] = ceph.nova_conf(on_ceph[0])
+    config = documents_mod.cells_config(files or None)
     nova = [documents_mod.nova_service(cell, export.tls) for cell in cells]
     cleanup = upstream.facts()['cleanup']
     dataplane_steps.compute_steps(
@@ -177,25 +187,33 @@ def documents(export):
             for path, doc in export.kit.documents()]
 
 
-def build(wd, choices):
-    """The validated :class:`Export` of work dir ``wd``; RhosoExportError
-    (or RhosoInvalidError with the problems) when it cannot be made."""
+def build(wd, choices, controlplane_inputs=None):
+    """The validated :class:`Export` of work dir ``wd``, with the control
+    plane's steps when ``controlplane_inputs`` (its
+    :class:`~.controlplane.inputs.Inputs`) are given; RhosoExportError (or
+    RhosoInvalidError with the problems) when it cannot be made."""
     deployment = source.read(wd)
-    export = Export(deployment, choices)
+    export = Export(deployment, choices, controlplane_inputs)
     export.groups, export.skipped = plan.classify(deployment, choices)
     _networks(export)
     _nodesets(export)
     on_ceph = _secrets(export)
-    _kit(export, on_ceph)
+    extra = controlplane.build(export) if controlplane_inputs else None
+    _kit(export, on_ceph, extra)
+    if controlplane_inputs:
+        controlplane.add_steps(export)
     export.result = validate.check(
-        documents(export), choices.version, deployment,
-        choices.rhoso_network, choices.nic_template_dir,
+        controlplane.dataplane_only(documents(export)), choices.version,
+        deployment, choices.rhoso_network, choices.nic_template_dir,
         choices.nic_templates, skipped=set(export.skipped))
-    if export.result.problems:
-        first = export.result.problems[0]
+    problems = list(export.result.problems)
+    if controlplane_inputs:
+        export.controlplane_results = controlplane.check(export, deployment)
+        problems += export.controlplane_results[choices.version][0]
+    if problems:
         raise exceptions.RhosoInvalidError(
             'The export would not be valid for RHOSO %s (%d problems; '
             'nothing written), first: %s' % (
-                choices.version, len(export.result.problems),
-                problems_mod.line(first)), export.result.problems)
+                choices.version, len(problems),
+                problems_mod.line(problems[0])), problems)
     return export

@@ -18,6 +18,8 @@ from tripleo_ephemeral.rhoso import report as report_mod
 from tripleo_ephemeral.rhoso import secret_docs
 from tripleo_ephemeral.rhoso import shellvars
 from tripleo_ephemeral.rhoso import writing
+from tripleo_ephemeral.rhoso.controlplane import exporting as controlplane
+from tripleo_ephemeral.rhoso.controlplane import report as controlplane_report
 
 VARS_SCRIPT = 'adoption-vars.sh'
 REPORT = 'report.md'
@@ -41,6 +43,8 @@ def manifest(export, files, now=None):
         'nodesets': {g.name: [h.name for h in g.hosts]
                      for g in export.groups},
         'skipped_roles': dict(export.skipped),
+        'controlplane': controlplane.manifest(export)
+        if export.controlplane else None,
         'steps': [{'directory': s.directory, 'commands': s.commands,
                    'documents': [{'file': d.file, 'kind': d.kind,
                                   'name': d.name} for d in s.documents]}
@@ -79,7 +83,12 @@ def files(export):
             mode=0o600))
     result.append(writing.File(secret_docs.OSP_PATCH, writing.dump(
         export.osp_secret.document, header), mode=0o600))
-    result.append(writing.File(REPORT, report_mod.text(export)))
+    report = report_mod.text(export)
+    if export.controlplane is not None:
+        result += controlplane.files(export)
+        report += '\n' + controlplane_report.text(
+            export.controlplane, export.controlplane_results)
+    result.append(writing.File(REPORT, report))
     result.append(writing.File(destination.MANIFEST, writing.dump(
         manifest(export, result))))
     return result

@@ -80,7 +80,8 @@ def install_shim(name, check=True, **values):
     kwargs = {opt.name: values.get(opt.name, opt.value(opt.tuned))
               for opt in shim.options if opt.type != 'bool'}
     patches = patching.Patches(name)
-    module = importlib.import_module('%s.%s' % (__package__, shim.module))
+    module = importlib.import_module('%s.tunings.%s' % (
+        __package__, shim.module))
     try:
         getattr(module, 'install_' + name)(patches, **kwargs)
     except Exception as exc:  # a library that moved under the shim

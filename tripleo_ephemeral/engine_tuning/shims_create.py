@@ -88,7 +88,7 @@ SHIMS = (
                    'ResourceGroup.handle_create', '0ae490ff332d5a40'))),
     Shim(
         # After fast_create: its steps run inside a fast create only.
-        'fast_create_transactions', 'fast_transactions',
+        'fast_create_transactions', 'fast_create_transactions',
         checked_on=HEAT + OSLO_DB,
         options=(Option(
             'fast_create_transaction_slice', 'float', 0.0, 0.2, min=0.0,
@@ -139,7 +139,7 @@ SHIMS = (
                    'fba35f8379c7e5d9'))),
     Shim(
         # After fast_create: it wraps the fast check_create_complete.
-        'fast_create_release', 'fast_release', checked_on=HEAT[:1],
+        'fast_create_release', 'fast_create_release', checked_on=HEAT[:1],
         options=(Option(
             'fast_create_release', 'bool', False, True,
             help='During a fast create, finish each nested stack that '
@@ -157,7 +157,7 @@ SHIMS = (
                    'b55028ca9eafb80d'))),
     Shim(
         # After fast_create: only inside a fast create.
-        'fast_create_shared_defaults', 'shared_defaults',
+        'fast_create_shared_defaults', 'fast_create_shared_defaults',
         checked_on=HEAT[:1],
         options=(Option(
             'fast_create_shared_defaults', 'bool', False, True,
@@ -185,7 +185,7 @@ SHIMS = (
     Shim(
         # After fast_create_release: it replaces migrate_to_convergence,
         # which that shim checks. Only inside a fast create.
-        'fast_create_lean_rows', 'lean_rows', checked_on=HEAT,
+        'fast_create_lean_rows', 'fast_create_lean_rows', checked_on=HEAT,
         options=(Option(
             'fast_create_lean_rows', 'bool', False, True,
             help='During a fast create, insert template, resource, '
@@ -231,7 +231,8 @@ SHIMS = (
     Shim(
         # After fast_create: it wraps the fast get_output and the
         # outputs computed in memory; only inside a fast create.
-        'fast_create_final_outputs', 'fast_outputs', checked_on=HEAT,
+        'fast_create_final_outputs', 'fast_create_final_outputs',
+        checked_on=HEAT,
         options=(Option(
             'fast_create_final_outputs', 'bool', False, True,
             help='During a fast create, answer a null output of a nested '
@@ -248,7 +249,7 @@ SHIMS = (
         # Only inside a fast create, for its legacy stacks. It wraps
         # Stack.root_stack_id as lean_database_writes leaves it (checked
         # there).
-        'fast_create_lean_stacks', 'lean_stacks', checked_on=HEAT,
+        'fast_create_lean_stacks', 'fast_create_lean_stacks', checked_on=HEAT,
         options=(Option(
             'fast_create_lean_stacks', 'bool', False, True,
             help='During a fast create, write a nested stack\'s state '
@@ -289,7 +290,8 @@ SHIMS = (
                    '92734564d8e94953', '0faa590b21462c9b'))),
     Shim(
         # Only inside a fast create; it writes rows as lean_rows does.
-        'fast_create_lean_resource_data', 'lean_data', checked_on=HEAT,
+        'fast_create_lean_resource_data', 'fast_create_lean_resource_data',
+        checked_on=HEAT,
         options=(Option(
             'fast_create_lean_resource_data', 'bool', False, True,
             help='During a fast create, write a resource data row of a '
@@ -305,7 +307,8 @@ SHIMS = (
                    '7abe2973b252bc54'))),
     Shim(
         # Only inside a fast create.
-        'fast_create_child_environment', 'child_env', checked_on=HEAT,
+        'fast_create_child_environment', 'fast_create_child_environment',
+        checked_on=HEAT,
         options=(Option(
             'fast_create_child_environment', 'bool', False, True,
             help='During a fast create, copy a nested stack\'s resource '

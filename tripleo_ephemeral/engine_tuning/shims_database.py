@@ -100,7 +100,7 @@ SHIMS = (
                  'the pool, as oslo.db does for eventlet; with real threads '
                  'that only hands the interpreter to another thread.'),)),
     Shim(
-        'lean_database_writes', 'lean_writes', checked_on=HEAT,
+        'lean_database_writes', 'lean_database_writes', checked_on=HEAT,
         options=(Option(
             'lean_database_writes', 'bool', False, True,
             help='Write resources, events, stacks and templates without '
@@ -139,7 +139,7 @@ SHIMS = (
             target('heat.objects.raw_template.RawTemplate.update_by_id',
                    '0b7450502b1f1621'))),
     Shim(
-        'atomic_sync_points', 'sync_points', checked_on=HEAT,
+        'atomic_sync_points', 'atomic_sync_points', checked_on=HEAT,
         options=(Option(
             'atomic_sync_points', 'bool', False, True,
             help='Read and update a convergence sync point in one database '

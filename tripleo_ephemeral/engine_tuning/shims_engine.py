@@ -82,7 +82,7 @@ SHIMS = (
             target('heat.engine.hot.template.HOTemplate20130523.'
                    'resource_definitions', '673153e9615a22e4'))),
     Shim(
-        'narrow_referenced_attrs', 'attributes', checked_on=HEAT,
+        'narrow_referenced_attrs', 'narrow_referenced_attrs', checked_on=HEAT,
         options=(Option(
             'narrow_referenced_attrs', 'bool', False, True,
             help='Ask only the resources and outputs whose template '
@@ -131,7 +131,7 @@ SHIMS = (
     Shim(
         # After narrow_referenced_attrs, which relies on (and checks) the
         # attribute walks this replaces.
-        'fast_snippet_walks', 'snippets', checked_on=HEAT,
+        'fast_snippet_walks', 'fast_snippet_walks', checked_on=HEAT,
         options=(Option(
             'fast_snippet_walks', 'bool', False, True,
             help='Resolve, validate, hash and find the dependencies and '
@@ -151,7 +151,7 @@ SHIMS = (
             target('heat.engine.function.all_dep_attrs', '4d6cd809fa9a7d64'),
             target('heat.engine.rsrc_defn._hash_data', '7786409a2e3275f7'))),
     Shim(
-        'fast_registry_globs', 'registry_globs', checked_on=HEAT,
+        'fast_registry_globs', 'fast_registry_globs', checked_on=HEAT,
         options=(Option(
             'fast_registry_globs', 'bool', False, True,
             help='Look up a resource type in a resource registry with its '

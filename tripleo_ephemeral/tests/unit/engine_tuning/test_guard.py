@@ -58,8 +58,9 @@ def test_every_shim_is_declared_whole():
         for tgt in shim.targets:
             assert tgt.fingerprints and all(
                 len(f) == fingerprint.LENGTH for f in tgt.fingerprints)
-        module = __import__('tripleo_ephemeral.engine_tuning.' + shim.module,
-                            fromlist=['x'])
+        module = __import__(
+            'tripleo_ephemeral.engine_tuning.tunings.' + shim.module,
+            fromlist=['x'])
         install = getattr(module, 'install_' + shim.name)
         values = [opt.name for opt in shim.options if opt.type != 'bool']
         assert list(inspect.signature(install).parameters) == [
@@ -195,7 +196,7 @@ def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
 
 def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
     from heat.engine import stk_defn
-    from tripleo_ephemeral.engine_tuning import definitions
+    from tripleo_ephemeral.engine_tuning.tunings import definitions
 
     stock = stk_defn.StackDefinition.resource_definition
 

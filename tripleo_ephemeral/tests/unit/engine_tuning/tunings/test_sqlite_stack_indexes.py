@@ -2,7 +2,7 @@
 file): found by the queries of one stack's resources and events, the rows
 and results unchanged."""
 
-from tripleo_ephemeral.engine_tuning import sqlite as sqlite_tuning
+from tripleo_ephemeral.engine_tuning.tunings import sqlite as sqlite_tuning
 
 SHIM = 'sqlite_stack_indexes'
 QUERIES = ("SELECT * FROM resource WHERE stack_id = 's'",

@@ -25,8 +25,9 @@ def install_fast_create_lean_resource_data(patches):
     from heat.db import api as db_api
     from heat.db import models
 
-    from tripleo_ephemeral.engine_tuning import fast_create
-    from tripleo_ephemeral.engine_tuning import lean_rows
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import (
+        fast_create_lean_rows as lean_rows)
 
     rows = models.ResourceData.__table__
     stock_set = db_api.resource_data_set

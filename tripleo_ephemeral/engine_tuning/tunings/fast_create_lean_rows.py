@@ -69,7 +69,7 @@ def install_fast_create_lean_rows(patches):
     from heat.engine import stack
     from oslo_utils import uuidutils
 
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     def lean():
         return fast_create.current() is not None

@@ -35,7 +35,7 @@ def install_fast_create_yaql_cache(patches):
     from heat.engine import function
     from heat.engine.hot import functions
 
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     stock_result = functions.Yaql.result
 

@@ -3,7 +3,7 @@ give, on every real template (results and errors alike)."""
 
 import collections
 
-from tripleo_ephemeral.tests.unit.engine_tuning import stacks
+from tripleo_ephemeral.tests.unit.engine_tuning.tunings import stacks
 
 SHIM = 'fast_snippet_walks'
 

@@ -6,7 +6,8 @@ import pytest
 import sqlalchemy
 
 from tripleo_ephemeral.engine_tuning import guard
-from tripleo_ephemeral.engine_tuning import lean_writes
+from tripleo_ephemeral.engine_tuning.tunings import (
+    lean_database_writes as lean_writes)
 
 SHIM = 'lean_database_writes'
 

@@ -45,7 +45,7 @@ def install_fast_create_lean_stacks(patches):
     from heat.db import models
     from heat.engine import stack
 
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     stacks = models.Stack.__table__
     update_state = stacks.update().where(
@@ -115,8 +115,9 @@ def _install_rows(patches, lean):
     from heat.engine import stack
     from heat.objects import stack as stack_object
 
-    from tripleo_ephemeral.engine_tuning import fast_create
-    from tripleo_ephemeral.engine_tuning import lean_rows
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import (
+        fast_create_lean_rows as lean_rows)
 
     def in_fast_create():
         return fast_create.current() is not None

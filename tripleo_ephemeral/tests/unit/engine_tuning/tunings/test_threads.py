@@ -136,7 +136,7 @@ def test_an_in_memory_bus_listener_wakes_on_delivery(install_shim,
     from oslo_config import cfg
     import oslo_messaging
 
-    from tripleo_ephemeral.engine_tuning import messaging
+    from tripleo_ephemeral.engine_tuning.tunings import messaging
 
     install_shim('in_process_bus_wakeup')
     monkeypatch.setattr(messaging, 'BUS_LISTENER_LONGEST_WAIT', 60)

@@ -20,7 +20,8 @@ def install_fast_create_final_outputs(patches):
     from heat.engine.resources import stack_resource
     from heat.rpc import api as rpc_api
 
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     stock_in_memory = fast_nested.outputs_in_memory
 

@@ -3,8 +3,9 @@ itself, and its equality with stock Heat: functional tests)."""
 
 import types
 
-from tripleo_ephemeral.engine_tuning import fast_create
-from tripleo_ephemeral.engine_tuning import fast_release
+from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings import (
+    fast_create_release as fast_release)
 
 
 class _Nested:

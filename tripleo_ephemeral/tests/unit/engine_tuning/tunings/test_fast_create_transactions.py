@@ -7,8 +7,9 @@ import types
 import pytest
 import sqlalchemy
 
-from tripleo_ephemeral.engine_tuning import fast_create
-from tripleo_ephemeral.engine_tuning import fast_transactions
+from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings import (
+    fast_create_transactions as fast_transactions)
 
 
 @pytest.fixture

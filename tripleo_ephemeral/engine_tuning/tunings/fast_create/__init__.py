@@ -94,7 +94,8 @@ def install_fast_create(patches):
     from heat.engine import service
     from heat.rpc import api as rpc_api
 
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     # Under Heat's request_context (errors become RPC errors), as stock.
     stock_create_stack = service.EngineService.create_stack.__wrapped__
@@ -270,7 +271,8 @@ def _finish(stack, fast):
     from heat.engine import stack as parser
     from heat.objects import stack as stack_object
 
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     for nested, runner in list(fast.nested.values()):
         fast_nested.cancel(nested, runner)

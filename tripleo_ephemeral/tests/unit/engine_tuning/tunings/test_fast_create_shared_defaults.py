@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from tripleo_ephemeral.engine_tuning import fast_create
+from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
 SHIM = 'fast_create_shared_defaults'
 

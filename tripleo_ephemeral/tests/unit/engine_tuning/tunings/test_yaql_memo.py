@@ -4,7 +4,7 @@ import types
 
 import pytest
 
-from tripleo_ephemeral.engine_tuning import fast_create
+from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
 EXPRESSION = '$.data.roles.select({name => $, n => len($)})'
 
@@ -75,7 +75,7 @@ def test_outside_a_fast_create_every_result_is_evaluated(evaluations,
 
 
 def test_data_marshal_does_not_take_is_told_apart_by_its_repr():
-    from tripleo_ephemeral.engine_tuning import yaql_memo
+    from tripleo_ephemeral.engine_tuning.tunings import yaql_memo
 
     class Text(str):
         pass
@@ -87,7 +87,7 @@ def test_data_marshal_does_not_take_is_told_apart_by_its_repr():
 
 
 def test_equal_data_share_a_digest_however_their_parts_are_shared():
-    from tripleo_ephemeral.engine_tuning import yaql_memo
+    from tripleo_ephemeral.engine_tuning.tunings import yaql_memo
 
     part = {'service_names': ['nova_compute', 'ovn_controller']}
     shared = {'Compute': part, 'Other': part, 'held': [part] * 3}

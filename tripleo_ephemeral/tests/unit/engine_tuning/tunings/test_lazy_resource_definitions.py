@@ -8,7 +8,7 @@ from heat.common import exception
 from heat.engine import stk_defn
 
 from tripleo_ephemeral.engine_tuning import guard
-from tripleo_ephemeral.tests.unit.engine_tuning import stacks
+from tripleo_ephemeral.tests.unit.engine_tuning.tunings import stacks
 
 
 def test_each_definition_equals_stock():

@@ -225,7 +225,7 @@ def test_no_zero_sleep_in_a_fast_create(install_shim, monkeypatch):
 
     from heat.engine import stack as heat_stack
 
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     slept = []
     monkeypatch.setattr(time, 'sleep', slept.append)

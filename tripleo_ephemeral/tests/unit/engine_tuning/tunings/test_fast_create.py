@@ -1,6 +1,6 @@
 """The fast create's pure parts (the create itself: functional tests)."""
 
-from tripleo_ephemeral.engine_tuning import fast_create
+from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
 
 def test_no_pause_while_resources_change_state_then_backing_off():
@@ -55,7 +55,8 @@ def _stack_and_row(**row_changes):
     import datetime
     import types
 
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     values = {field: 'v-%s' % field for _attr, field in fast_nested._STORED}
     values.update(user_creds_id=1, current_deps={}, status_reason='done')
@@ -72,7 +73,8 @@ def _stack_and_row(**row_changes):
 
 
 def test_a_nested_stack_as_stored_is_migrated_in_memory():
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     stack, row = _stack_and_row()
     assert fast_nested.as_loaded(stack, row) is stack
@@ -81,7 +83,8 @@ def test_a_nested_stack_as_stored_is_migrated_in_memory():
 
 
 def test_a_nested_stack_unlike_its_row_is_loaded():
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     for change in ({'status': 'FAILED'}, {'raw_template_id': 8},
                    {'user_creds_id': None}, {'current_deps': {'x': 1}},
@@ -97,7 +100,8 @@ def test_outputs_are_made_primitive_as_heats_rpc_makes_them():
 
     from oslo_serialization import jsonutils
 
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     class Thing:
         def __init__(self):

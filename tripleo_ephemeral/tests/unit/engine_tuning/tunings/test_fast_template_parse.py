@@ -5,8 +5,8 @@ import pytest
 
 from heat.common import exception
 
-from tripleo_ephemeral.engine_tuning import definitions
-from tripleo_ephemeral.tests.unit.engine_tuning import stacks
+from tripleo_ephemeral.engine_tuning.tunings import definitions
+from tripleo_ephemeral.tests.unit.engine_tuning.tunings import stacks
 
 
 def _same(a, b, where='$'):

@@ -38,7 +38,7 @@ def install_fast_create_child_environment(patches):
     from heat.common import environment_format as env_fmt
     from heat.engine import environment
 
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     stock_child = environment.get_child_environment
     template_info = environment.TemplateResourceInfo

@@ -70,7 +70,7 @@ def install_fast_create_no_yield(patches):
     """
     from heat.engine import stack as heat_stack
 
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     previous = heat_stack.time
     stock_sleep = previous.sleep

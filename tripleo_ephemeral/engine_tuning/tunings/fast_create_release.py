@@ -22,8 +22,9 @@ def install_fast_create_release(patches):
     """Release finished nested stacks during a fast create."""
     from heat.engine.resources import stack_resource
 
-    from tripleo_ephemeral.engine_tuning import fast_create
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     cls = stack_resource.StackResource
     fast_check = cls.check_create_complete

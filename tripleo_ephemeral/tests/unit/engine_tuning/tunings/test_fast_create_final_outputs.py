@@ -32,7 +32,8 @@ def get_output(install_shim, monkeypatch):
     outputs the fast create computes in memory."""
     from heat.engine.resources import stack_resource
 
-    from tripleo_ephemeral.engine_tuning import fast_nested
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        nested as fast_nested)
 
     def in_memory(res):
         res._outputs = {o['output_key']: o for o in res.computed}

@@ -90,7 +90,7 @@ class EncodedValues:
 
 def _values():
     """The encoded values of this thread's fast create, or None."""
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     fast = fast_create.current()
     if fast is None:

@@ -6,7 +6,7 @@ import types
 import pytest
 import sqlalchemy
 
-from tripleo_ephemeral.engine_tuning import fast_create
+from tripleo_ephemeral.engine_tuning.tunings import fast_create
 from tripleo_ephemeral.engine_tuning import guard
 
 ROWS = 'fast_create_lean_rows'

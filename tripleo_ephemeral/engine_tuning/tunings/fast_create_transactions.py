@@ -78,7 +78,7 @@ def install_fast_create_transactions(patches, fast_create_transaction_slice):
     from heat.engine import scheduler
     from sqlalchemy import engine as sa_engine
 
-    from tripleo_ephemeral.engine_tuning import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings import fast_create
 
     def stepping(stock):
         def step(self, *args, **kwargs):

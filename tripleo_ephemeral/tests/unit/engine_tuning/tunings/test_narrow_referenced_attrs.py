@@ -4,7 +4,7 @@
 import pytest
 
 
-from tripleo_ephemeral.tests.unit.engine_tuning import stacks
+from tripleo_ephemeral.tests.unit.engine_tuning.tunings import stacks
 
 
 READERS = {

@@ -3,9 +3,9 @@ as stock Heat's, on Heat's real database API and a SQLite file."""
 
 import types
 
-from tripleo_ephemeral.engine_tuning import fast_create
+from tripleo_ephemeral.engine_tuning.tunings import fast_create
 # the fixture: a database, a root stack, the statements run
-from tripleo_ephemeral.tests.unit.engine_tuning.test_lean_rows import db  # noqa: F401,E501
+from tripleo_ephemeral.tests.unit.engine_tuning.tunings.test_fast_create_lean_rows import db  # noqa: F401,E501
 
 DATA = 'fast_create_lean_resource_data'
 

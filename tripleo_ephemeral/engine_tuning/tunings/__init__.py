@@ -1,0 +1,1 @@
+"""The engine tunings, a module (or a package) per tuning."""

@@ -110,7 +110,7 @@ SHIMS = (
                    '_session', 'fbbbd706276384a4'))),
     Shim(
         # After fast_create: only inside a fast create.
-        'fast_create_yaql_cache', 'yaql_memo', checked_on=HEAT,
+        'fast_create_yaql_cache', 'fast_create_yaql_cache', checked_on=HEAT,
         options=(Option(
             'fast_create_yaql_cache', 'bool', False, True,
             help='During a fast create, give a copy of the first result '
@@ -123,7 +123,7 @@ SHIMS = (
             target('heat.engine.hot.functions.Yaql.__init__',
                    '4ca08943861317bb'))),
     Shim(
-        'fast_yaql_input', 'yaql_memo', checked_on=YAQL,
+        'fast_yaql_input', 'fast_yaql_input', checked_on=YAQL,
         options=(Option(
             'fast_yaql_input', 'bool', False, True,
             help='Convert a yaql expression\'s input data (THT\'s role '

@@ -15,11 +15,12 @@ from tripleo_ephemeral.engine_tuning.spec import target
 
 SHIMS = (
     Shim(
-        'thread_safe_yaql', 'threads', always_on=True, checked_on=HEAT,
+        'thread_safe_yaql', 'thread_safe_yaql',
+        always_on=True, checked_on=HEAT,
         targets=(target('heat.engine.hot.functions.Yaql._parse',
                         '4e9e068c98be2c06'),)),
     Shim(
-        'thread_safe_ast_parse', 'threads', always_on=True,
+        'thread_safe_ast_parse', 'thread_safe_ast_parse', always_on=True,
         checked_on=PYTHON,
         # 3.10 has no such depth check; 3.12 runs the collector only
         # between bytecodes (gh-97922), and 3.11.8 and 3.12.2 keep the depth
@@ -31,7 +32,8 @@ SHIMS = (
                  'recursion depth between threads',
         targets=(target('ast.parse', '3718cab268c3ffaa'),)),
     Shim(
-        'sqlite_begin_immediate', 'sqlite', off=False, checked_on=OSLO_DB,
+        'sqlite_begin_immediate', 'sqlite_begin_immediate',
+        off=False, checked_on=OSLO_DB,
         options=(Option(
             'sqlite_begin_immediate', 'bool', True, True,
             help='Start every SQLite transaction that may write with '
@@ -50,7 +52,7 @@ SHIMS = (
                    'e1e121ab78859066'))),
     Shim(
         # SQLAlchemy's public events only: nothing to fingerprint.
-        'sqlite_pragmas', 'sqlite', always_on=True,
+        'sqlite_pragmas', 'sqlite_pragmas', always_on=True,
         untargeted='listens to SQLAlchemy\'s documented "connect" event '
                    'and runs SQLite\'s documented PRAGMAs: no code of Heat '
                    'or a library is replaced',
@@ -67,7 +69,7 @@ SHIMS = (
             Option('sqlite_synchronous', 'str', 'FULL', 'NORMAL',
                    help='PRAGMA synchronous for SQLite databases.'))),
     Shim(
-        'sqlite_pool', 'sqlite', checked_on=OSLO_DB,
+        'sqlite_pool', 'sqlite_pool', checked_on=OSLO_DB,
         options=(Option(
             'sqlite_pool_size', 'int', 0, 32, min=0,
             help='SQLite connections kept open for reuse (more are opened '
@@ -78,7 +80,7 @@ SHIMS = (
             'e5d2fe09d4e57c13'),)),
     Shim(
         # After sqlite_pragmas: its connect listener (busy_timeout) first.
-        'sqlite_stack_indexes', 'sqlite',
+        'sqlite_stack_indexes', 'sqlite_stack_indexes',
         untargeted='listens to SQLAlchemy\'s documented "connect" event '
                    'and creates two indexes with SQLite\'s CREATE INDEX IF '
                    'NOT EXISTS: no code of Heat or a library is replaced',
@@ -90,7 +92,7 @@ SHIMS = (
                  'or events reads the whole table.'),)),
     Shim(
         # oslo.db's public thread_checkin setting: nothing to fingerprint.
-        'checkin_yield', 'sqlite', stage='database',
+        'checkin_yield', 'checkin_yield', stage='database',
         untargeted='sets oslo.db\'s documented thread_checkin option of '
                    'Heat\'s context manager through configure(): no code '
                    'is replaced, and a renamed manager fails the install',

@@ -15,7 +15,7 @@ from tripleo_ephemeral.engine_tuning.spec import target
 
 SHIMS = (
     Shim(
-        'leaf_trigger_delay', 'sleeps', checked_on=HEAT,
+        'leaf_trigger_delay', 'leaf_trigger_delay', checked_on=HEAT,
         options=(Option(
             'leaf_trigger_delay', 'float', 1.0, 0.05, min=0.0,
             help='Seconds the convergence engine sleeps between triggering '
@@ -25,7 +25,7 @@ SHIMS = (
     Shim(
         # After leaf_trigger_delay: it wraps the time module that shim
         # gives heat.engine.stack. Only in a fast create's thread.
-        'fast_create_no_yield', 'sleeps', checked_on=HEAT,
+        'fast_create_no_yield', 'fast_create_no_yield', checked_on=HEAT,
         options=(Option(
             'fast_create_no_yield', 'bool', False, True,
             help='In a fast create\'s thread, return at once from the '
@@ -38,7 +38,7 @@ SHIMS = (
     Shim(
         # 0.2 s brought no gain and one 200-member create failed with it
         # under load: the tuned value is Heat's, so it stays off.
-        'task_poll_interval', 'sleeps', checked_on=HEAT,
+        'task_poll_interval', 'task_poll_interval', checked_on=HEAT,
         options=(Option(
             'task_poll_interval', 'float', 1.0, 1.0, min=0.01,
             help='Seconds between two checks of a resource in progress '
@@ -52,7 +52,8 @@ SHIMS = (
             target('heat.engine.scheduler.TaskRunner.run_to_completion',
                    'b7ae2402989e7eed'))),
     Shim(
-        'resource_chain_concurrency', 'sleeps', checked_on=HEAT,
+        'resource_chain_concurrency', 'resource_chain_concurrency',
+        checked_on=HEAT,
         options=(Option(
             'resource_chain_concurrency', 'int', 0, 16, min=0,
             help='Members of a concurrent OS::Heat::ResourceChain created '
@@ -64,7 +65,8 @@ SHIMS = (
             'heat.engine.resources.openstack.heat.resource_chain.'
             'service_objects', '7023f7e7462b3274'),)),
     Shim(
-        'lazy_resource_definitions', 'definitions', checked_on=HEAT,
+        'lazy_resource_definitions', 'lazy_resource_definitions',
+        checked_on=HEAT,
         options=(Option(
             'lazy_resource_definitions', 'bool', False, True,
             help='Parse a resource definition when it is first needed '
@@ -112,14 +114,15 @@ SHIMS = (
             target('heat.engine.hot.functions.GetAttAllAttributes.'
                    '_parse_args', 'a350dee956b2addf'))),
     Shim(
-        'fast_template_parse', 'definitions', checked_on=HEAT,
+        'fast_template_parse', 'fast_template_parse', checked_on=HEAT,
         options=(Option(
             'fast_template_parse', 'bool', False, True,
             help='Parse templates with exact-type checks first (same '
                  'results as Heat\'s parser, faster).'),),
         targets=(target('heat.engine.template.parse', 'c17ef784deb8bc28'),)),
     Shim(
-        'template_validate_unhashed', 'definitions', checked_on=HEAT,
+        'template_validate_unhashed', 'template_validate_unhashed',
+        checked_on=HEAT,
         options=(Option(
             'template_validate_unhashed', 'bool', False, True,
             help='Check a template\'s sections and resource types on '
@@ -167,7 +170,8 @@ SHIMS = (
             target('heat.engine.environment.ResourceRegistry.'
                    'get_resource_info', '2abc7072a85e735d'))),
     Shim(
-        'nested_stack_wakeups', 'wakeups', checked_on=HEAT, when='in_process',
+        'nested_stack_wakeups', 'nested_stack_wakeups',
+        checked_on=HEAT, when='in_process',
         options=(Option(
             'nested_stack_wait', 'float', 0.0, 10.0, min=0.0,
             help='With every engine in this process: seconds a parent '
@@ -182,7 +186,8 @@ SHIMS = (
             target('heat.engine.resources.stack_resource.StackResource.'
                    '_check_status_complete', '38a8fa8091501a24'))),
     Shim(
-        'skip_unconsumed_notifications', 'wakeups', checked_on=HEAT,
+        'skip_unconsumed_notifications', 'skip_unconsumed_notifications',
+        checked_on=HEAT,
         options=(Option(
             'skip_unconsumed_notifications', 'bool', False, True,
             help='Format stack notifications only when a notification '

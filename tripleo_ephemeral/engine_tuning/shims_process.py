@@ -14,7 +14,7 @@ from tripleo_ephemeral.engine_tuning.spec import target
 
 SHIMS = (
     Shim(
-        'rpc_idle_poll_max', 'messaging', checked_on=OSLO_MESSAGING,
+        'rpc_idle_poll_max', 'rpc_idle_poll_max', checked_on=OSLO_MESSAGING,
         when='message_bus',
         options=(Option(
             'rpc_idle_poll_max', 'float', 5.0, 0.5, min=0.01,
@@ -27,7 +27,7 @@ SHIMS = (
             'oslo_messaging._drivers.amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MAX',
             '6f66880043a2d44d'),)),
     Shim(
-        'in_process_bus_wakeup', 'messaging', checked_on=FAKE_BUS,
+        'in_process_bus_wakeup', 'in_process_bus_wakeup', checked_on=FAKE_BUS,
         when='in_process',
         options=(Option(
             'in_process_bus_wakeup', 'bool', False, True,
@@ -45,7 +45,7 @@ SHIMS = (
             target('oslo_messaging._drivers.impl_fake.FakeExchange.poll',
                    'f3e44d4c7d1ca4de'))),
     Shim(
-        'prompt_executor_stop', 'messaging', checked_on=FUTURIST,
+        'prompt_executor_stop', 'prompt_executor_stop', checked_on=FUTURIST,
         options=(Option(
             'prompt_executor_stop', 'bool', False, True,
             help='Wake a stopping RPC server\'s idle worker threads at '
@@ -62,7 +62,7 @@ SHIMS = (
                    '10188dc6624f7de3'))),
     Shim(
         # Python's public gc module: nothing to fingerprint.
-        'gc_freeze', 'collector', stage='started',
+        'gc_freeze', 'gc_freeze', stage='started',
         untargeted='calls Python\'s documented gc.freeze() (undone by '
                    'gc.unfreeze()): no code is replaced',
         options=(Option(
@@ -71,7 +71,7 @@ SHIMS = (
                  'of the garbage collector\'s reach (gc.freeze): full '
                  'collections then scan only what came after.'),)),
     Shim(
-        'gc_thresholds', 'collector', stage='started',
+        'gc_thresholds', 'gc_thresholds', stage='started',
         untargeted='calls Python\'s documented gc.set_threshold() (undone '
                    'with the stock thresholds): no code is replaced',
         options=(Option(

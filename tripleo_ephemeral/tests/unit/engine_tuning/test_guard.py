@@ -178,7 +178,7 @@ def test_a_wrapped_target_differs_too(monkeypatch):
 
 
 def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
-    gone = spec.Shim('gone', 'definitions', always_on=True,
+    gone = spec.Shim('gone', 'lazy_resource_definitions', always_on=True,
                      checked_on=spec.HEAT, targets=(spec.target(
                          'heat.engine.template.no_such_parse', '0' * 16),))
     monkeypatch.setattr(registry, 'SHIMS', registry.SHIMS + (gone,))
@@ -196,7 +196,8 @@ def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
 
 def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
     from heat.engine import stk_defn
-    from tripleo_ephemeral.engine_tuning.tunings import definitions
+    from tripleo_ephemeral.engine_tuning.tunings import (
+        lazy_resource_definitions)
 
     stock = stk_defn.StackDefinition.resource_definition
 
@@ -205,7 +206,8 @@ def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
                         None)
         raise AttributeError('moved')
 
-    monkeypatch.setattr(definitions, 'install_lazy_resource_definitions',
+    monkeypatch.setattr(lazy_resource_definitions,
+                        'install_lazy_resource_definitions',
                         half_done)
     with caplog.at_level(logging.WARNING):
         assert guard.install_shim('lazy_resource_definitions') is None

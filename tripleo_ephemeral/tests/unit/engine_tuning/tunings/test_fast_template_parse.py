@@ -5,7 +5,7 @@ import pytest
 
 from heat.common import exception
 
-from tripleo_ephemeral.engine_tuning.tunings import definitions
+from tripleo_ephemeral.engine_tuning.tunings import fast_template_parse
 from tripleo_ephemeral.tests.unit.engine_tuning.tunings import stacks
 
 
@@ -34,8 +34,8 @@ def _both(snippet, tmpl=stacks.TEMPLATE):
     defn = stacks.definition(tmpl)
     stock = heat_template.parse(defn.t.functions, defn, snippet, 'x',
                                 defn.t)
-    fast = definitions.fast_parse(defn.t.functions, defn, snippet, 'x',
-                                  defn.t)
+    fast = fast_template_parse.fast_parse(defn.t.functions, defn, snippet,
+                                          'x', defn.t)
     return defn, stock, fast
 
 
@@ -62,7 +62,7 @@ def test_fast_parse_gives_the_same_error_path():
     bad = {'a': [{'ok': 1}, {'list_join': 'not a list'}]}
     defn = stacks.definition()
     errors = []
-    for parse in (heat_template.parse, definitions.fast_parse):
+    for parse in (heat_template.parse, fast_template_parse.fast_parse):
         with pytest.raises(exception.StackValidationFailed) as err:
             parse(defn.t.functions, defn, bad, 'x', defn.t)
         errors.append(str(err.value))
@@ -77,7 +77,7 @@ def test_fast_parse_on_real_templates(tht_dir):
         tmpl = {k: v for k, v in doc.items() if k != 'resources'}
         for section in ('resources', 'outputs'):
             results = []
-            for parse in (heat_template.parse, definitions.fast_parse):
+            for parse in (heat_template.parse, fast_template_parse.fast_parse):
                 defn = stacks.definition(tmpl)
                 try:
                     results.append(parse(defn.t.functions, defn,

@@ -2,7 +2,7 @@
 file): found by the queries of one stack's resources and events, the rows
 and results unchanged."""
 
-from tripleo_ephemeral.engine_tuning.tunings import sqlite as sqlite_tuning
+from tripleo_ephemeral.engine_tuning.tunings import sqlite_stack_indexes
 
 SHIM = 'sqlite_stack_indexes'
 QUERIES = ("SELECT * FROM resource WHERE stack_id = 's'",
@@ -28,7 +28,7 @@ def test_a_stacks_resources_and_events_are_found_by_index(heat_db,
         True, True]
     install_shim(SHIM)
     heat_db.dispose()  # the next connection is a new one
-    assert _indexes(heat_db) == sorted(sqlite_tuning.STACK_ID_INDEXES)
+    assert _indexes(heat_db) == sorted(sqlite_stack_indexes.STACK_ID_INDEXES)
     plans = _plans(heat_db)
     assert 'ix_ephemeral_resource_stack_id' in plans[0]
     assert 'ix_ephemeral_event_stack_id' in plans[1]
@@ -44,7 +44,7 @@ def test_a_database_without_tables_gets_them_later(tmp_path, install_shim):
         poolclass=sqlalchemy.pool.NullPool)
     assert _indexes(engine) == []  # no tables yet: nothing made, no error
     models.BASE.metadata.create_all(engine)  # the migrations
-    assert _indexes(engine) == sorted(sqlite_tuning.STACK_ID_INDEXES)
+    assert _indexes(engine) == sorted(sqlite_stack_indexes.STACK_ID_INDEXES)
     engine.dispose()
 
 

@@ -136,10 +136,10 @@ def test_an_in_memory_bus_listener_wakes_on_delivery(install_shim,
     from oslo_config import cfg
     import oslo_messaging
 
-    from tripleo_ephemeral.engine_tuning.tunings import messaging
+    from tripleo_ephemeral.engine_tuning.tunings import in_process_bus_wakeup
 
     install_shim('in_process_bus_wakeup')
-    monkeypatch.setattr(messaging, 'BUS_LISTENER_LONGEST_WAIT', 60)
+    monkeypatch.setattr(in_process_bus_wakeup, 'BUS_LISTENER_LONGEST_WAIT', 60)
     conf = cfg.ConfigOpts()
     transport = oslo_messaging.get_rpc_transport(conf, url='fake:')
     target = oslo_messaging.Target(topic='t', server='s')

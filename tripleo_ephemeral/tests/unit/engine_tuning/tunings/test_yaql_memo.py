@@ -75,19 +75,21 @@ def test_outside_a_fast_create_every_result_is_evaluated(evaluations,
 
 
 def test_data_marshal_does_not_take_is_told_apart_by_its_repr():
-    from tripleo_ephemeral.engine_tuning.tunings import yaql_memo
+    from tripleo_ephemeral.engine_tuning.tunings import (
+        fast_create_yaql_cache as yaql_cache)
 
     class Text(str):
         pass
 
-    assert yaql_memo._digest({'a': [1]}) == yaql_memo._digest({'a': [1]})
-    assert len({yaql_memo._digest(v) for v in (
+    assert yaql_cache._digest({'a': [1]}) == yaql_cache._digest({'a': [1]})
+    assert len({yaql_cache._digest(v) for v in (
         [1], [1.0], [True], {'a': 1, 'b': 2}, {'b': 2, 'a': 1},
         [Text('x')], ['x'], [Text('y')])}) == 8
 
 
 def test_equal_data_share_a_digest_however_their_parts_are_shared():
-    from tripleo_ephemeral.engine_tuning.tunings import yaql_memo
+    from tripleo_ephemeral.engine_tuning.tunings import (
+        fast_create_yaql_cache as yaql_cache)
 
     part = {'service_names': ['nova_compute', 'ovn_controller']}
     shared = {'Compute': part, 'Other': part, 'held': [part] * 3}
@@ -95,7 +97,7 @@ def test_equal_data_share_a_digest_however_their_parts_are_shared():
         'nova_' + 'compute', 'ovn_controller']}, 'held': [
         {'service_names': list(part['service_names'])} for _ in range(3)]}
     assert shared == copied
-    assert yaql_memo._digest(shared) == yaql_memo._digest(copied)
+    assert yaql_cache._digest(shared) == yaql_cache._digest(copied)
 
 
 def test_yaqls_input_converted_as_yaql_converts_it(install_shim):

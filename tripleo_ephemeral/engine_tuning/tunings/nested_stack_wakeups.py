@@ -1,4 +1,4 @@
-"""Work stock Heat does for nothing: polling and unconsumed messages."""
+"""A parent resource woken by its nested stack instead of polling it."""
 
 import contextlib
 import functools
@@ -80,31 +80,3 @@ def install_nested_stack_wakeups(patches, nested_stack_wait):
                     return done
 
     patches.replace(cls, '_check_status_complete', _check_status_complete)
-
-
-def install_skip_unconsumed_notifications(patches):
-    """Build notifications and event dispatches only for a consumer.
-
-    Every stack state change formats a notification body (a database query
-    for the stack's tags among it) that oslo.messaging drops when no
-    notification driver is set, and every event starts a thread to hand it
-    to the environment's event sinks, usually none.
-    """
-    from oslo_config import cfg
-    from heat.engine.notification import stack as stack_notification
-    from heat.engine import stack as heat_stack
-
-    stock_send = stack_notification.send
-    stock_dispatch = heat_stack.Stack.dispatch_event
-
-    def send(stack):
-        drivers = cfg.CONF.oslo_messaging_notifications.driver
-        if drivers and drivers != ['noop']:
-            stock_send(stack)
-
-    def dispatch_event(self, ev):
-        if self.env.get_event_sinks():
-            stock_dispatch(self, ev)
-
-    patches.replace(stack_notification, 'send', send)
-    patches.replace(heat_stack.Stack, 'dispatch_event', dispatch_event)

@@ -1,7 +1,10 @@
-"""Fixes for Heat on real threads: always on.
+"""Heat's yaql parsing serialised: a fix for Heat on real threads, always
+on.
 
 Heat 27 runs the engine on real threads (oslo.service's threading
-backend), where two pieces of state shared by every thread are not safe.
+backend), where two pieces of state shared by every thread are not safe:
+yaql's parser (here) and, on Python 3.11, ``ast.parse``'s depth counter
+(:mod:`.thread_safe_ast_parse`).
 """
 
 import functools
@@ -34,20 +37,3 @@ def install_thread_safe_yaql(patches):
 
     patches.replace(functions.Yaql, '_parse',
                     serialised(functions.Yaql._parse))
-
-
-def install_thread_safe_ast_parse(patches):
-    """Serialise ``ast.parse`` (a fix for Python before 3.12).
-
-    Python 3.11 counts the depth of an AST being converted to Python
-    objects in state shared by every thread, so two threads parsing at
-    once fail with "SystemError: AST constructor recursion depth mismatch".
-    Heat's convergence engine parses on every sync point
-    (``sync_point._str_unpack_tuple`` is ``ast.literal_eval``), from many
-    threads: 3 of 16 native 200-member creates failed with it here.
-    ``literal_eval`` calls ``parse`` through the module, so one lock here
-    covers it and every other caller.
-    """
-    import ast
-
-    patches.replace(ast, 'parse', serialised(ast.parse))

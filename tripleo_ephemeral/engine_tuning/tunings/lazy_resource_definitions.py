@@ -1,21 +1,13 @@
-"""Resource definitions parsed on demand, and a faster template parser.
+"""Resource definitions parsed on demand.
 
 Every resource check loads its stack afresh and stock Heat then parses the
 definitions of *all* the stack's resources to use one or two; for the
 ~100-resource stacks of tripleo-heat-templates that parsing was the
 largest part of the engine's CPU. Here a definition is parsed when it is
-first asked for, by the same Heat code; and the parser itself checks for
-the plain dicts, lists and strings a template is made of before the
-abstract base classes, which took a quarter of its time.
+first asked for, by the same Heat code.
 """
 
 import collections.abc
-import functools
-
-# Imported only by the guard (after the runner chose oslo.service's
-# threading backend) and the tests: Heat is there.
-from heat.common import exception as heat_exception
-from heat.engine import function as heat_function
 
 
 class _OneResource(collections.abc.Mapping):
@@ -119,78 +111,3 @@ def install_lazy_resource_definitions(patches):
     patches.replace(stk_defn, 'add_resource', add_resource)
     patches.replace(stk_defn, 'remove_resource', remove_resource)
     patches.replace(stk_defn, 'update_resource_data', update_resource_data)
-
-
-_SCALARS = frozenset((str, int, float, bool, type(None)))
-
-
-def fast_parse(functions, stack, snippet, path='', template=None):
-    """Heat's ``heat.engine.template.parse``, with exact-type fast paths."""
-    kind = type(snippet)
-    if kind in _SCALARS:
-        return snippet
-    if kind is dict or (kind is not list and
-                        isinstance(snippet, collections.abc.Mapping)):
-        if len(snippet) == 1:
-            fn_name, args = next(iter(snippet.items()))
-            func = functions.get(fn_name)
-            if func is not None:
-                path = '.'.join([path, fn_name])
-                try:
-                    if (isinstance(func, type) and
-                            issubclass(func, heat_function.Macro)):
-                        return func(stack, fn_name, args, functools.partial(
-                            fast_parse, functions, stack, path=path,
-                            template=template), template)
-                    return func(stack, fn_name, fast_parse(
-                        functions, stack, args, path, template))
-                except (ValueError, TypeError, KeyError) as e:
-                    raise heat_exception.StackValidationFailed(
-                        path=path, message=str(e))
-        return {k: fast_parse(functions, stack, v,
-                              '.'.join([path, str(k)]), template)
-                for k, v in snippet.items()}
-    if kind is list or (not isinstance(snippet, str) and
-                        isinstance(snippet, collections.abc.Iterable)):
-        return [fast_parse(functions, stack, v, ''.join([path, '[%d]' % i]),
-                           template)
-                for i, v in enumerate(snippet)]
-    return snippet
-
-
-def install_fast_template_parse(patches):
-    """Make ``Template.parse`` use :func:`fast_parse`."""
-    from heat.engine import template
-
-    patches.replace(template, 'parse', fast_parse)
-
-
-def install_template_validate_unhashed(patches):
-    """``Template.validate`` without its digest of the whole template.
-
-    Stock Heat hashes ``str()`` of the template on every call, to skip the
-    checks when it validated the same content before. The checks (the
-    top-level sections, each resource's type) pass or fail on the content
-    alone and cost a quarter of the hash: here they run every time, as
-    Heat's own code does them (the same outcome, the same errors).
-    """
-    from heat.common import exception
-    from heat.common.i18n import _
-    from heat.engine import template
-
-    def validate(self):
-        for k in self.t.keys():
-            if k not in self.SECTIONS:
-                raise exception.InvalidTemplateSection(section=k)
-        for res in self[self.RESOURCES].values():
-            try:
-                if not res or not res.get('Type'):
-                    message = _('Each Resource must contain '
-                                'a Type key.')
-                    raise exception.StackValidationFailed(message=message)
-            except AttributeError:
-                message = _('Resources must contain Resource. '
-                            'Found a [%s] instead') % type(res)
-                raise exception.StackValidationFailed(message=message)
-
-    patches.replace(template.Template, 'validate', validate)

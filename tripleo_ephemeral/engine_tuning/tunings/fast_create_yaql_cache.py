@@ -22,12 +22,12 @@ import copy
 import hashlib
 import marshal
 
+
 _MISSING = object()
+
 #: Marshal's format 2: no back-references (3 and later mark objects by
 #: their reference counts, so equal data could give other bytes).
 _MARSHAL_VERSION = 2
-#: Types yaql's conversion hands back as they are.
-_LEAVES = frozenset((str, int, float, bool, type(None)))
 
 
 def install_fast_create_yaql_cache(patches):
@@ -67,35 +67,3 @@ def _digest(data):
     except ValueError:  # a type marshal does not take (subclasses too)
         text = b'r' + repr(data).encode('utf-8', 'surrogatepass')
     return hashlib.blake2b(text).digest()
-
-
-def install_fast_yaql_input(patches):
-    """Yaql's conversion of an expression's input data, plain types first.
-
-    Before each evaluation yaql converts its whole input (THT's role data)
-    into its own immutable types, asking at every node whether it is a
-    ``str``, a ``collections.abc.Sequence``, a ``Mapping``, a
-    ``MutableSet`` or an ``Iterable``: abstract base classes, slow to
-    ask. Here a node whose exact type is ``str``, a number, a boolean or
-    None, a ``list`` or ``tuple``, or a ``dict`` is converted as yaql's
-    own code converts it (the same result); anything else goes to yaql's.
-    """
-    from yaql.language import utils
-
-    stock = utils.convert_input_data
-    frozen = utils.FrozenDict
-
-    def convert_input_data(obj, rec=None):
-        if rec is None:
-            rec = convert_input_data
-        kind = type(obj)
-        if kind in _LEAVES:
-            return obj
-        if kind is list or kind is tuple:
-            return tuple(rec(t, rec) for t in obj)
-        if kind is dict:
-            return frozen((rec(key, rec), rec(value, rec))
-                          for key, value in obj.items())
-        return stock(obj, rec)
-
-    patches.replace(utils, 'convert_input_data', convert_input_data)

@@ -13,7 +13,6 @@ it. Imported by the runner (after it chose oslo.service's backend) and
 the tests.
 """
 
-import importlib
 import importlib.metadata
 import logging
 import platform
@@ -80,10 +79,8 @@ def install_shim(name, check=True, **values):
     kwargs = {opt.name: values.get(opt.name, opt.value(opt.tuned))
               for opt in shim.options if opt.type != 'bool'}
     patches = patching.Patches(name)
-    module = importlib.import_module('%s.tunings.%s' % (
-        __package__, shim.module))
     try:
-        getattr(module, 'install_' + name)(patches, **kwargs)
+        shim.install(patches, **kwargs)
     except Exception as exc:  # a library that moved under the shim
         patches.undo()
         LOG.warning('Engine tuning %s is off: it failed to install (%s: '

@@ -80,13 +80,13 @@ def target(path, *fingerprints):
 class Shim:
     """One tuning or fix of the engine.
 
-    Installed by ``install_<name>(patches, **values)`` of its ``module``
-    in this package, which gets the values of its options that are not
-    booleans, by name.
+    Installed by ``install(patches, **values)``, the function beside the
+    declaration in its module of :mod:`.tunings`, which gets the values
+    of its options that are not booleans, by name.
     """
 
     name: str
-    module: str
+    install: object
     options: tuple = ()
     targets: tuple = ()
     #: 'distribution version' of every release its targets were read on.

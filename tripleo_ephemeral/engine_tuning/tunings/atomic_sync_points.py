@@ -2,12 +2,17 @@
 
 import threading
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 class _SyncPointRaced(Exception):
     """A sync point changed under a transaction that should have held it."""
 
 
-def install_atomic_sync_points(patches):
+def install(patches):
     """Read and write a convergence sync point in one transaction.
 
     Heat reads a sync point, merges its input in Python and writes it back
@@ -58,3 +63,17 @@ def install_atomic_sync_points(patches):
 
     patches.replace(sync_point, 'update_input_data', update_input_data)
     patches.replace(sync_point, 'update_sync_point', update_sync_point)
+
+
+SHIM = Shim(
+    'atomic_sync_points', install, checked_on=HEAT,
+    options=(Option(
+        'atomic_sync_points', 'bool', False, True,
+        help='Read and update a convergence sync point in one database '
+             'transaction instead of retrying after a random wait when '
+             'another thread updated it first.'),),
+    targets=(
+        target('heat.engine.sync_point.update_sync_point',
+               '1d2d370b23317063'),
+        target('heat.engine.sync_point.update_input_data',
+               '18ac1629790340e0')))

@@ -25,12 +25,17 @@ function is Heat's.
 Outside a fast create Heat runs its own code.
 """
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 class _Unusual(Exception):
     """A registry entry the copy does not take: Heat's code builds it."""
 
 
-def install_fast_create_child_environment(patches):
+def install(patches):
     """Copy a nested stack's resource registry from its parent's during
     a fast create (see the module)."""
     import weakref
@@ -137,3 +142,44 @@ def install_fast_create_child_environment(patches):
 
     patches.replace(environment, 'get_child_environment',
                     get_child_environment)
+
+
+SHIM = Shim(
+    # Only inside a fast create.
+    'fast_create_child_environment', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create_child_environment', 'bool', False, True,
+        help='During a fast create, copy a nested stack\'s resource '
+             'registry from its parent\'s registry (the same levels, '
+             'entries and values Heat\'s own code gives it) instead of '
+             'writing the parent\'s environment out as a dict and '
+             'loading it back.'),),
+    targets=(
+        target('heat.engine.environment.get_child_environment',
+               '79c8f6e1811feccf'),
+        # What stock does with the dict: the parent's registry written
+        # out, loaded into the new one, each entry placed.
+        target('heat.engine.environment.Environment.__init__',
+               '64fc7ce03c9e69ba'),
+        target('heat.engine.environment.Environment.load',
+               '53c6ba418154edd9'),
+        target('heat.engine.environment.Environment.user_env_as_dict',
+               '9fb1f1a338fb2f89'),
+        target('heat.engine.environment.ResourceRegistry.as_dict',
+               '3eefc3afb867cbf8'),
+        target('heat.engine.environment.ResourceRegistry.'
+               '_load_registry', '4527ed6058ded22c'),
+        target('heat.engine.environment.ResourceRegistry.'
+               '_register_info', 'db8f5b62b84ed114'),
+        target('heat.engine.environment.ResourceRegistry.'
+               '_register_item', 'b16deacab451bb9f'),
+        target('heat.engine.environment.ResourceInfo.__new__',
+               '0cedfe77b1d89d0d'),
+        target('heat.engine.environment.ResourceInfo.__init__',
+               'a0fce20a87ed67c5'),
+        target('heat.engine.environment.TemplateResourceInfo.__init__',
+               '453c0f0f5fdd0b99'),
+        target('heat.engine.environment.is_hook_definition',
+               'f7932e6ea552b186'),
+        target('heat.engine.environment.is_valid_restricted_action',
+               '28a025fc01a730e1')))

@@ -13,8 +13,13 @@ outputs null, that was a stack loaded from the database for every such
 read. Here those outputs are answered from what is held.
 """
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_fast_create_final_outputs(patches):
+
+def install(patches):
     """Answer a null output of a nested stack a fast create finished from
     the outputs computed in memory (see the module)."""
     from heat.engine.resources import stack_resource
@@ -50,3 +55,21 @@ def install_fast_create_final_outputs(patches):
         return previous(self, op)
 
     patches.replace(cls, 'get_output', get_output)
+
+
+SHIM = Shim(
+    # After fast_create: it wraps the fast get_output and the
+    # outputs computed in memory; only inside a fast create.
+    'fast_create_final_outputs', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create_final_outputs', 'bool', False, True,
+        help='During a fast create, answer a null output of a nested '
+             'stack that has ended from the outputs computed in memory '
+             'when it ended, instead of loading the stack from the '
+             'database to compute them again (stock Heat takes a null '
+             'for an output not computed yet).'),),
+    # It wraps fast_create's get_output (StackResource.get_output is
+    # checked there) and answers what that would ask.
+    targets=(
+        target('heat.engine.service.EngineService.show_stack',
+               'cd7f264467aba8b0', '964112c656589316'),))

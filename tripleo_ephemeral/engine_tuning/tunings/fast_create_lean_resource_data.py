@@ -16,8 +16,13 @@ it got from the ORM object. A key that has a row goes to Heat's own code,
 as does everything outside a fast create.
 """
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_fast_create_lean_resource_data(patches):
+
+def install(patches):
     """Write a fast create's new resource data rows with one statement
     each (see the module)."""
     import sqlalchemy
@@ -55,3 +60,21 @@ def install_fast_create_lean_resource_data(patches):
             return lean_rows.insert_new(session, row)
 
     patches.replace(db_api, 'resource_data_set', resource_data_set)
+
+
+SHIM = Shim(
+    # Only inside a fast create; it writes rows as lean_rows does.
+    'fast_create_lean_resource_data', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create_lean_resource_data', 'bool', False, True,
+        help='During a fast create, write a resource data row of a '
+             'key the resource has no row of (a deployed server\'s '
+             'credentials) with one INSERT of SQLAlchemy Core, after '
+             'one SELECT, instead of an ORM query and flush.'),),
+    targets=(
+        target('heat.db.api.resource_data_set', 'a4da377289a33a9e'),
+        target('heat.db.api._resource_data_get_by_key',
+               '3d9941a15a1e1e08'),
+        # What the callers get back.
+        target('heat.objects.resource_data.ResourceData.set',
+               '7abe2973b252bc54')))

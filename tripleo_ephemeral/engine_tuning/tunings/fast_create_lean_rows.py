@@ -27,6 +27,11 @@ Here, during a fast create:
 Outside a fast create Heat runs its own code.
 """
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 #: model -> {attribute: column name} of its columns
 _COLUMNS = {}
@@ -60,7 +65,7 @@ def insert_new(session, obj):
     return obj
 
 
-def install_fast_create_lean_rows(patches):
+def install(patches):
     """Write a fast create's new rows with single statements (see the
     module)."""
     import sqlalchemy
@@ -196,3 +201,51 @@ def install_fast_create_lean_rows(patches):
 
     patches.replace(stack.Stack, 'migrate_to_convergence',
                     migrate_to_convergence)
+
+
+SHIM = Shim(
+    # After fast_create_release: it replaces migrate_to_convergence,
+    # which that shim checks. Only inside a fast create.
+    'fast_create_lean_rows', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create_lean_rows', 'bool', False, True,
+        help='During a fast create, insert template, resource, '
+             'properties and attributes rows with one statement each '
+             'instead of '
+             'through the ORM, point a resource at its attributes with '
+             'one UPDATE, and convert a finished nested stack to '
+             'convergence from the resources in memory instead of '
+             'loading them all back.'),),
+    targets=(
+        target('heat.db.api.raw_template_create', '1297a8e84c4a2890'),
+        target('heat.objects.raw_template.RawTemplate.create',
+               '0bf304d10471a69b'),
+        target('heat.objects.raw_template.RawTemplate.from_db_object',
+               '3a54f3a61ce06707'),
+        target('heat.db.api._resource_create', '8f690142e1f9ecb1'),
+        target('heat.db.api.resource_create', '6faa826bdf38c657'),
+        target('heat.db.api._resource_prop_data_create_or_update',
+               'f0b062946d1d9920'),
+        target('heat.db.api.resource_prop_data_create_or_update',
+               '6d0465473e1180bb'),
+        target('heat.db.api.resource_attr_id_set', '54f4c6498e02b8d6'),
+        target('heat.db.api._add_atomic_key_to_values',
+               'b42c12e420df611d'),
+        # What the callers read of the rows they get.
+        target('heat.objects.resource.Resource._from_db_object',
+               '0e03ac7a51330b37'),
+        target('heat.objects.resource_properties_data.'
+               'ResourcePropertiesData._from_db_object',
+               '8884dc8749031e74'),
+        target('heat.objects.resource.Resource.store_attributes',
+               '551cb9ab1c4882bf'),
+        # The conversion, what it reads and writes per resource, and
+        # which resources a nested stack stored.
+        target('heat.engine.stack.Stack.migrate_to_convergence',
+               'b55028ca9eafb80d'),
+        target('heat.objects.resource.Resource.convert_to_convergence',
+               '18a45e7f3ab693c7'),
+        target('heat.db.api.resource_get_all_active_by_stack',
+               'c0f95ef8a0df4ac5'),
+        target('heat.engine.stack.Stack._store_resources',
+               'a3d57c325ad3ec59')))

@@ -34,10 +34,15 @@ writes, under its conditions.
 Outside a fast create, and for convergence stacks, Heat runs its own.
 """
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 _ROOTS = 'lean_root_ids'
 
 
-def install_fast_create_lean_stacks(patches):
+def install(patches):
     """Stack state writes without read-backs in a fast create (see the
     module)."""
     import sqlalchemy
@@ -205,3 +210,48 @@ def _install_rows(patches, lean):
         return self.id
 
     patches.replace(stack.Stack, 'store', store)
+
+
+SHIM = Shim(
+    # Only inside a fast create, for its legacy stacks. It wraps
+    # Stack.root_stack_id as lean_database_writes leaves it (checked
+    # there).
+    'fast_create_lean_stacks', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create_lean_stacks', 'bool', False, True,
+        help='During a fast create, write a nested stack\'s state '
+             'with one UPDATE (no read of its row before, no delete of '
+             'a lock it never holds), answer its root from its '
+             'owner\'s, known in memory, instead of a query per level '
+             'up the tree, and check a new stack\'s name, insert its '
+             'row and store it converted with one statement each '
+             'instead of through the ORM.'),),
+    targets=(
+        target('heat.engine.stack.Stack._persist_state',
+               '33d6f722cd99559e'),
+        target('heat.engine.stack.Stack.persist_state_and_release_lock',
+               'cd663513cd14b1cc'),
+        target('heat.engine.stack.Stack._send_notification_and_add_event',
+               '3944b03e39eed7c7'),
+        # What stock writes and reads there.
+        target('heat.objects.stack.Stack.update_and_save',
+               '5721eec40880e64e'),
+        target('heat.db.api.stack_update', '045bf8c056a31e1c'),
+        target('heat.db.api.persist_state_and_release_lock',
+               'c65c9547edaf191d'),
+        target('heat.db.api.stack_get_root_id', '24795631a9e05509'),
+        # A new stack's name check and row (heat.db.api.stack_create is
+        # checked by lean_database_writes, which replaces it), and the
+        # store of a converted stack.
+        target('heat.engine.service.EngineService._validate_new_stack',
+               '93529472815bebe7'),
+        target('heat.objects.stack.Stack.get_by_name',
+               '9fff328edbac23d0'),
+        target('heat.db.api._stack_get_by_name', '18e4ab4013eec635'),
+        target('heat.db.api._soft_delete_aware_query',
+               '88c01e4ae229fb0c'),
+        target('heat.objects.stack.Stack.create', '1d6879a309aaba18'),
+        target('heat.objects.stack.Stack._from_db_object',
+               '0016e5418a3de5fe'),
+        target('heat.engine.stack.Stack.store',
+               '92734564d8e94953', '0faa590b21462c9b')))

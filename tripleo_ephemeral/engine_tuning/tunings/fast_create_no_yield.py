@@ -2,8 +2,13 @@
 
 import types
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_fast_create_no_yield(patches):
+
+def install(patches):
     """No ``time.sleep(0)`` in a fast create's thread.
 
     ``Stack.validate`` sleeps 0 s after each resource it validates: under
@@ -31,3 +36,18 @@ def install_fast_create_no_yield(patches):
     shim.__dict__.update(previous.__dict__)
     shim.sleep = sleep
     patches.replace(heat_stack, 'time', shim)
+
+
+SHIM = Shim(
+    # After leaf_trigger_delay: it wraps the time module that shim
+    # gives heat.engine.stack. Only in a fast create's thread.
+    'fast_create_no_yield', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create_no_yield', 'bool', False, True,
+        help='In a fast create\'s thread, return at once from the '
+             'zero-second sleep Stack.validate makes after each '
+             'resource (an eventlet yield; with real threads it gives '
+             'the core away on a busy machine).'),),
+    # Read by Stack.validate (sleep(0)) and the convergence leaf
+    # trigger (sleep(1), left to the module it wraps).
+    targets=(target('heat.engine.stack.time', '3452e9e60d7bfd61'),))

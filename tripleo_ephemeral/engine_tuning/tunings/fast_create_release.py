@@ -17,8 +17,13 @@ the database as stock Heat's does (counted: ``reloaded`` in the log).
 A stack that failed or was cancelled stays for the end of the create.
 """
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_fast_create_release(patches):
+
+def install(patches):
     """Release finished nested stacks during a fast create."""
     from heat.engine.resources import stack_resource
 
@@ -62,3 +67,23 @@ def release(fast, parent, nested, fast_nested):
     fast.released += 1
     parent._nested = None
     parent._fast_released = True
+
+
+SHIM = Shim(
+    # After fast_create: it wraps the fast check_create_complete.
+    'fast_create_release', install, checked_on=HEAT[:1],
+    options=(Option(
+        'fast_create_release', 'bool', False, True,
+        help='During a fast create, finish each nested stack that '
+             'ended CREATE_COMPLETE at once (outputs computed, '
+             'converted to convergence) and let go of it, instead of '
+             'keeping the whole tree in memory until the root\'s '
+             'create ends.'),),
+    # It wraps fast_create's check_create_complete and reads outputs
+    # as its get_output does (both checked there); does nothing
+    # outside a fast create.
+    targets=(
+        target('heat.engine.resources.stack_resource.StackResource.'
+               'nested', '116d7aaee3def86f'),
+        target('heat.engine.stack.Stack.migrate_to_convergence',
+               'b55028ca9eafb80d')))

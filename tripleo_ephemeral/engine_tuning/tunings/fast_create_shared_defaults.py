@@ -26,6 +26,11 @@ after the create.
 
 import json
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 #: JSON's join of a dict's items and of a key and its value, as
 #: ``json.dumps`` writes them with its default separators.
 _ITEMS = ', '
@@ -101,7 +106,7 @@ def _values():
     return values
 
 
-def install_fast_create_shared_defaults(patches):
+def install(patches):
     """Encode the root's parameter_defaults once per fast create (see the
     module)."""
     from heat.db import types
@@ -134,3 +139,31 @@ def install_fast_create_shared_defaults(patches):
 
     patches.replace(types, 'dumps', dumps)
     patches.replace(parameters.JsonParam, 'parse', parse)
+
+
+SHIM = Shim(
+    # After fast_create: only inside a fast create.
+    'fast_create_shared_defaults', install, checked_on=HEAT[:1],
+    options=(Option(
+        'fast_create_shared_defaults', 'bool', False, True,
+        help='During a fast create, JSON-encode each value of the '
+             'parameter_defaults that every nested stack\'s stored '
+             'environment carries once, and parse a JSON parameter '
+             'whose value is one of them from that text (the same '
+             'rows and values as stock Heat).'),),
+    targets=(
+        # The name Json.process_bind_param calls (fingerprinted with
+        # the functions that read it).
+        target('heat.db.types.dumps', '90e2dac4be9c4518'),
+        target('heat.engine.parameters.JsonParam.parse',
+               '6217f7f9df4b2e2b'),
+        # Why the values come back: a child's parameter_defaults are
+        # a new dict of its parent's values.
+        target('heat.engine.environment.get_child_environment',
+               '79c8f6e1811feccf'),
+        target('heat.engine.environment.Environment.load',
+               '53c6ba418154edd9'),
+        target('heat.engine.environment.Environment.env_as_dict',
+               'a7ae6a7fb60ea5af'),
+        target('heat.engine.environment.Environment.user_env_as_dict',
+               '9fb1f1a338fb2f89')))

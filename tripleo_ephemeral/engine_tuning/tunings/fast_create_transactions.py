@@ -28,6 +28,12 @@ import logging
 import threading
 import time
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 LOG = logging.getLogger(__name__)
 
 _local = threading.local()
@@ -72,7 +78,7 @@ def current():
     return getattr(_local, 'slice', None)
 
 
-def install_fast_create_transactions(patches, fast_create_transaction_slice):
+def install(patches, fast_create_transaction_slice):
     """Group a fast create's database calls (see the module)."""
     from heat.common import messaging
     from heat.engine import scheduler
@@ -160,3 +166,26 @@ def _fresh_get(session):
         return stock_get(*args, **kwargs)
 
     session.get = get
+
+
+SHIM = Shim(
+    # After fast_create: its steps run inside a fast create only.
+    'fast_create_transactions', install, checked_on=HEAT + OSLO_DB,
+    options=(Option(
+        'fast_create_transaction_slice', 'float', 0.0, 0.2, min=0.0,
+        help='Seconds of a fast create\'s work written in one database '
+             'transaction (0: a transaction per database call, as '
+             'stock Heat). Other threads\' writes wait that long at '
+             'most for the SQLite lock (a single step of a wide tree '
+             'can take longer); reads do not wait.'),),
+    targets=(
+        target('heat.engine.scheduler.TaskRunner.start',
+               'fa83c35c25b6de66'),
+        target('heat.engine.scheduler.TaskRunner.step',
+               '4800be7e864a4878'),
+        target('heat.common.messaging.RequestContextSerializer.'
+               'deserialize_context', 'ce587246fc78a819'),
+        target('oslo_db.sqlalchemy.enginefacade.'
+               '_transaction_contexts_by_thread', '16c057ea29a138b3'),
+        target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
+               '_session', 'fbbbd706276384a4')))

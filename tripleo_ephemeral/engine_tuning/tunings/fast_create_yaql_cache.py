@@ -22,6 +22,11 @@ import copy
 import hashlib
 import marshal
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 _MISSING = object()
 
@@ -30,7 +35,7 @@ _MISSING = object()
 _MARSHAL_VERSION = 2
 
 
-def install_fast_create_yaql_cache(patches):
+def install(patches):
     """Remember yaql results during each fast create (see the module)."""
     from heat.engine import function
     from heat.engine.hot import functions
@@ -67,3 +72,19 @@ def _digest(data):
     except ValueError:  # a type marshal does not take (subclasses too)
         text = b'r' + repr(data).encode('utf-8', 'surrogatepass')
     return hashlib.blake2b(text).digest()
+
+
+SHIM = Shim(
+    # After fast_create: only inside a fast create.
+    'fast_create_yaql_cache', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create_yaql_cache', 'bool', False, True,
+        help='During a fast create, give a copy of the first result '
+             'when a yaql expression is evaluated again on the same '
+             'data (expressions naming now are always evaluated).'),),
+    targets=(
+        # What result() evaluates: the expression on the data.
+        target('heat.engine.hot.functions.Yaql.result',
+               '5fc27f2d92846592'),
+        target('heat.engine.hot.functions.Yaql.__init__',
+               '4ca08943861317bb')))

@@ -16,8 +16,13 @@ matched; the list is made when the lookup reaches that point, as Heat's
 filter reads the registry then. Nothing else changes.
 """
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_fast_registry_globs(patches):
+
+def install(patches):
     """Wildcard entries listed without a call per entry (see the
     module)."""
     from heat.engine import environment
@@ -49,3 +54,21 @@ def install_fast_registry_globs(patches):
 
     patches.replace(environment.ResourceRegistry, 'iterable_by',
                     iterable_by)
+
+
+SHIM = Shim(
+    'fast_registry_globs', install, checked_on=HEAT,
+    options=(Option(
+        'fast_registry_globs', 'bool', False, True,
+        help='Look up a resource type in a resource registry with its '
+             'wildcard entries listed by one comprehension over its '
+             'keys (the same entries, order and matching as Heat\'s, '
+             'which calls a function for every entry of the registry '
+             'at every lookup).'),),
+    targets=(
+        target('heat.engine.environment.ResourceRegistry.iterable_by',
+               'b6645347cd6e71c3'),
+        # Its caller, which consumes every entry before it changes the
+        # registry.
+        target('heat.engine.environment.ResourceRegistry.'
+               'get_resource_info', '2abc7072a85e735d')))

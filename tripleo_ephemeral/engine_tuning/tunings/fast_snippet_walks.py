@@ -20,10 +20,15 @@ import functools
 import itertools
 import operator
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 _LEAVES = frozenset((str, int, float, bool, type(None)))
 
 
-def install_fast_snippet_walks(patches):
+def install(patches):
     """Exact-type fast paths in Heat's snippet walks (see the module)."""
     from heat.engine import function
     from heat.engine import rsrc_defn
@@ -129,3 +134,27 @@ def install_fast_snippet_walks(patches):
                      ('all_dep_attrs', all_dep_attrs)):
         patches.replace(function, name, fn)
     patches.replace(rsrc_defn, '_hash_data', _hash_data)
+
+
+SHIM = Shim(
+    # After narrow_referenced_attrs, which relies on (and checks) the
+    # attribute walks this replaces.
+    'fast_snippet_walks', install, checked_on=HEAT,
+    options=(Option(
+        'fast_snippet_walks', 'bool', False, True,
+        help='Resolve, validate, hash and find the dependencies and '
+             'attributes of template snippets with exact-type checks '
+             'for their plain dicts, lists and scalars first (the same '
+             'walks and results as Heat\'s, which asks abstract base '
+             'classes at every node).'),),
+    targets=(
+        target('heat.engine.function.resolve', '97c0df6e8f40c526'),
+        target('heat.engine.function._non_null_item',
+               '34b2f1dd050df00d'),
+        target('heat.engine.function._non_null_value',
+               '49ac839794ecdd09'),
+        target('heat.engine.function.validate', 'b11f625b46aa2cb0'),
+        target('heat.engine.function.dependencies', 'd5ebd06581d9a636'),
+        target('heat.engine.function.dep_attrs', 'b8163258985f9f1b'),
+        target('heat.engine.function.all_dep_attrs', '4d6cd809fa9a7d64'),
+        target('heat.engine.rsrc_defn._hash_data', '7786409a2e3275f7')))

@@ -1,11 +1,16 @@
 """Yaql's conversion of an expression's input data, plain types first."""
 
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import YAQL
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 #: Types yaql's conversion hands back as they are.
 _LEAVES = frozenset((str, int, float, bool, type(None)))
 
 
-def install_fast_yaql_input(patches):
+def install(patches):
     """Yaql's conversion of an expression's input data, plain types first.
 
     Before each evaluation yaql converts its whole input (THT's role data)
@@ -35,3 +40,20 @@ def install_fast_yaql_input(patches):
         return stock(obj, rec)
 
     patches.replace(utils, 'convert_input_data', convert_input_data)
+
+
+SHIM = Shim(
+    'fast_yaql_input', install, checked_on=YAQL,
+    options=(Option(
+        'fast_yaql_input', 'bool', False, True,
+        help='Convert a yaql expression\'s input data (THT\'s role '
+             'data) into yaql\'s immutable types with exact-type checks '
+             'for plain dicts, lists and scalars first (the same result '
+             'as yaql\'s own conversion, which asks abstract base '
+             'classes at every node).'),),
+    targets=(
+        target('yaql.language.utils.convert_input_data',
+               '71e8c9681b6a011d'),
+        # Where an evaluation converts its data.
+        target('yaql.language.expressions.Statement.evaluate',
+               'fba35f8379c7e5d9')))

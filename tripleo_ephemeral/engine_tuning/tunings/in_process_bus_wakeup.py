@@ -1,12 +1,17 @@
 """The in-memory message bus's listeners woken when a message arrives."""
 
+from tripleo_ephemeral.engine_tuning.spec import FAKE_BUS
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 #: How long an idle in-memory bus listener waits before it looks again
 #: anyway (and sees a stop): the stock listener's sleep.
 BUS_LISTENER_LONGEST_WAIT = 0.05
 
 
-def install_in_process_bus_wakeup(patches):
+def install(patches):
     """Wake an in-memory bus listener when a message arrives.
 
     oslo.messaging's fake driver (the bus of a native Heat, whose API and
@@ -64,3 +69,23 @@ def install_in_process_bus_wakeup(patches):
                     deliver_message)
     patches.replace(impl_fake.FakeListener, 'poll',
                     base.batch_poll_helper(poll))
+
+
+SHIM = Shim(
+    'in_process_bus_wakeup', install, checked_on=FAKE_BUS,
+    when='in_process',
+    options=(Option(
+        'in_process_bus_wakeup', 'bool', False, True,
+        help='With every engine in this process: wake the in-memory '
+             'bus\'s listeners when a message arrives instead of '
+             'every 50 ms (each API request and engine RPC waited up '
+             'to that long to be taken).'),),
+    targets=(
+        target('oslo_messaging._drivers.impl_fake.FakeListener.poll',
+               'e80783bfaa40f0f7'),
+        target('oslo_messaging._drivers.impl_fake.FakeListener.'
+               '__init__', '59c0a4f9be3ba8d4'),
+        target('oslo_messaging._drivers.impl_fake.FakeExchange.'
+               'deliver_message', '18546e5c1df20bad'),
+        target('oslo_messaging._drivers.impl_fake.FakeExchange.poll',
+               'f3e44d4c7d1ca4de')))

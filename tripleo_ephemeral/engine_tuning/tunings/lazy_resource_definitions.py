@@ -9,6 +9,11 @@ first asked for, by the same Heat code.
 
 import collections.abc
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 class _OneResource(collections.abc.Mapping):
     """A read-only view of a template dict with a single resource in it.
@@ -52,7 +57,7 @@ def _parse_one(template, stk_defn, name):
     return view.resource_definitions(stk_defn)[name]
 
 
-def install_lazy_resource_definitions(patches):
+def install(patches):
     """Parse a stack's resource definitions one at a time, on demand."""
     from heat.engine import stk_defn
     from heat.engine.hot import template as hot_template
@@ -111,3 +116,23 @@ def install_lazy_resource_definitions(patches):
     patches.replace(stk_defn, 'add_resource', add_resource)
     patches.replace(stk_defn, 'remove_resource', remove_resource)
     patches.replace(stk_defn, 'update_resource_data', update_resource_data)
+
+
+SHIM = Shim(
+    'lazy_resource_definitions', install, checked_on=HEAT,
+    options=(Option(
+        'lazy_resource_definitions', 'bool', False, True,
+        help='Parse a resource definition when it is first needed '
+             'instead of all of a stack\'s on every resource check.'),),
+    targets=(
+        target('heat.engine.stk_defn.StackDefinition.'
+               'resource_definition', '6845ac013a5aed77'),
+        target('heat.engine.stk_defn.StackDefinition._load_rsrc_defns',
+               'ac2921e8fdba7761'),
+        target('heat.engine.stk_defn.add_resource', '6a003868966743e4'),
+        target('heat.engine.stk_defn.remove_resource',
+               '14a1effa77fd12ea'),
+        target('heat.engine.stk_defn.update_resource_data',
+               '7172c769e76f0b76'),
+        target('heat.engine.hot.template.HOTemplate20130523.'
+               'resource_definitions', '673153e9615a22e4')))

@@ -30,6 +30,11 @@ Here:
 import logging
 import random
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 LOG = logging.getLogger(__name__)
 
 
@@ -53,7 +58,7 @@ def _prune_events(db_api, context, stack_id):
         LOG.error('Failed to purge events: %s', exc)
 
 
-def install_lean_database_writes(patches):
+def install(patches):
     """Leave out the read-backs of resource updates, events, new stacks
     and templates, and repeated root id lookups (see the module)."""
     import sqlalchemy
@@ -177,3 +182,44 @@ def install_lean_database_writes(patches):
         return self.id
 
     patches.replace(template.Template, 'store', store_template)
+
+
+SHIM = Shim(
+    'lean_database_writes', install, checked_on=HEAT,
+    options=(Option(
+        'lean_database_writes', 'bool', False, True,
+        help='Write resources, events, stacks and templates without '
+             'reading each row back (the callers drop what the read '
+             'returns), and look a stack\'s root up once per stack '
+             'object.'),),
+    targets=(
+        # What update_by_id and update_and_save ran, less its read.
+        target('heat.db.api.resource_update_and_save',
+               'dfda96a5332f3c40'),
+        target('heat.db.api._truncate_status_reason', 'a916d773b1b6e024'),
+        target('heat.objects.resource.Resource.update_by_id',
+               '5d63d5c5dde80ca3'),
+        target('heat.objects.resource.Resource.update_and_save',
+               '4e1bfdcf4c225518'),
+        # What Event.create ran, less its read; the pruning it does.
+        target('heat.db.api.event_create', '4deb98d5b36c5a29'),
+        target('heat.db.api._event_count_all_by_stack',
+               '01a68d0a4841545e'),
+        target('heat.db.api._delete_event_rows', '31fff0a571ae501e'),
+        target('heat.objects.event.Event.create', 'c812166a9d79068a'),
+        target('heat.objects.event.Event._from_db_object',
+               '61e5d8b3afe67737'),
+        # What stack_create ran, its check reading ids alone.
+        target('heat.db.api.stack_create', 'd0bb3c0f9dac1adc'),
+        target('heat.db.api._stack_get_by_name', '18e4ab4013eec635'),
+        target('heat.db.api._soft_delete_aware_query',
+               '88c01e4ae229fb0c'),
+        target('heat.engine.stack.Stack.root_stack_id',
+               'b5994f2e176aa1e6'),
+        # What Template.store ran, less the object built of the row.
+        target('heat.engine.template.Template.store',
+               '3f045b38481aa126'),
+        target('heat.objects.raw_template.RawTemplate.create',
+               '0bf304d10471a69b'),
+        target('heat.objects.raw_template.RawTemplate.update_by_id',
+               '0b7450502b1f1621')))

@@ -3,6 +3,11 @@
 import collections
 import collections.abc
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 def _get_attr_keys(template):
     """The function names of ``template``'s version that read attributes."""
@@ -84,7 +89,7 @@ def _static_output_attrs(stk_defn, name):
     return found
 
 
-def install_narrow_referenced_attrs(patches):
+def install(patches):
     """Find the attributes other resources read by asking only them.
 
     To store a resource's attributes after its check, stock Heat asks every
@@ -147,3 +152,35 @@ def install_narrow_referenced_attrs(patches):
         return refd
 
     patches.replace(cls, 'referenced_attrs', referenced_attrs)
+
+
+SHIM = Shim(
+    'narrow_referenced_attrs', install, checked_on=HEAT,
+    options=(Option(
+        'narrow_referenced_attrs', 'bool', False, True,
+        help='Ask only the resources and outputs whose template '
+             'snippet names a resource in an attribute function which '
+             'of its attributes they read, instead of parsing every '
+             'resource definition and walking every output of the '
+             'stack to ask them all.'),),
+    targets=(
+        target('heat.engine.resource.Resource.referenced_attrs',
+               '08afc6326eb987a1'),
+        target('heat.engine.output.OutputDefinition.dep_attrs',
+               '06b6238771c5d4d5'),
+        target('heat.engine.output.OutputDefinition.__init__',
+               '100abd42fe4700bc'),
+        target('heat.engine.function.all_dep_attrs', '4d6cd809fa9a7d64'),
+        target('heat.engine.function.dep_attrs', 'b8163258985f9f1b'),
+        target('heat.engine.hot.functions.GetAttThenSelect.dep_attrs',
+               'eb4cc2463117e16d'),
+        target('heat.engine.hot.functions.GetAttThenSelect.'
+               'all_dep_attrs', '6060c84fe9bb5b1c'),
+        target('heat.engine.hot.functions.GetAtt._attr_path',
+               '8e186d41a261078a'),
+        target('heat.engine.stk_defn.StackDefinition.'
+               'enabled_output_names', '912d9f87f3343b60'),
+        target('heat.engine.hot.functions.GetAttThenSelect._parse_args',
+               '51e68b2f6bac0052'),
+        target('heat.engine.hot.functions.GetAttAllAttributes.'
+               '_parse_args', 'a350dee956b2addf')))

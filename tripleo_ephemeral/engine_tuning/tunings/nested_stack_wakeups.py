@@ -5,6 +5,11 @@ import functools
 import threading
 import time
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 class _StackWaiters:
     """Threads waiting for a stack's state to change, woken when it does."""
@@ -34,7 +39,7 @@ class _StackWaiters:
                 event.set()
 
 
-def install_nested_stack_wakeups(patches, nested_stack_wait):
+def install(patches, nested_stack_wait):
     """Wake a parent resource as soon as its nested stack changes state.
 
     A nested stack's parent resource (a template resource, a
@@ -80,3 +85,20 @@ def install_nested_stack_wakeups(patches, nested_stack_wait):
                     return done
 
     patches.replace(cls, '_check_status_complete', _check_status_complete)
+
+
+SHIM = Shim(
+    'nested_stack_wakeups', install, checked_on=HEAT, when='in_process',
+    options=(Option(
+        'nested_stack_wait', 'float', 0.0, 10.0, min=0.0,
+        help='With every engine in this process: seconds a parent '
+             'resource waits to be woken by its nested stack\'s next '
+             'state change before it polls again (0: poll every '
+             'task_poll_interval, as Heat does).'),),
+    targets=(
+        target('heat.db.api.stack_update', '045bf8c056a31e1c'),
+        target('heat.db.api.stack_delete', '176422497d2ae3cf'),
+        target('heat.db.api.persist_state_and_release_lock',
+               'c65c9547edaf191d'),
+        target('heat.engine.resources.stack_resource.StackResource.'
+               '_check_status_complete', '38a8fa8091501a24')))

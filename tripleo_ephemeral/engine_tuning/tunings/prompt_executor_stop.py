@@ -1,7 +1,12 @@
 """A stopping RPC server's idle worker threads woken at once."""
 
+from tripleo_ephemeral.engine_tuning.spec import FUTURIST
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_prompt_executor_stop(patches):
+
+def install(patches):
     """Wake a stopping RPC server's idle worker threads at once.
 
     oslo.messaging's threading executor (futurist's ThreadPoolExecutor)
@@ -35,3 +40,21 @@ def install_prompt_executor_stop(patches):
 
 def _nothing():
     return None
+
+
+SHIM = Shim(
+    'prompt_executor_stop', install, checked_on=FUTURIST,
+    options=(Option(
+        'prompt_executor_stop', 'bool', False, True,
+        help='Wake a stopping RPC server\'s idle worker threads at '
+             'once (futurist\'s look at them every second made an '
+             'engine that had served requests take a second more to '
+             'stop).'),),
+    targets=(
+        # 3.3 added a cancel_futures argument its code ignores.
+        target('futurist._futures.ThreadPoolExecutor.shutdown',
+               '2d11e6e4441d90e3', '5c27058da7c091ce'),
+        target('futurist._thread.ThreadWorker._wait_for_work',
+               '0d6634d8f47cb651'),
+        target('futurist._thread.ThreadWorker.run',
+               '10188dc6624f7de3')))

@@ -1,7 +1,12 @@
 """Notifications and event dispatches nobody consumes, not built."""
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_skip_unconsumed_notifications(patches):
+
+def install(patches):
     """Build notifications and event dispatches only for a consumer.
 
     Every stack state change formats a notification body (a database query
@@ -27,3 +32,17 @@ def install_skip_unconsumed_notifications(patches):
 
     patches.replace(stack_notification, 'send', send)
     patches.replace(heat_stack.Stack, 'dispatch_event', dispatch_event)
+
+
+SHIM = Shim(
+    'skip_unconsumed_notifications', install, checked_on=HEAT,
+    options=(Option(
+        'skip_unconsumed_notifications', 'bool', False, True,
+        help='Format stack notifications only when a notification '
+             'driver is set, and dispatch events only to a stack with '
+             'event sinks.'),),
+    targets=(
+        target('heat.engine.notification.stack.send',
+               '992011576afb3e54'),
+        target('heat.engine.stack.Stack.dispatch_event',
+               '12ef356124643559')))

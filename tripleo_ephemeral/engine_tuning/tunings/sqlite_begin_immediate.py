@@ -7,6 +7,11 @@ import sqlite3
 import threading
 import time
 
+from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 LOG = logging.getLogger(__name__)
 
@@ -18,7 +23,7 @@ SLOW_LOCK_WAIT = 5.0
 _reading = threading.local()
 
 
-def install_sqlite_begin_immediate(patches):
+def install(patches):
     """Start every SQLite transaction that may write with ``BEGIN
     IMMEDIATE``; an oslo.db reader's with a plain ``BEGIN``.
 
@@ -86,3 +91,23 @@ def _marked(block, reading):
             yield inner
     finally:
         _reading.now = before
+
+
+SHIM = Shim(
+    'sqlite_begin_immediate', install, off=False, checked_on=OSLO_DB,
+    options=(Option(
+        'sqlite_begin_immediate', 'bool', True, True,
+        help='Start every SQLite transaction that may write with '
+             'BEGIN IMMEDIATE so concurrent engine threads queue '
+             'instead of failing with "database is locked" (an oslo.db '
+             'reader\'s with a plain BEGIN: it never waits).'),),
+    targets=(
+        # Its BEGIN that a transaction already marked open skips.
+        target('oslo_db.sqlalchemy.engines._init_events[sqlite]',
+               '2022f8ed55a964de'),
+        # Where a transaction's mode is known; a reader cannot write.
+        target('oslo_db.sqlalchemy.enginefacade._TransactionContext.'
+               '_produce_block', '26b374ab58d1a5d4'),
+        target('oslo_db.sqlalchemy.enginefacade.'
+               '_AbstractTransactionContext._writer',
+               'e1e121ab78859066')))

@@ -1,7 +1,12 @@
 """SQLite's connections kept open between transactions."""
 
+from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
 
-def install_sqlite_pool(patches, sqlite_pool_size):
+
+def install(patches, sqlite_pool_size):
     """Keep SQLite connections open between transactions.
 
     oslo.db gives SQLite file databases a NullPool: every transaction
@@ -31,3 +36,15 @@ def install_sqlite_pool(patches, sqlite_pool_size):
 
     patches.replace(engines, '_init_connection_args', _init_connection_args)
     patches.listen(pool.Pool, 'checkin', on_checkin)
+
+
+SHIM = Shim(
+    'sqlite_pool', install, checked_on=OSLO_DB,
+    options=(Option(
+        'sqlite_pool_size', 'int', 0, 32, min=0,
+        help='SQLite connections kept open for reuse (more are opened '
+             'when needed). oslo.db opens and closes one per '
+             'transaction (0 keeps that).'),),
+    targets=(target(
+        'oslo_db.sqlalchemy.engines._init_connection_args[sqlite]',
+        'e5d2fe09d4e57c13'),))

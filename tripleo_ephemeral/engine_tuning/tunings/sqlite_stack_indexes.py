@@ -3,6 +3,9 @@
 import logging
 import sqlite3
 
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+
 
 LOG = logging.getLogger(__name__)
 
@@ -15,7 +18,7 @@ STACK_ID_INDEXES = {
 }
 
 
-def install_sqlite_stack_indexes(patches):
+def install(patches):
     """Index the ``stack_id`` of resources and events in SQLite.
 
     Heat's models declare ``resource.stack_id`` and ``event.stack_id`` as
@@ -49,3 +52,17 @@ def install_sqlite_stack_indexes(patches):
         indexed.add(path)
 
     patches.listen(sa_engine.Engine, 'connect', on_connect)
+
+
+SHIM = Shim(
+    # After sqlite_pragmas: its connect listener (busy_timeout) first.
+    'sqlite_stack_indexes', install,
+    untargeted='listens to SQLAlchemy\'s documented "connect" event '
+               'and creates two indexes with SQLite\'s CREATE INDEX IF '
+               'NOT EXISTS: no code of Heat or a library is replaced',
+    options=(Option(
+        'sqlite_stack_indexes', 'bool', False, True,
+        help='Index resource.stack_id and event.stack_id in a SQLite '
+             'database (a server database indexes these foreign keys '
+             'itself): without them each query of a stack\'s resources '
+             'or events reads the whole table.'),))

@@ -10,6 +10,10 @@ yaql's parser (here) and, on Python 3.11, ``ast.parse``'s depth counter
 import functools
 import threading
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 
 def serialised(fn):
     """``fn`` behind a lock of its own."""
@@ -24,7 +28,7 @@ def serialised(fn):
     return wrapper
 
 
-def install_thread_safe_yaql(patches):
+def install(patches):
     """Serialise Heat's yaql parsing.
 
     Heat keeps one yaql engine per process (``Yaql._parse``), and that is
@@ -37,3 +41,9 @@ def install_thread_safe_yaql(patches):
 
     patches.replace(functions.Yaql, '_parse',
                     serialised(functions.Yaql._parse))
+
+
+SHIM = Shim(
+    'thread_safe_yaql', install, always_on=True, checked_on=HEAT,
+    targets=(target('heat.engine.hot.functions.Yaql._parse',
+                    '4e9e068c98be2c06'),))

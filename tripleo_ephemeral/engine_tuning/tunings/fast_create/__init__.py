@@ -35,6 +35,11 @@ import queue
 import threading
 import time
 
+from tripleo_ephemeral.engine_tuning.spec import HEAT
+from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
+from tripleo_ephemeral.engine_tuning.spec import target
+
 LOG = logging.getLogger(__name__)
 
 _local = threading.local()
@@ -85,7 +90,7 @@ def current():
     return getattr(_local, 'create', None)
 
 
-def install_fast_create(patches):
+def install(patches):
     """Create fresh root stacks on the fast path (see the module)."""
     from oslo_config import cfg
     from heat.common import context
@@ -290,3 +295,73 @@ def _finish(stack, fast):
         for st in tree + [stack]:
             if not st.convergence:
                 st.migrate_to_convergence()
+
+
+SHIM = Shim(
+    # Before the shims that replace TaskRunner._sleep: its fingerprint
+    # is taken of Heat's own. The targets that differ between the two
+    # Heats (EngineService methods, Stack.create) differ only in
+    # osprofiler's tracing wrapper; their code is the same.
+    'fast_create', install, checked_on=HEAT,
+    options=(Option(
+        'fast_create', 'bool', False, True,
+        help='Create a fresh root stack on Heat\'s legacy engine with '
+             'every nested stack created and stepped in the root\'s '
+             'engine thread, then convert the tree with Heat\'s own '
+             'migrate_to_convergence: a third of the CPU of a '
+             'convergence create. Updates, deletes, adopt and restored '
+             'stacks stay on convergence.'),),
+    targets=(
+        target('heat.engine.service.EngineService.create_stack',
+               '40111cf36d0d0ed9', 'edc6ddbbd7036ec1'),
+        target('heat.engine.service.EngineService.'
+               '_parse_template_and_validate_stack', '5d5cb1f85bc04dfd'),
+        target('heat.engine.service.EngineService._validate_new_stack',
+               '93529472815bebe7'),
+        target('heat.engine.service.EngineService.show_stack',
+               'cd7f264467aba8b0', '964112c656589316'),
+        target('heat.engine.service.EngineService.migrate_convergence_1',
+               '999e94515493bde5', '0306bc9c9fef007a'),
+        target('heat.engine.service.EngineService.stop',
+               'a1db58ee85989594', '97910c27d8e0b3af'),
+        target('heat.engine.service.ThreadGroupManager.send',
+               '98919dfdffa197b0'),
+        target('heat.rpc.client.EngineClient.call', 'b29aee6959858bc8'),
+        target('heat.common.messaging.RequestContextSerializer.'
+               'serialize_context', '78135fe1c969b87a'),
+        target('heat.common.messaging.RequestContextSerializer.'
+               'deserialize_context', 'ce587246fc78a819'),
+        target('heat.engine.stack.Stack.create',
+               '5d880bc4d3c26a71', 'ea8e4b1771e4f4d8'),
+        target('heat.engine.stack.Stack.defer_state_persist',
+               '98e0fd09613a739a'),
+        target('heat.engine.stack.Stack.persist_state_and_release_lock',
+               'cd663513cd14b1cc'),
+        target('heat.engine.stack.Stack.migrate_to_convergence',
+               'b55028ca9eafb80d'),
+        # What the migration stores back of a stack in memory.
+        target('heat.engine.stack.Stack.store',
+               '92734564d8e94953', '0faa590b21462c9b'),
+        target('heat.engine.stack.Stack.get_kwargs_for_cloning',
+               'b74b69b47a920b7f'),
+        target('heat.engine.stack.Stack._from_db', '6f03ea53277e509f'),
+        target('heat.engine.scheduler.TaskRunner._sleep',
+               '36a3a7b358fbf771'),
+        target('heat.engine.resource.Resource.state_set',
+               '790050083523fa91'),
+        target('heat.engine.resource.Resource.node_data',
+               'c6d321fc9e6f0428'),
+        target('heat.engine.resource.Resource.store_attributes',
+               'e30f54a8e2cf9ffa'),
+        target('heat.engine.resources.stack_resource.StackResource.'
+               'create_with_template', 'b4eb00b4d5aeb1bb'),
+        target('heat.engine.resources.stack_resource.StackResource.'
+               'check_create_complete', '52a8b403983ec6d6'),
+        target('heat.engine.resources.stack_resource.StackResource.'
+               'get_output', 'c58771ba1f0e3fa7'),
+        target('heat.engine.resources.stack_resource.StackResource.'
+               'handle_create_cancel', '8ca9c4b9e77430ae'),
+        target('heat.engine.resources.template_resource.'
+               'TemplateResource.get_reference_id', '7d5f13538fd985fb'),
+        target('heat.engine.resources.openstack.heat.resource_group.'
+               'ResourceGroup.handle_create', '0ae490ff332d5a40')))

@@ -1,5 +1,6 @@
 """The tuning registry, its fingerprints and the guard that checks them."""
 
+import dataclasses
 import inspect
 import linecache
 import logging
@@ -30,7 +31,7 @@ def test_fingerprints_match_the_installed_libraries():
     assert not stale, (
         'Re-check these engine tuning shims against the installed '
         'libraries (tools/check_tuning.py), then record the new '
-        'fingerprints in engine_tuning/shims_*.py:\n' + '\n'.join(
+        'fingerprints in engine_tuning/tunings/<tuning>.py:\n' + '\n'.join(
             '%s: %s' % item for item in sorted(stale.items())))
 
 
@@ -58,12 +59,8 @@ def test_every_shim_is_declared_whole():
         for tgt in shim.targets:
             assert tgt.fingerprints and all(
                 len(f) == fingerprint.LENGTH for f in tgt.fingerprints)
-        module = __import__(
-            'tripleo_ephemeral.engine_tuning.tunings.' + shim.module,
-            fromlist=['x'])
-        install = getattr(module, 'install_' + shim.name)
         values = [opt.name for opt in shim.options if opt.type != 'bool']
-        assert list(inspect.signature(install).parameters) == [
+        assert list(inspect.signature(shim.install).parameters) == [
             'patches'] + values, shim.name
     options = [opt.name for opt in registry.tunings()]
     assert len(options) == len(set(options))
@@ -178,7 +175,7 @@ def test_a_wrapped_target_differs_too(monkeypatch):
 
 
 def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
-    gone = spec.Shim('gone', 'lazy_resource_definitions', always_on=True,
+    gone = spec.Shim('gone', lambda patches: None, always_on=True,
                      checked_on=spec.HEAT, targets=(spec.target(
                          'heat.engine.template.no_such_parse', '0' * 16),))
     monkeypatch.setattr(registry, 'SHIMS', registry.SHIMS + (gone,))
@@ -196,8 +193,6 @@ def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
 
 def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
     from heat.engine import stk_defn
-    from tripleo_ephemeral.engine_tuning.tunings import (
-        lazy_resource_definitions)
 
     stock = stk_defn.StackDefinition.resource_definition
 
@@ -206,9 +201,10 @@ def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
                         None)
         raise AttributeError('moved')
 
-    monkeypatch.setattr(lazy_resource_definitions,
-                        'install_lazy_resource_definitions',
-                        half_done)
+    monkeypatch.setattr(registry, 'SHIMS', tuple(
+        dataclasses.replace(shim, install=half_done)
+        if shim.name == 'lazy_resource_definitions' else shim
+        for shim in registry.SHIMS))
     with caplog.at_level(logging.WARNING):
         assert guard.install_shim('lazy_resource_definitions') is None
     assert stk_defn.StackDefinition.resource_definition is stock

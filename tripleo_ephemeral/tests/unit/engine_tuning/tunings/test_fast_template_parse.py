@@ -34,8 +34,8 @@ def _both(snippet, tmpl=stacks.TEMPLATE):
     defn = stacks.definition(tmpl)
     stock = heat_template.parse(defn.t.functions, defn, snippet, 'x',
                                 defn.t)
-    fast = fast_template_parse.fast_parse(defn.t.functions, defn, snippet,
-                                          'x', defn.t)
+    fast_parse = fast_template_parse.fast_parser()
+    fast = fast_parse(defn.t.functions, defn, snippet, 'x', defn.t)
     return defn, stock, fast
 
 
@@ -62,7 +62,7 @@ def test_fast_parse_gives_the_same_error_path():
     bad = {'a': [{'ok': 1}, {'list_join': 'not a list'}]}
     defn = stacks.definition()
     errors = []
-    for parse in (heat_template.parse, fast_template_parse.fast_parse):
+    for parse in (heat_template.parse, fast_template_parse.fast_parser()):
         with pytest.raises(exception.StackValidationFailed) as err:
             parse(defn.t.functions, defn, bad, 'x', defn.t)
         errors.append(str(err.value))
@@ -72,12 +72,13 @@ def test_fast_parse_gives_the_same_error_path():
 
 def test_fast_parse_on_real_templates(tht_dir):
     from heat.engine import template as heat_template
+    fast_parse = fast_template_parse.fast_parser()
     checked = 0
     for path, doc in stacks.real_templates(tht_dir):
         tmpl = {k: v for k, v in doc.items() if k != 'resources'}
         for section in ('resources', 'outputs'):
             results = []
-            for parse in (heat_template.parse, fast_template_parse.fast_parse):
+            for parse in (heat_template.parse, fast_parse):
                 defn = stacks.definition(tmpl)
                 try:
                     results.append(parse(defn.t.functions, defn,

@@ -31,63 +31,16 @@ the fast create's thread, ``convergence_engine = false``) runs stock.
 """
 
 import logging
-import queue
-import threading
-import time
 
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import state
+# What the other tunings ask: the fast create running in this thread.
+from tripleo_ephemeral.engine_tuning.tunings.fast_create.state import current
 
 LOG = logging.getLogger(__name__)
-
-_local = threading.local()
-#: Root stacks whose fast create is running: id -> the engine's
-#: ThreadGroupManager (told to cancel them when the engine stops).
-_running = {}
-_running_lock = threading.Lock()
-#: Set when the engine stops: a fast create's nested stacks fail at once.
-stopping = threading.Event()
-
-#: The longest pause (s) of the root task while nothing changes state;
-#: Heat's own pause between steps, when shorter, wins.
-MAX_IDLE_PAUSE = 1.0
-FIRST_IDLE_PAUSE = 0.001
-
-
-class _Create:
-    """What one fast create keeps in its thread."""
-
-    def __init__(self, service):
-        self.service = service
-        self.context = None  # the tree's request context
-        #: in-process nested stacks not released: id -> (stack, runner)
-        self.nested = {}
-        self.created = 0  # nested stacks created in this thread
-        self.released = 0  # finished ones let go (:mod:`.fast_release`)
-        self.reloaded = 0  # released ones loaded again by their parent
-        self.changes = 0  # resource state changes so far
-        self.seen = 0  # ``changes`` at the last pause
-        self.pause = 0.0
-        self.paused = 0.0  # seconds paused in all
-
-    def next_pause(self, wait_time):
-        """The pause before the next step of a task that would have
-        paused ``wait_time``: none after a step that changed a resource's
-        state, else twice the last, up to ``wait_time``."""
-        if self.changes != self.seen:
-            self.seen, self.pause = self.changes, 0.0
-        else:
-            self.pause = min(max(self.pause * 2, FIRST_IDLE_PAUSE),
-                             wait_time, MAX_IDLE_PAUSE)
-        self.paused += self.pause
-        return self.pause
-
-
-def current():
-    """The fast create running in this thread, or None."""
-    return getattr(_local, 'create', None)
 
 
 def install(patches):
@@ -101,6 +54,7 @@ def install(patches):
 
     from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
         nested as fast_nested)
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import root
 
     # Under Heat's request_context (errors become RPC errors), as stock.
     stock_create_stack = service.EngineService.create_stack.__wrapped__
@@ -119,10 +73,10 @@ def install(patches):
                 environment_files, files_container, owner_id, nested_depth,
                 user_creds_id, stack_user_project_id, parent_resource_name,
                 template_id)
-        return _create_root(self, cnxt, stack_name, template, params, files,
-                            args, environment_files, files_container,
-                            user_creds_id, stack_user_project_id,
-                            parent_resource_name, template_id)
+        return root.create_root(
+            self, cnxt, stack_name, template, params, files, args,
+            environment_files, files_container, user_creds_id,
+            stack_user_project_id, parent_resource_name, template_id)
 
     patches.replace(service.EngineService, 'create_stack',
                     context.request_context(create_stack))
@@ -149,9 +103,9 @@ def install(patches):
         # Heat's stop waits for every stack thread: a fast create is one
         # thread for the whole tree, so it is cancelled first (as
         # ``stack cancel`` would: the tree ends CREATE_FAILED, converted).
-        stopping.set()
-        with _running_lock:
-            running = list(_running.items())
+        state.stopping.set()
+        with state.running_lock:
+            running = list(state.running.items())
         for stack_id, manager in running:
             LOG.info('Engine stopping: cancelling the create of stack %s',
                      stack_id)
@@ -159,8 +113,8 @@ def install(patches):
         return stock_stop(self)
 
     patches.replace(service.EngineService, 'stop', stop)
-    patches.on_undo(stopping.clear)
-    fast_nested.install(patches, current, stopping)
+    patches.on_undo(state.stopping.clear)
+    fast_nested.install(patches, current, state.stopping)
     _install_calls(patches)
 
 
@@ -189,112 +143,14 @@ def _install_calls(patches):
         server_ctxt = serializer.deserialize_context(
             serializer.serialize_context(ctxt))
         kwargs = jsonutils.to_primitive(kwargs, convert_instances=True)
-        _local.create = None  # the server's thread is not the create's
+        state.local.create = None  # the server's thread is not the create's
         try:
             result = fn(fast.service, server_ctxt, **kwargs)
         finally:
-            _local.create = fast
+            state.local.create = fast
         return jsonutils.to_primitive(result, convert_instances=True)
 
     patches.replace(rpc_client.EngineClient, 'call', call)
-
-
-def _create_root(service, cnxt, stack_name, template, params, files, args,
-                 environment_files, files_container, user_creds_id,
-                 stack_user_project_id, parent_resource_name, template_id):
-    """``EngineService.create_stack`` of a fresh root stack, with the
-    legacy engine's thread running :func:`_run` instead of
-    ``stack.create``."""
-    LOG.info('Creating stack %s (fast create)', stack_name)
-    stack = service._parse_template_and_validate_stack(
-        cnxt, stack_name, template, params, files, environment_files,
-        files_container, args, None, 0, user_creds_id, stack_user_project_id,
-        False, parent_resource_name, template_id)
-    stack.store()
-    _create_stack_user(stack)
-    msg_queue = queue.Queue()
-    thread = service.thread_group_mgr.start_with_lock(
-        cnxt, stack, service.engine_id, _run, service, stack,
-        msg_queue=msg_queue)
-    thread.link(service.thread_group_mgr.remove_msg_queue, stack.id,
-                msg_queue)
-    service.thread_group_mgr.add_msg_queue(stack.id, msg_queue)
-    return dict(stack.identifier())
-
-
-def _create_stack_user(stack):
-    """As ``create_stack`` does for every new stack."""
-    from heat.common import exception
-
-    if stack.stack_user_project_id:
-        return
-    try:
-        stack.create_stack_user_project_id()
-    except exception.AuthorizationFailure as ex:
-        stack.state_set(stack.action, stack.FAILED, str(ex))
-    except Exception:
-        LOG.exception('Failed to create stack user project')
-        stack.state_set(stack.action, stack.FAILED,
-                        'Failed to create stack user project')
-
-
-def _run(service, stack, msg_queue=None):
-    """The root create's thread: create, then convert the tree."""
-    if stack.status == stack.FAILED:
-        return
-    fast = _Create(service)
-    fast.context = stack.context
-    _local.create = fast
-    started, wall = time.process_time(), time.monotonic()
-    with _running_lock:
-        _running[stack.id] = service.thread_group_mgr
-    try:
-        stack.create(msg_queue=msg_queue)
-    finally:
-        _local.create = None
-        with _running_lock:
-            _running.pop(stack.id, None)
-        try:
-            _finish(stack, fast)
-        except Exception:
-            LOG.exception('Fast create of %s: the tree could not be made a '
-                          'convergence tree; it stays legacy', stack.name)
-    LOG.info('Fast create of %s: %s %s, %d nested stacks (%d released when '
-             'done, %d loaded again), %.1f s wall (%.1f s paused with '
-             'nothing to do), %.1f s CPU of the process', stack.name,
-             stack.action, stack.status, fast.created, fast.released,
-             fast.reloaded, time.monotonic() - wall,
-             fast.paused, time.process_time() - started)
-
-
-def _finish(stack, fast):
-    """Fail nested stacks left unfinished (a sibling failed, a cancel,
-    a timeout), then make every stack of the tree a convergence stack as
-    ``EngineService.migrate_convergence_1`` does, in one transaction (on
-    the stacks in memory where their rows say they are as stored)."""
-    from heat.db import api as db_api
-    from heat.engine import stack as parser
-    from heat.objects import stack as stack_object
-
-    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
-        nested as fast_nested)
-
-    for nested, runner in list(fast.nested.values()):
-        fast_nested.cancel(nested, runner)
-    ctxt = stack.context
-    with db_api.context_manager.writer.using(ctxt):
-        if stack.defer_state_persist():
-            # the event the legacy engine writes when it releases the lock
-            stack._send_notification_and_add_event()
-        created = {key: nested for key, (nested, _) in fast.nested.items()}
-        # a released stack was converted when it finished (its row says)
-        tree = [fast_nested.as_loaded(created.get(db_stack.id), db_stack) or
-                parser.Stack.load(ctxt, stack_id=db_stack.id, stack=db_stack)
-                for db_stack in stack_object.Stack.get_all_by_root_owner_id(
-                    ctxt, stack.id) if not db_stack.convergence]
-        for st in tree + [stack]:
-            if not st.convergence:
-                st.migrate_to_convergence()
 
 
 SHIM = Shim(

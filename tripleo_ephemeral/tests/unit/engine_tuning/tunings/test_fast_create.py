@@ -1,10 +1,12 @@
 """The fast create's pure parts (the create itself: functional tests)."""
 
 from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 
 
 def test_no_pause_while_resources_change_state_then_backing_off():
-    fast = fast_create._Create(service=None)
+    fast = fast_state.Create(service=None)
     fast.changes = 3
     assert fast.next_pause(1) == 0.0
     pauses = [fast.next_pause(1) for _ in range(12)]
@@ -15,7 +17,7 @@ def test_no_pause_while_resources_change_state_then_backing_off():
 
 
 def test_the_pause_never_exceeds_heats_own():
-    fast = fast_create._Create(service=None)
+    fast = fast_state.Create(service=None)
     assert max(fast.next_pause(0.01) for _ in range(20)) == 0.01
 
 

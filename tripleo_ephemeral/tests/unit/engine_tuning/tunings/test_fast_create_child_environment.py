@@ -7,7 +7,8 @@ import types
 
 import pytest
 
-from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 
 SHIM = 'fast_create_child_environment'
 
@@ -96,12 +97,12 @@ def test_children_are_stocks(install_shim, monkeypatch, parent,
                              grandchildren):
     stock = _children(parent)
     install_shim(SHIM)
-    monkeypatch.setattr(fast_create._local, 'create',
+    monkeypatch.setattr(fast_state.local, 'create',
                         types.SimpleNamespace(), raising=False)
     fast = _children(parent)
     if grandchildren:
         fast = [c for child in fast for c in _children(child)]
-        monkeypatch.setattr(fast_create._local, 'create', None)
+        monkeypatch.setattr(fast_state.local, 'create', None)
         stock = [c for child in stock for c in _children(child)]
     assert [_seen(env) for env in fast] == [_seen(env) for env in stock]
     assert fast[0].param_defaults is not parent.param_defaults
@@ -112,7 +113,7 @@ def test_outside_a_fast_create_heat_builds_its_own(
     from heat.engine import environment
 
     install_shim(SHIM)
-    monkeypatch.setattr(fast_create._local, 'create', None, raising=False)
+    monkeypatch.setattr(fast_state.local, 'create', None, raising=False)
     calls = []
     stock_as_dict = environment.ResourceRegistry.as_dict
 

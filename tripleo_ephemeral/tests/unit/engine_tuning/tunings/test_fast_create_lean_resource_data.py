@@ -3,7 +3,8 @@ as stock Heat's, on Heat's real database API and a SQLite file."""
 
 import types
 
-from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 # the fixture: a database, a root stack, the statements run
 from tripleo_ephemeral.tests.unit.engine_tuning.tunings.test_fast_create_lean_rows import db  # noqa: F401,E501
 
@@ -60,7 +61,7 @@ def test_outside_a_fast_create_heat_writes_its_own(db, install_shim,  # noqa: F8
 
     cnxt, root, _tmpl, _statements = db
     install_shim(DATA)
-    monkeypatch.setattr(fast_create._local, 'create', None)
+    monkeypatch.setattr(fast_state.local, 'create', None)
     res = _resource(cnxt, root.id, 'stock')
     db_api.resource_data_set(cnxt, res.id, 'k', 'v')
     assert db_api.resource_data_get(cnxt, res.id, 'k') == 'v'

@@ -6,7 +6,8 @@ import types
 import pytest
 import sqlalchemy
 
-from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 from tripleo_ephemeral.engine_tuning import guard
 
 ROWS = 'fast_create_lean_rows'
@@ -38,7 +39,7 @@ def db(heat_db, monkeypatch):
         statements.append(statement.split()[0].upper())
 
     sqlalchemy.event.listen(heat_db, 'before_cursor_execute', count)
-    monkeypatch.setattr(fast_create._local, 'create',
+    monkeypatch.setattr(fast_state.local, 'create',
                         types.SimpleNamespace(nested={}), raising=False)
     yield cnxt, root, tmpl.id, statements
     sqlalchemy.event.remove(heat_db, 'before_cursor_execute', count)
@@ -98,7 +99,7 @@ def test_outside_a_fast_create_heat_writes_its_own(db, install_shim,
                                                    monkeypatch):
     cnxt, root, _tmpl, _statements = db
     install_shim(ROWS)
-    monkeypatch.setattr(fast_create._local, 'create', None)
+    monkeypatch.setattr(fast_state.local, 'create', None)
     assert _writes(cnxt, root.id, 'stock')['attr']
 
 

@@ -3,7 +3,8 @@ itself, and its equality with stock Heat: functional tests)."""
 
 import types
 
-from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 from tripleo_ephemeral.engine_tuning.tunings import (
     fast_create_release as fast_release)
 
@@ -22,7 +23,7 @@ def _parent(nested, outputs=None, fast_outputs=True):
 
 
 def _fast(nested):
-    fast = fast_create._Create(service=None)
+    fast = fast_state.Create(service=None)
     fast.nested[nested.id] = (nested, 'runner')
     fast.created = 1
     return fast
@@ -53,8 +54,8 @@ def test_a_released_stack_loaded_again_is_counted(install_shim, monkeypatch):
     from heat.engine.resources import stack_resource
 
     install_shim('fast_create_release')
-    fast = fast_create._Create(service=None)
-    monkeypatch.setattr(fast_create._local, 'create', fast, raising=False)
+    fast = fast_state.Create(service=None)
+    monkeypatch.setattr(fast_state.local, 'create', fast, raising=False)
     res = object.__new__(stack_resource.StackResource)
     res._nested, res.resource_id = None, None  # nothing to load
     assert res.nested() is None and fast.reloaded == 0

@@ -8,6 +8,8 @@ import types
 import pytest
 
 from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 
 SHIM = 'fast_create_shared_defaults'
 
@@ -30,7 +32,7 @@ def fast(install_shim, monkeypatch):
     """The shim on, and a fast create running in this thread."""
     install_shim(SHIM)
     create = types.SimpleNamespace()
-    monkeypatch.setattr(fast_create._local, 'create', create, raising=False)
+    monkeypatch.setattr(fast_state.local, 'create', create, raising=False)
     return create
 
 
@@ -147,6 +149,6 @@ def test_rows_are_those_stock_heat_writes(heat_db, install_shim,
     stock = stored()
     install_shim(SHIM)
     create = types.SimpleNamespace()
-    monkeypatch.setattr(fast_create._local, 'create', create, raising=False)
+    monkeypatch.setattr(fast_state.local, 'create', create, raising=False)
     assert stored() == stock
     assert create.encoded_values.hits

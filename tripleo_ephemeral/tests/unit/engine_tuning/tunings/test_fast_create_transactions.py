@@ -8,6 +8,8 @@ import pytest
 import sqlalchemy
 
 from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 from tripleo_ephemeral.engine_tuning.tunings import (
     fast_create_transactions as fast_transactions)
 
@@ -19,7 +21,7 @@ def tree(heat_db, tmp_path, monkeypatch):
     from heat.common import context
 
     cnxt = context.get_admin_context()
-    monkeypatch.setattr(fast_create._local, 'create',
+    monkeypatch.setattr(fast_state.local, 'create',
                         types.SimpleNamespace(context=cnxt), raising=False)
     commits = []
 

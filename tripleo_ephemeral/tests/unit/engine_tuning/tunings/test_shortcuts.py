@@ -225,14 +225,15 @@ def test_no_zero_sleep_in_a_fast_create(install_shim, monkeypatch):
 
     from heat.engine import stack as heat_stack
 
-    from tripleo_ephemeral.engine_tuning.tunings import fast_create
+    from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+        state as fast_state)
 
     slept = []
     monkeypatch.setattr(time, 'sleep', slept.append)
     install_shim('leaf_trigger_delay', leaf_trigger_delay=0.05)
     install_shim('fast_create_no_yield')
     heat_stack.time.sleep(0)
-    monkeypatch.setattr(fast_create._local, 'create',
+    monkeypatch.setattr(fast_state.local, 'create',
                         types.SimpleNamespace(), raising=False)
     heat_stack.time.sleep(0)
     heat_stack.time.sleep(1)

@@ -4,7 +4,8 @@ import types
 
 import pytest
 
-from tripleo_ephemeral.engine_tuning.tunings import fast_create
+from tripleo_ephemeral.engine_tuning.tunings.fast_create import (
+    state as fast_state)
 
 EXPRESSION = '$.data.roles.select({name => $, n => len($)})'
 
@@ -31,7 +32,7 @@ def evaluations(install_shim, monkeypatch):
     monkeypatch.setattr(functions.Yaql, '_parse', parse)
     install_shim('fast_create_yaql_cache')
     fast = types.SimpleNamespace()
-    monkeypatch.setattr(fast_create._local, 'create', fast, raising=False)
+    monkeypatch.setattr(fast_state.local, 'create', fast, raising=False)
     return fast, parsed
 
 
@@ -68,7 +69,7 @@ def test_the_clock_is_always_read(evaluations):
 def test_outside_a_fast_create_every_result_is_evaluated(evaluations,
                                                          monkeypatch):
     _fast, parsed = evaluations
-    monkeypatch.setattr(fast_create._local, 'create', None)
+    monkeypatch.setattr(fast_state.local, 'create', None)
     _yaql().result()
     _yaql().result()
     assert parsed == [EXPRESSION] * 2

@@ -32,6 +32,7 @@ backend.init_backend(backend.BackendType.THREADING)
 from tripleo_ephemeral.engine_tuning import fingerprint  # noqa: E402
 from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
 from tripleo_ephemeral.engine_tuning import registry  # noqa: E402
+from tripleo_ephemeral.engine_tuning import targets  # noqa: E402
 
 
 def check(shim):
@@ -43,7 +44,7 @@ def check(shim):
     for tgt in shim.targets:
         try:
             found = fingerprint.fingerprint(tgt.path)
-        except fingerprint.TargetMissing as exc:
+        except targets.TargetMissing as exc:
             status = 'MISSING'
             lines.append('  %-16s  %s' % ('missing', exc))
             continue
@@ -61,9 +62,9 @@ def check(shim):
 
 def report(out=sys.stdout):
     """Print every shim's status; return the names of those left off."""
-    targets = [t for shim in registry.SHIMS for t in shim.targets]
+    every_target = [t for shim in registry.SHIMS for t in shim.targets]
     out.write('Installed: %s\n' % ', '.join(
-        guard.installed_versions(targets)))
+        guard.installed_versions(every_target)))
     off = []
     for shim in registry.SHIMS:
         status, lines = check(shim)

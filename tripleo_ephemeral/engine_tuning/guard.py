@@ -21,6 +21,7 @@ import sys
 from tripleo_ephemeral.engine_tuning import fingerprint
 from tripleo_ephemeral.engine_tuning import patching
 from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import targets
 
 LOG = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ def mismatch(shim):
         try:
             if fingerprint.fingerprint(tgt.path) not in tgt.fingerprints:
                 differs.append(tgt)
-        except fingerprint.TargetMissing as exc:
+        except targets.TargetMissing as exc:
             missing.append((tgt, exc))
     if not differs and not missing:
         return None
@@ -146,10 +147,11 @@ def mismatch(shim):
         ', '.join(installed_versions(bad)))
 
 
-def installed_versions(targets):
-    """'distribution version' of each distribution ``targets`` come from."""
+def installed_versions(shim_targets):
+    """'distribution version' of each distribution ``shim_targets`` come
+    from."""
     found = []
-    for dist in sorted({t.distribution for t in targets}):
+    for dist in sorted({t.distribution for t in shim_targets}):
         if dist == 'Python':
             version = platform.python_version()
         else:

@@ -15,8 +15,8 @@ from tripleo_ephemeral.engine_tuning import fingerprint
 from tripleo_ephemeral.engine_tuning import guard
 from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.engine_tuning import spec
+from tripleo_ephemeral.engine_tuning import targets
 from tripleo_ephemeral.heat_launcher import tuning
-from tripleo_ephemeral.tests.unit.engine_tuning import targets
 
 
 def test_fingerprints_match_the_installed_libraries():
@@ -256,7 +256,7 @@ def test_a_wrapper_is_fingerprinted_as_itself():
         '@deco\n'
         'def f(x):\n'
         '    return x\n')
-    dumped = [fingerprint._dumped(f) for f in fingerprint._wrapped_chain(fn)]
+    dumped = [fingerprint._dumped(f) for f in targets.wrapped_chain(fn)]
     assert "name='wrapper'" in dumped[0] and "name='f'" in dumped[1]
 
 

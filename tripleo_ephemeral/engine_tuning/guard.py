@@ -112,6 +112,12 @@ def installed():
     return list(_installed)
 
 
+def replaced():
+    """The attributes each installed shim replaced: name -> their dotted
+    paths (:attr:`.patching.Patches.replaced`)."""
+    return {name: patches.replaced for name, patches in _installed.items()}
+
+
 def refused():
     """The shims the options enabled but the guard left off: name ->
     why (a target that differs or is missing, or a failed install)."""

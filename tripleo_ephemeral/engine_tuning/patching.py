@@ -4,8 +4,12 @@ A shim never assigns to Heat or a library directly: it asks its
 :class:`Patches` to, and :meth:`Patches.undo` restores every attribute and
 removes every event listener, in reverse order. So a test can install a
 shim, compare with stock Heat and take it away, and a shim that fails
-half-way leaves nothing behind.
+half-way leaves nothing behind. :attr:`Patches.replaced` names every
+attribute replaced, which a test checks against the shim's declared,
+fingerprinted targets.
 """
+
+from tripleo_ephemeral.engine_tuning import targets
 
 _MISSING = object()
 
@@ -16,6 +20,13 @@ class Patches:
     def __init__(self, name):
         self.name = name
         self._undo = []
+        self._replaced = []
+
+    @property
+    def replaced(self):
+        """The dotted path of each attribute replaced (and not put back
+        yet), in order."""
+        return tuple(self._replaced)
 
     def replace(self, owner, attr, value):
         """Set ``owner.attr`` to ``value``; return what it was.
@@ -29,6 +40,7 @@ class Patches:
             previous = getattr(owner, attr, _MISSING)
         current = getattr(owner, attr)
         setattr(owner, attr, value)
+        self._replaced.append(targets.path_of(owner, attr))
 
         def restore():
             if previous is _MISSING:
@@ -54,3 +66,4 @@ class Patches:
         """Put back everything, the last change first; safe to repeat."""
         while self._undo:
             self._undo.pop()()
+        self._replaced.clear()

@@ -98,6 +98,10 @@ class Shim:
     stage: str = 'engine'
     #: 'in_process' (every engine in this process), 'message_bus' or None.
     when: str = None
+    #: Tunings installed before this one whose replacements it replaces in
+    #: turn (it wraps them): the attributes it replaces there are their
+    #: targets, or their own code.
+    wraps: tuple = ()
     #: Why a shim with no ``targets`` needs none: it replaces no code, it
     #: only calls a documented interface (a failure to install still
     #: leaves it off).

@@ -78,11 +78,14 @@ def held(path):
 
 
 def path_of(owner, name):
-    """The dotted path of the attribute ``name`` of ``owner`` (a module or
-    a class): the inverse of :func:`owner_and_name`."""
+    """The dotted path of the attribute ``name`` of ``owner``: the inverse
+    of :func:`owner_and_name` for a module or a class (an instance's is
+    its class's path, then ``()``)."""
     if isinstance(owner, types.ModuleType):
         return '%s.%s' % (owner.__name__, name)
-    return '%s.%s.%s' % (owner.__module__, owner.__qualname__, name)
+    if isinstance(owner, type):
+        return '%s.%s.%s' % (owner.__module__, owner.__qualname__, name)
+    return '%s().%s' % (path_of(type(owner), '')[:-1], name)
 
 
 def dialect_functions(path, dispatcher, dialect):

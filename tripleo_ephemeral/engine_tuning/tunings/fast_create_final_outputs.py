@@ -69,7 +69,9 @@ SHIM = Shim(
              'database to compute them again (stock Heat takes a null '
              'for an output not computed yet).'),),
     # It wraps fast_create's get_output (StackResource.get_output is
-    # checked there) and answers what that would ask.
+    # checked there) and its outputs_in_memory, and answers what they
+    # would ask.
+    wraps=('fast_create',),
     targets=(
         target('heat.engine.service.EngineService.show_stack',
                'cd7f264467aba8b0', '964112c656589316'),))

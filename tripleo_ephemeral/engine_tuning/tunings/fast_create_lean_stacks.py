@@ -226,6 +226,7 @@ SHIM = Shim(
              'up the tree, and check a new stack\'s name, insert its '
              'row and store it converted with one statement each '
              'instead of through the ORM.'),),
+    wraps=('lean_database_writes',),
     targets=(
         target('heat.engine.stack.Stack._persist_state',
                '33d6f722cd99559e'),

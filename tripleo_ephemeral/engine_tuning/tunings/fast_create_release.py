@@ -82,6 +82,7 @@ SHIM = Shim(
     # It wraps fast_create's check_create_complete and reads outputs
     # as its get_output does (both checked there); does nothing
     # outside a fast create.
+    wraps=('fast_create',),
     targets=(
         target('heat.engine.resources.stack_resource.StackResource.'
                'nested', '116d7aaee3def86f'),

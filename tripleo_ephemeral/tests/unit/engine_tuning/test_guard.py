@@ -133,6 +133,73 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
     assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
 
 
+def test_patches_record_the_paths_they_replace_until_undone():
+    from heat.engine import stk_defn
+
+    from tripleo_ephemeral.engine_tuning import patching
+
+    patches = patching.Patches('test')
+    stock = (stk_defn.add_resource,
+             stk_defn.StackDefinition.resource_definition)
+    try:
+        patches.replace(stk_defn, 'add_resource', None)
+        patches.replace(stk_defn.StackDefinition, 'resource_definition', None)
+        assert patches.replaced == (
+            'heat.engine.stk_defn.add_resource',
+            'heat.engine.stk_defn.StackDefinition.resource_definition')
+        for path in patches.replaced:
+            assert targets.path_of(*targets.owner_and_name(path)) == path
+    finally:
+        patches.undo()
+    assert patches.replaced == ()
+    assert (stk_defn.add_resource,
+            stk_defn.StackDefinition.resource_definition) == stock
+
+
+def _covered(path, shim):
+    """Whether ``shim`` may replace ``path``: one of its targets (for a
+    dialect's function, the oslo.db dispatcher that calls it), or one of
+    a tuning it wraps, or that tuning's own code."""
+    for owner in (shim,) + tuple(registry.shim(n) for n in shim.wraps):
+        if path in {t.path.partition('[')[0] for t in owner.targets}:
+            return True
+        if owner is not shim and path.startswith(
+                owner.install.__module__ + '.'):
+            return True
+    return False
+
+
+def test_a_shim_replaces_only_its_declared_fingerprinted_targets():
+    """Each shim installed through the guard (its targets fingerprinted
+    first), after the tunings it wraps: every attribute its Patches
+    replaced is one of its targets, or a target or the own code of a
+    tuning it wraps, installed before it. A shim that needs no targets
+    replaces nothing."""
+    order = [shim.name for shim in registry.SHIMS]
+    stray = {}
+    for shim in registry.SHIMS:
+        assert all(order.index(name) < order.index(shim.name)
+                   for name in shim.wraps), shim.name
+        try:
+            for name in shim.wraps + (shim.name,):
+                assert guard.install_shim(name) is not None or (
+                    registry.shim(name).needed(sys.version_info)), name
+            replaced = guard.replaced().get(shim.name)
+        finally:
+            guard.uninstall()
+        if replaced is None:  # a fix this Python does not need
+            continue
+        if shim.untargeted:
+            assert replaced == (), shim.name
+        bad = [path for path in replaced if not _covered(path, shim)]
+        if bad:
+            stray[shim.name] = bad
+    assert not stray, (
+        'Declare these as the shims\' targets (with their fingerprints), '
+        'or the tunings they wrap: %s' % stray)
+    assert guard.installed() == []
+
+
 def test_a_changed_target_leaves_its_shim_off_with_one_warning(
         monkeypatch, caplog):
     from heat.engine import template

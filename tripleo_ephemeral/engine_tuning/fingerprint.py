@@ -23,6 +23,7 @@ import inspect
 import linecache
 import tokenize
 import types
+from collections.abc import Callable
 
 from tripleo_ephemeral.engine_tuning import targets
 
@@ -30,12 +31,12 @@ from tripleo_ephemeral.engine_tuning import targets
 LENGTH = 16
 
 
-def fingerprint(path):
+def fingerprint(path: str) -> str:
     """The fingerprint of the target ``path`` as installed here."""
     return _digest(_text(path, _dumped))
 
 
-def normalised(path):
+def normalised(path: str) -> str:
     """The target's source without comments, docstrings or layout (for a
     value, the value and the source of each function that reads it), as
     this Python's ``ast.unparse`` writes it: what the fingerprint is taken
@@ -44,7 +45,7 @@ def normalised(path):
     return _text(path, _source)
 
 
-def _text(path, render):
+def _text(path: str, render: Callable[[types.FunctionType], str]) -> str:
     """The target's functions, each written by ``render``."""
     module, value, dialect = targets.resolve(path)
     if dialect is not None:
@@ -201,5 +202,5 @@ def _last_line(code):
     return last
 
 
-def _digest(text):
+def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:LENGTH]

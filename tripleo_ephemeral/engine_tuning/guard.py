@@ -17,29 +17,32 @@ import importlib.metadata
 import logging
 import platform
 import sys
+from collections.abc import Collection
+from collections.abc import Iterable
 
 from tripleo_ephemeral.engine_tuning import fingerprint
 from tripleo_ephemeral.engine_tuning import patching
 from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import spec
 from tripleo_ephemeral.engine_tuning import targets
 
 LOG = logging.getLogger(__name__)
 
 #: Installed shims: name -> their Patches, in the order installed.
-_installed = {}
+_installed: dict[str, patching.Patches] = {}
 #: Shims the options enabled but the guard left off: name -> why.
-_refused = {}
+_refused: dict[str, str] = {}
 #: Fixes this Python does not need (:attr:`.spec.Shim.pythons`): name ->
 #: why.
-_unneeded = {}
+_unneeded: dict[str, str] = {}
 
 
-def install(opts, stage='engine'):
+def install(opts: object, stage: spec.Stage = 'engine') -> list[str]:
     """Install the shims of ``stage`` that ``opts`` (the
     ``[ephemeral_heat]`` group) enables; return the names installed
     (:func:`refused` says which were left off, and why)."""
     done = []
-    conditions = {}
+    conditions: dict[str, bool] = {}
     for shim in registry.SHIMS:
         if shim.stage != stage or shim.name in _installed:
             continue
@@ -57,7 +60,8 @@ def install(opts, stage='engine'):
     return done
 
 
-def install_shim(name, check=True, **values):
+def install_shim(name: str, check: bool = True,
+                 **values: object) -> patching.Patches | None:
     """Install the shim ``name`` with its options' ``values`` (tuned
     values for those not given); return its Patches, or None when it
     stays off. Installing an installed shim returns it as it is."""
@@ -95,7 +99,7 @@ def install_shim(name, check=True, **values):
     return patches
 
 
-def uninstall(names=None):
+def uninstall(names: Collection[str] | None = None) -> None:
     """Take away the installed shims (or those of ``names``), the last
     installed first."""
     for name in reversed(list(_installed)):
@@ -107,29 +111,29 @@ def uninstall(names=None):
                 del found[name]
 
 
-def installed():
+def installed() -> list[str]:
     """The names of the installed shims, in order."""
     return list(_installed)
 
 
-def replaced():
+def replaced() -> dict[str, tuple[str, ...]]:
     """The attributes each installed shim replaced: name -> their dotted
     paths (:attr:`.patching.Patches.replaced`)."""
     return {name: patches.replaced for name, patches in _installed.items()}
 
 
-def refused():
+def refused() -> dict[str, str]:
     """The shims the options enabled but the guard left off: name ->
     why (a target that differs or is missing, or a failed install)."""
     return dict(_refused)
 
 
-def unneeded():
+def unneeded() -> dict[str, str]:
     """The fixes this Python does not need: name -> why."""
     return dict(_unneeded)
 
 
-def mismatch(shim):
+def mismatch(shim: spec.Shim) -> str | None:
     """Why ``shim``'s targets are not what it was checked on, in one
     line; None when every one matches."""
     differs, missing = [], []
@@ -153,7 +157,7 @@ def mismatch(shim):
         ', '.join(installed_versions(bad)))
 
 
-def installed_versions(shim_targets):
+def installed_versions(shim_targets: Iterable[spec.Target]) -> list[str]:
     """'distribution version' of each distribution ``shim_targets`` come
     from."""
     found = []
@@ -169,9 +173,10 @@ def installed_versions(shim_targets):
     return found
 
 
-def engines_in_process():
+def engines_in_process() -> bool:
     """Whether every engine runs in this process (the in-memory bus)."""
     from oslo_config import cfg
     import oslo_messaging
 
-    return oslo_messaging.TransportURL.parse(cfg.CONF).transport == 'fake'
+    return bool(
+        oslo_messaging.TransportURL.parse(cfg.CONF).transport == 'fake')

@@ -25,6 +25,7 @@ are supported) and the release to ``checked_on``.
 """
 
 from tripleo_ephemeral.engine_tuning.spec import Option
+from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.tunings import atomic_sync_points
 from tripleo_ephemeral.engine_tuning.tunings import checkin_yield
 from tripleo_ephemeral.engine_tuning.tunings import fast_create
@@ -69,10 +70,10 @@ from tripleo_ephemeral.engine_tuning.tunings import thread_safe_yaql
 #: Seconds a stopping runner gives in-flight work: enough for a fast
 #: create to cancel its tree and convert it (1.3-2.5 s measured on a wide
 #: create), so the dump holds a consistent convergence tree.
-STOP_GRACE = 3.0
+STOP_GRACE: float = 3.0
 
 #: The runner's own settings (the launcher writes them): not tunings.
-RUNNER_SETTINGS = (
+RUNNER_SETTINGS: tuple[Option, ...] = (
     Option('bind_host', 'host', '127.0.0.1',
            help='Address the API listens on.'),
     Option('bind_port', 'port', 8006, help='Port the API listens on.'),
@@ -89,12 +90,12 @@ RUNNER_SETTINGS = (
 #: Heat's own ``DEFAULT.executor_thread_pool_size``: (tuned, stock). At a
 #: short leaf-trigger delay 64 threads hung a 200-member create (all
 #: waiting on nested stacks); 256 did not.
-EXECUTOR_THREAD_POOL_SIZE = (256, 64)
+EXECUTOR_THREAD_POOL_SIZE: tuple[int, int] = (256, 64)
 
 #: Every shim, in the order the guard installs them (a shim that wraps
 #: what another installed, or checks a target another replaces, says so
 #: in its declaration).
-SHIMS = tuple(tuning.SHIM for tuning in (
+SHIMS: tuple[Shim, ...] = tuple(tuning.SHIM for tuning in (
     # Real threads, and the database.
     thread_safe_yaql, thread_safe_ast_parse, sqlite_begin_immediate,
     sqlite_pragmas, sqlite_pool, sqlite_stack_indexes, checkin_yield,
@@ -115,12 +116,12 @@ SHIMS = tuple(tuning.SHIM for tuning in (
     gc_thresholds,))
 
 
-def tunings():
+def tunings() -> tuple[Option, ...]:
     """Every tuning option of the shims, in order."""
     return tuple(opt for shim in SHIMS for opt in shim.options)
 
 
-def tuned(in_process=True):
+def tuned(in_process: bool = True) -> list[str]:
     """The names of the shims the tuned settings switch on, for a Heat
     whose engines all run in one process (native, container) or not (a
     pod's): what a launch installs, but the fixes its Python does not
@@ -132,7 +133,7 @@ def tuned(in_process=True):
                  for opt in candidate.options})]
 
 
-def shim(name):
+def shim(name: str) -> Shim:
     """The shim called ``name``."""
     for candidate in SHIMS:
         if candidate.name == name:

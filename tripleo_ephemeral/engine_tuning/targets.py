@@ -13,13 +13,16 @@ imports the target's module.
 import importlib
 import inspect
 import types
+import typing
+from collections.abc import Iterator
 
 
 class TargetMissing(LookupError):
     """The target does not exist (or has no source) in this library."""
 
 
-def readers(module, name):
+def readers(module: types.ModuleType,
+            name: str) -> list[tuple[str, types.FunctionType]]:
     """(qualified name, function) of everything in ``module`` that names
     ``name`` in its code (as a global or an attribute), sorted."""
     found = {}
@@ -29,7 +32,7 @@ def readers(module, name):
     return sorted(found.items())
 
 
-def resolve(path):
+def resolve(path: str) -> tuple[types.ModuleType, typing.Any, str | None]:
     """(module, object, dialect) named by ``path``."""
     dialect = None
     if path.endswith(']'):
@@ -59,7 +62,7 @@ def resolve(path):
     return module, value, dialect
 
 
-def owner_and_name(path):
+def owner_and_name(path: str) -> tuple[typing.Any, str]:
     """The module or class that holds the target ``path``, and its name
     there."""
     module, _value, _dialect = resolve(path)
@@ -69,7 +72,7 @@ def owner_and_name(path):
     return resolve(owner_path)[1], name
 
 
-def held(path):
+def held(path: str) -> typing.Any:
     """The object at ``path`` as its owner holds it (a class's own entry,
     not what the attribute lookup binds)."""
     owner, name = owner_and_name(path)
@@ -77,7 +80,7 @@ def held(path):
             else getattr(owner, name))
 
 
-def path_of(owner, name):
+def path_of(owner: object, name: str) -> str:
     """The dotted path of the attribute ``name`` of ``owner``: the inverse
     of :func:`owner_and_name` for a module or a class (an instance's is
     its class's path, then ``()``)."""
@@ -88,7 +91,8 @@ def path_of(owner, name):
     return '%s().%s' % (path_of(type(owner), '')[:-1], name)
 
 
-def dialect_functions(path, dispatcher, dialect):
+def dialect_functions(path: str, dispatcher: typing.Any,
+                      dialect: str) -> list[types.FunctionType]:
     """The functions an oslo.db dialect dispatcher registered for
     ``dialect`` (any driver)."""
     try:
@@ -103,7 +107,7 @@ def dialect_functions(path, dispatcher, dialect):
     return fns
 
 
-def function_of(member):
+def function_of(member: object) -> types.FunctionType | None:
     """The function object a target names (behind a method, static or class
     method or property); None for anything that is not a Python
     function."""
@@ -115,26 +119,29 @@ def function_of(member):
     return member if isinstance(member, types.FunctionType) else None
 
 
-def wrapped_chain(fn):
+def wrapped_chain(fn: types.FunctionType) -> list[types.FunctionType]:
     """``fn`` and the functions it wraps (functools.wraps' ``__wrapped__``),
     outermost first: a decorator's wrapper is code that runs too, and so
     is a wrapper someone put in the target's place."""
     chain = [fn]
-    while (isinstance(getattr(fn, '__wrapped__', None), types.FunctionType)
-           and len(chain) < 10):
-        fn = fn.__wrapped__
+    while len(chain) < 10:
+        inner = getattr(fn, '__wrapped__', None)
+        if not isinstance(inner, types.FunctionType):
+            break
+        fn = inner
         chain.append(fn)
     return chain
 
 
-def _defined(member, module_name):
+def _defined(member: object,
+             module_name: str) -> types.FunctionType | None:
     """The function of ``module_name`` a class or module attribute was
     defined as: behind decorators, even those that did not use
     functools.wraps (their wrapper is another module's)."""
     fn = function_of(member)
     if fn is None:
         return None
-    fn = inspect.unwrap(fn)
+    fn = typing.cast(types.FunctionType, inspect.unwrap(fn))
     if fn.__module__ != module_name:
         for cell in fn.__closure__ or ():
             try:
@@ -147,7 +154,8 @@ def _defined(member, module_name):
     return fn
 
 
-def _functions(module):
+def _functions(
+        module: types.ModuleType) -> Iterator[tuple[str, types.FunctionType]]:
     """(qualified name, function) of the module's own functions and the
     methods of its own classes (not those a class got from the standard
     library, as an enum's or a namedtuple's, whose code is the running
@@ -167,7 +175,7 @@ def _functions(module):
                 yield key, fn
 
 
-def _names(code, name):
+def _names(code: types.CodeType, name: str) -> bool:
     """Whether ``code`` or a function nested in it names ``name``."""
     if name in code.co_names:
         return True
@@ -175,7 +183,7 @@ def _names(code, name):
                if isinstance(const, types.CodeType))
 
 
-def describe(value):
+def describe(value: object) -> str:
     if isinstance(value, types.ModuleType):
         return 'module %s' % value.__name__
     if isinstance(value, (bool, int, float, str, bytes, type(None))):

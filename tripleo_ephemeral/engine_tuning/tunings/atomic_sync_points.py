@@ -2,6 +2,7 @@
 
 import threading
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -12,7 +13,7 @@ class _SyncPointRaced(Exception):
     """A sync point changed under a transaction that should have held it."""
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Read and write a convergence sync point in one transaction.
 
     Heat reads a sync point, merges its input in Python and writes it back

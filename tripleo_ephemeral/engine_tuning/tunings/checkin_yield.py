@@ -1,10 +1,11 @@
 """No ``sleep(0)`` each time oslo.db checks a connection in."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """No ``sleep(0)`` each time oslo.db checks a connection in.
 
     It is there for eventlet: with real threads it only hands the

@@ -25,6 +25,7 @@ function is Heat's.
 Outside a fast create Heat runs its own code.
 """
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -35,7 +36,7 @@ class _Unusual(Exception):
     """A registry entry the copy does not take: Heat's code builds it."""
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Copy a nested stack's resource registry from its parent's during
     a fast create (see the module)."""
     import weakref

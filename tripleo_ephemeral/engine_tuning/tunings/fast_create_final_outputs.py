@@ -13,13 +13,14 @@ outputs null, that was a stack loaded from the database for every such
 read. Here those outputs are answered from what is held.
 """
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Answer a null output of a nested stack a fast create finished from
     the outputs computed in memory (see the module)."""
     from heat.engine.resources import stack_resource

@@ -16,13 +16,14 @@ it got from the ORM object. A key that has a row goes to Heat's own code,
 as does everything outside a fast create.
 """
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Write a fast create's new resource data rows with one statement
     each (see the module)."""
     import sqlalchemy

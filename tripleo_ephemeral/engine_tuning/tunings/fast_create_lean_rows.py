@@ -27,6 +27,7 @@ Here, during a fast create:
 Outside a fast create Heat runs its own code.
 """
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -34,7 +35,7 @@ from tripleo_ephemeral.engine_tuning.spec import target
 
 
 #: model -> {attribute: column name} of its columns
-_COLUMNS = {}
+_COLUMNS: dict[type, dict[str, str]] = {}
 
 
 def columns(model):
@@ -65,7 +66,7 @@ def insert_new(session, obj):
     return obj
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Write a fast create's new rows with single statements (see the
     module)."""
     import sqlalchemy

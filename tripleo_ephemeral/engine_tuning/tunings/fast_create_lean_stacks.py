@@ -34,6 +34,7 @@ writes, under its conditions.
 Outside a fast create, and for convergence stacks, Heat runs its own.
 """
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -42,7 +43,7 @@ from tripleo_ephemeral.engine_tuning.spec import target
 _ROOTS = 'lean_root_ids'
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Stack state writes without read-backs in a fast create (see the
     module)."""
     import sqlalchemy

@@ -2,13 +2,14 @@
 
 import types
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """No ``time.sleep(0)`` in a fast create's thread.
 
     ``Stack.validate`` sleeps 0 s after each resource it validates: under
@@ -33,8 +34,7 @@ def install(patches):
         stock_sleep(seconds)
 
     shim = types.ModuleType('time')
-    shim.__dict__.update(previous.__dict__)
-    shim.sleep = sleep
+    shim.__dict__.update(previous.__dict__, sleep=sleep)
     patches.replace(heat_stack, 'time', shim)
 
 

@@ -17,13 +17,14 @@ the database as stock Heat's does (counted: ``reloaded`` in the log).
 A stack that failed or was cancelled stays for the end of the create.
 """
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Release finished nested stacks during a fast create."""
     from heat.engine.resources import stack_resource
 

@@ -26,6 +26,7 @@ after the create.
 
 import json
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -106,7 +107,7 @@ def _values():
     return values
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Encode the root's parameter_defaults once per fast create (see the
     module)."""
     from heat.db import types

@@ -28,6 +28,7 @@ import logging
 import threading
 import time
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
 from tripleo_ephemeral.engine_tuning.spec import Option
@@ -78,7 +79,7 @@ def current():
     return getattr(_local, 'slice', None)
 
 
-def install(patches, fast_create_transaction_slice):
+def install(patches: Patches, fast_create_transaction_slice: float) -> None:
     """Group a fast create's database calls (see the module)."""
     from heat.common import messaging
     from heat.engine import scheduler

@@ -22,6 +22,7 @@ import copy
 import hashlib
 import marshal
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -35,7 +36,7 @@ _MISSING = object()
 _MARSHAL_VERSION = 2
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Remember yaql results during each fast create (see the module)."""
     from heat.engine import function
     from heat.engine.hot import functions

@@ -16,13 +16,14 @@ matched; the list is made when the lookup reaches that point, as Heat's
 filter reads the registry then. Nothing else changes.
 """
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Wildcard entries listed without a call per entry (see the
     module)."""
     from heat.engine import environment

@@ -20,6 +20,7 @@ import functools
 import itertools
 import operator
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -28,7 +29,7 @@ from tripleo_ephemeral.engine_tuning.spec import target
 _LEAVES = frozenset((str, int, float, bool, type(None)))
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Exact-type fast paths in Heat's snippet walks (see the module)."""
     from heat.engine import function
     from heat.engine import rsrc_defn

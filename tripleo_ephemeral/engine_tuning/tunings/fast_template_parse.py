@@ -9,6 +9,7 @@ of first.
 import collections.abc
 import functools
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -64,7 +65,7 @@ def fast_parser():
     return fast_parse
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Make ``Template.parse`` the :func:`fast_parser`."""
     from heat.engine import template
 

@@ -1,5 +1,6 @@
 """Yaql's conversion of an expression's input data, plain types first."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import YAQL
@@ -10,7 +11,7 @@ from tripleo_ephemeral.engine_tuning.spec import target
 _LEAVES = frozenset((str, int, float, bool, type(None)))
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Yaql's conversion of an expression's input data, plain types first.
 
     Before each evaluation yaql converts its whole input (THT's role data)

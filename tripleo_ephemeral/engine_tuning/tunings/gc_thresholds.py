@@ -2,11 +2,12 @@
 
 import gc
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 
 
-def install(patches, gc_thresholds):
+def install(patches: Patches, gc_thresholds: list[str]) -> None:
     """Collect less often than Python's 700,10,10."""
     stock = gc.get_threshold()
     gc.set_threshold(*(int(t) for t in gc_thresholds))

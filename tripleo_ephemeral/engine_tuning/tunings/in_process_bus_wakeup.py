@@ -1,5 +1,6 @@
 """The in-memory message bus's listeners woken when a message arrives."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import FAKE_BUS
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -11,7 +12,7 @@ from tripleo_ephemeral.engine_tuning.spec import target
 BUS_LISTENER_LONGEST_WAIT = 0.05
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Wake an in-memory bus listener when a message arrives.
 
     oslo.messaging's fake driver (the bus of a native Heat, whose API and

@@ -9,6 +9,7 @@ first asked for, by the same Heat code.
 
 import collections.abc
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -57,7 +58,7 @@ def _parse_one(template, stk_defn, name):
     return view.resource_definitions(stk_defn)[name]
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Parse a stack's resource definitions one at a time, on demand."""
     from heat.engine import stk_defn
     from heat.engine.hot import template as hot_template

@@ -3,13 +3,14 @@
 import time
 import types
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches, leaf_trigger_delay):
+def install(patches: Patches, leaf_trigger_delay: float) -> None:
     """Replace the hard-coded 1 s sleep between convergence leaf triggers.
 
     ``heat.engine.stack`` gets a ``time`` module of its own whose
@@ -23,8 +24,7 @@ def install(patches, leaf_trigger_delay):
         real_time.sleep(leaf_trigger_delay if seconds == 1 else seconds)
 
     shim = types.ModuleType('time')
-    shim.__dict__.update(real_time.__dict__)
-    shim.sleep = sleep
+    shim.__dict__.update(real_time.__dict__, sleep=sleep)
     patches.replace(heat_stack, 'time', shim)
 
 

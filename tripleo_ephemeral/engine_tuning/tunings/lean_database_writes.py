@@ -30,6 +30,7 @@ Here:
 import logging
 import random
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -58,7 +59,7 @@ def _prune_events(db_api, context, stack_id):
         LOG.error('Failed to purge events: %s', exc)
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Leave out the read-backs of resource updates, events, new stacks
     and templates, and repeated root id lookups (see the module)."""
     import sqlalchemy

@@ -3,6 +3,7 @@
 import collections
 import collections.abc
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -89,7 +90,7 @@ def _static_output_attrs(stk_defn, name):
     return found
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Find the attributes other resources read by asking only them.
 
     To store a resource's attributes after its check, stock Heat asks every

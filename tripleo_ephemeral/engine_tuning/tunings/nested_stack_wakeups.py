@@ -5,6 +5,7 @@ import functools
 import threading
 import time
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -39,7 +40,7 @@ class _StackWaiters:
                 event.set()
 
 
-def install(patches, nested_stack_wait):
+def install(patches: Patches, nested_stack_wait: float) -> None:
     """Wake a parent resource as soon as its nested stack changes state.
 
     A nested stack's parent resource (a template resource, a

@@ -1,12 +1,13 @@
 """A stopping RPC server's idle worker threads woken at once."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import FUTURIST
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Wake a stopping RPC server's idle worker threads at once.
 
     oslo.messaging's threading executor (futurist's ThreadPoolExecutor)

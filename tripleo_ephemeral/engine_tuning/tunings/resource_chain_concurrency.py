@@ -3,13 +3,14 @@ created at once."""
 
 import types
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches, resource_chain_concurrency):
+def install(patches: Patches, resource_chain_concurrency: int) -> None:
     """Create up to this many members of a concurrent ResourceChain at once.
 
     Heat allows as many as there are running engines: one at a time on a

@@ -1,13 +1,14 @@
 """A stopping engine's idle message bus listeners (the pod's RabbitMQ) look
 again sooner."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import OSLO_MESSAGING
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches, rpc_idle_poll_max):
+def install(patches: Patches, rpc_idle_poll_max: float) -> None:
     """Cap how long an idle oslo.messaging AMQP listener waits before it
     looks again (and so sees that its server is stopping).
 

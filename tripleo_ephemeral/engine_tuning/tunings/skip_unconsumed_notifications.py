@@ -1,12 +1,13 @@
 """Notifications and event dispatches nobody consumes, not built."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Build notifications and event dispatches only for a consumer.
 
     Every stack state change formats a notification body (a database query

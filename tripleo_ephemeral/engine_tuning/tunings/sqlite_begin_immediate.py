@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -23,7 +24,7 @@ SLOW_LOCK_WAIT = 5.0
 _reading = threading.local()
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Start every SQLite transaction that may write with ``BEGIN
     IMMEDIATE``; an oslo.db reader's with a plain ``BEGIN``.
 

@@ -1,12 +1,13 @@
 """SQLite's connections kept open between transactions."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import OSLO_DB
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches, sqlite_pool_size):
+def install(patches: Patches, sqlite_pool_size: int) -> None:
     """Keep SQLite connections open between transactions.
 
     oslo.db gives SQLite file databases a NullPool: every transaction

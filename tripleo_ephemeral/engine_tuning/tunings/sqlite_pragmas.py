@@ -3,12 +3,13 @@
 
 import sqlite3
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 
 
-def install(patches, sqlite_busy_timeout_ms, sqlite_journal_mode,
-            sqlite_synchronous):
+def install(patches: Patches, sqlite_busy_timeout_ms: int,
+            sqlite_journal_mode: str, sqlite_synchronous: str) -> None:
     """The lock wait, journal and ``synchronous`` of every connection."""
     from sqlalchemy import engine as sa_engine
 

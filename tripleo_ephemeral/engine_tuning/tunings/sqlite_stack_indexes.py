@@ -3,6 +3,7 @@
 import logging
 import sqlite3
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 
@@ -18,7 +19,7 @@ STACK_ID_INDEXES = {
 }
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Index the ``stack_id`` of resources and events in SQLite.
 
     Heat's models declare ``resource.stack_id`` and ``event.stack_id`` as

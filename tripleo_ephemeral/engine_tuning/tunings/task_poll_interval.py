@@ -1,12 +1,13 @@
 """The TaskRunner's hard-coded 1 s sleep between progress checks."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches, task_poll_interval):
+def install(patches: Patches, task_poll_interval: float) -> None:
     """Replace the 1 s TaskRunner sleep between progress checks."""
     from heat.engine import scheduler
 

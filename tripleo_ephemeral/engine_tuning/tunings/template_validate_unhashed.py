@@ -1,12 +1,13 @@
 """A template's validation without its digest of the whole template."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """``Template.validate`` without its digest of the whole template.
 
     Stock Heat hashes ``str()`` of the template on every call, to skip the

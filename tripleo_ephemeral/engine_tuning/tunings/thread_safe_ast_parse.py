@@ -1,13 +1,14 @@
 """``ast.parse`` serialised: a fix for Heat on real threads on Python 3.11.0
 to 3.11.7, always on there."""
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import PYTHON
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
 from tripleo_ephemeral.engine_tuning.tunings import thread_safe_yaql
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Serialise ``ast.parse`` (a fix for Python before 3.12).
 
     Python 3.11 counts the depth of an AST being converted to Python

@@ -10,6 +10,7 @@ yaql's parser (here) and, on Python 3.11, ``ast.parse``'s depth counter
 import functools
 import threading
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Shim
 from tripleo_ephemeral.engine_tuning.spec import target
@@ -28,7 +29,7 @@ def serialised(fn):
     return wrapper
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Serialise Heat's yaql parsing.
 
     Heat keeps one yaql engine per process (``Yaql._parse``), and that is

@@ -32,6 +32,7 @@ the fast create's thread, ``convergence_engine = false``) runs stock.
 
 import logging
 
+from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import HEAT
 from tripleo_ephemeral.engine_tuning.spec import Option
 from tripleo_ephemeral.engine_tuning.spec import Shim
@@ -43,7 +44,7 @@ from tripleo_ephemeral.engine_tuning.tunings.fast_create.state import current
 LOG = logging.getLogger(__name__)
 
 
-def install(patches):
+def install(patches: Patches) -> None:
     """Create fresh root stacks on the fast path (see the module)."""
     from oslo_config import cfg
     from heat.common import context

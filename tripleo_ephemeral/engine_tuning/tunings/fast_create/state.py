@@ -6,7 +6,7 @@ local = threading.local()
 
 #: Root stacks whose fast create is running: id -> the engine's
 #: ThreadGroupManager (told to cancel them when the engine stops).
-running = {}
+running: dict[str, object] = {}
 
 running_lock = threading.Lock()
 

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import types
+import typing
 
 import pytest
 
@@ -64,6 +65,24 @@ def test_every_shim_is_declared_whole():
             'patches'] + values, shim.name
     options = [opt.name for opt in registry.tunings()]
     assert len(options) == len(set(options))
+
+
+#: The type of an install's argument, by its option's type.
+_ARGUMENT_TYPES = {'int': int, 'float': float, 'str': str, 'list': list[str]}
+
+
+def test_every_install_is_typed_as_its_declaration():
+    """mypy (``tools/dev.py lint``) checks the declarations against
+    spec's types and each install's body against its signature; here
+    each signature is that of its declaration's options."""
+    from tripleo_ephemeral.engine_tuning import patching
+
+    for shim in registry.SHIMS:
+        hints = typing.get_type_hints(shim.install)
+        assert hints == dict(
+            {'patches': patching.Patches, 'return': type(None)},
+            **{opt.name: _ARGUMENT_TYPES[opt.type] for opt in shim.options
+               if opt.type != 'bool'}), shim.name
 
 
 def _values(which):

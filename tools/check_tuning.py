@@ -6,10 +6,11 @@
 
 Run it with the Python of the environment to check (a venv with a new
 Heat, or another Python): for each shim of
-``tripleo_ephemeral/engine_tuning/registry.py`` (declared in its
-``shims_*`` parts) it prints whether the runner would install it
-(``match``), leave it off (``DIFFERS``, ``MISSING``) or not need it on
-this Python (``unneeded``, a fix only some Pythons need), and each
+``tripleo_ephemeral/engine_tuning/registry.py`` (each declared in its
+module, ``engine_tuning/tunings/<tuning>.py``) it prints whether the
+runner would install it (``match``), leave it off (``DIFFERS``,
+``MISSING``) or not need it on this Python (``unneeded``, a fix only
+some Pythons need), and each
 target's fingerprint here beside the recorded ones. Fingerprints are of
 the code's syntax tree, the same on every Python from 3.10 to 3.13.
 ``--show`` prints the source a fingerprint is taken of: run it under the

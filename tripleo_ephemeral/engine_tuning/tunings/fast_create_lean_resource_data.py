@@ -10,9 +10,10 @@ largest part of a deployed server's create after its metadata.
 Inside a fast create (:mod:`.fast_create`) the row of that key is looked
 for with one ``SELECT`` of SQLAlchemy Core; when there is none (a resource
 being created: every such write of a create) the new row is one
-``INSERT`` of what the ORM would insert (:func:`.lean_rows.insert_new`),
-encrypted first as stock encrypts it, and the caller gets the same values
-it got from the ORM object. A key that has a row goes to Heat's own code,
+``INSERT`` of what the ORM would insert
+(:func:`.fast_create_lean_rows.insert_new`), encrypted first as stock
+encrypts it, and the caller gets the same values it got from the ORM
+object. A key that has a row goes to Heat's own code,
 as does everything outside a fast create.
 """
 
@@ -64,7 +65,8 @@ def install(patches: Patches) -> None:
 
 
 SHIM = Shim(
-    # Only inside a fast create; it writes rows as lean_rows does.
+    # Only inside a fast create; it writes rows as fast_create_lean_rows
+    # does.
     'fast_create_lean_resource_data', install, checked_on=HEAT,
     options=(Option(
         'fast_create_lean_resource_data', 'bool', False, True,

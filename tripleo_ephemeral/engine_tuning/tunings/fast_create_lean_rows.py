@@ -6,7 +6,7 @@ new resource row and each properties or attributes row is an ORM object
 flushed through a unit of work, each attributes row is pointed at by an
 ORM bulk update that first evaluates its criteria against the session's
 objects, and each nested stack converted to convergence at its end
-(:mod:`.fast_release`) loads all its resources back, properties and
+(:mod:`.fast_create_release`) loads all its resources back, properties and
 attributes joined and decoded, to learn the ids it holds in memory.
 Here, during a fast create:
 

@@ -12,7 +12,7 @@ with reads of rows it already knows:
   statement never deletes a row;
 * ``Stack.root_stack_id`` walks the owners up to the root, a query per
   level, for every nested stack of the tree (and
-  :mod:`.lean_writes` keeps it only per stack object).
+  :mod:`.lean_database_writes` keeps it only per stack object).
 
 And its new rows are written through SQLAlchemy's ORM around one
 statement each: a stack's name looked up (the whole row and its template

@@ -16,7 +16,7 @@ task of the tree):
 * SQLite's write lock is held for a slice: another thread's writes wait
   that long at most (a single step of a wide tree is the longest slice,
   about a second for a 200-member group); reads do not wait
-  (:func:`.sqlite.install_sqlite_begin_immediate`);
+  (:mod:`.sqlite_begin_immediate`);
 * a call of the thread with another context, which would wait for that
   lock, commits the slice first;
 * an error that is not the database's commits what the slice wrote (stock

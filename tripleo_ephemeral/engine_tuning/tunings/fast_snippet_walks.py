@@ -13,7 +13,8 @@ looks at the node's exact type: a ``str``, number, boolean or None is a
 leaf, a ``dict`` a mapping and a ``list`` a sequence, and they are walked
 as Heat's own code walks them (the same order, paths and filters); any
 other node (a function, a tuple, a user's mapping) goes to Heat's own
-code. As :func:`.definitions.fast_parse` does for ``Template.parse``.
+code. As :func:`.fast_template_parse.fast_parser` does for
+``Template.parse``.
 """
 
 import functools

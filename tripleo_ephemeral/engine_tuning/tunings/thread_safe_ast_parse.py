@@ -1,5 +1,5 @@
-"""``ast.parse`` serialised: a fix for Heat on real threads on Python 3.11.0
-to 3.11.7, always on there."""
+"""``ast.parse`` behind a lock: a fix for Heat's engine on real threads,
+which some Pythons need."""
 
 from tripleo_ephemeral.engine_tuning.patching import Patches
 from tripleo_ephemeral.engine_tuning.spec import PYTHON

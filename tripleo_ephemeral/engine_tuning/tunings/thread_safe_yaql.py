@@ -1,5 +1,5 @@
-"""Heat's yaql parsing serialised: a fix for Heat on real threads, always
-on.
+"""Heat's yaql parser behind a lock: a fix for Heat's engine on real
+threads.
 
 Heat 27 runs the engine on real threads (oslo.service's threading
 backend), where two pieces of state shared by every thread are not safe:

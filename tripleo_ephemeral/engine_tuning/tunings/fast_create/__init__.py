@@ -23,8 +23,8 @@ stepped by its parent resource instead of by a thread of its own:
   Heat's own ``Stack.migrate_to_convergence`` (what ``heat-manage
   migrate_convergence_1`` does): the saved tree is a convergence tree,
   and updates, deletes and a restored dump run on stock convergence
-  (with :mod:`.fast_release`, a nested stack is converted, and let go
-  of, as soon as it ends CREATE_COMPLETE).
+  (with :mod:`.fast_create_release`, a nested stack is converted, and
+  let go of, as soon as it ends CREATE_COMPLETE).
 
 Everything else (updates, deletes, adopt, nested stacks created outside
 the fast create's thread, ``convergence_engine = false``) runs stock.

@@ -29,7 +29,8 @@ class Create:
         #: in-process nested stacks not released: id -> (stack, runner)
         self.nested = {}
         self.created = 0  # nested stacks created in this thread
-        self.released = 0  # finished ones let go (:mod:`.fast_release`)
+        #: finished ones let go (:mod:`.fast_create_release`)
+        self.released = 0
         self.reloaded = 0  # released ones loaded again by their parent
         self.changes = 0  # resource state changes so far
         self.seen = 0  # ``changes`` at the last pause

@@ -79,8 +79,10 @@ class Range(collections.namedtuple('Range', 'first last')):
 #: What the operator asks of a part: ``ranges`` (Range tuple) or a
 #: ``size`` to carve (0: none); ``source`` says who asked.
 Want = collections.namedtuple('Want', 'ranges size source')
-#: An operator's reservation: ``range``, ``why``, and whether it may
-#: hold TripleO's addresses (an excludeAddresses may, a --reserve not).
+#: An operator's reservation: ``range``, ``why``, and whether it is an
+#: exclusion (``may_hold``): a NetConfig's excludeAddresses may hold
+#: TripleO's addresses and lie inside a given range (IPAM skips it there);
+#: a --reserve may do neither. Nothing is carved over either.
 Reservation = collections.namedtuple('Reservation', 'range why may_hold')
 
 
@@ -160,7 +162,7 @@ class SubnetPlan:
             if rng.first <= ip <= rng.last:
                 return '%s (TripleO\'s %s)' % (ip, whose)
         for held in self.reserved:
-            if held.range.overlaps(rng):
+            if not held.may_hold and held.range.overlaps(rng):
                 return '%s (reserved: %s)' % (held.range, held.why)
         for part, ranges in self.parts.items():
             for other in ranges:
@@ -196,6 +198,11 @@ class SubnetPlan:
             OPTION[part], self.network)
         for rng in ranges:
             self._inside(rng, 'the %s range' % part, fix)
+            if part == DATAPLANE and rng.size < 2:
+                raise PlanError('%s: the %s range %s (%s) is one address, '
+                                'which the NetConfig webhook refuses (end '
+                                'must be after start); %s' % (
+                                    self.where, part, rng, source, fix))
             owner = self._owner(rng)
             if owner:
                 raise PlanError('%s: the %s range %s (%s) overlaps %s; %s'
@@ -209,6 +216,11 @@ class SubnetPlan:
         highest free block that holds them."""
         if size <= 0:
             return
+        if part == DATAPLANE and size < 2:
+            raise PlanError('%s: a dataplane range of one address is refused '
+                            'by the NetConfig webhook (end must be after '
+                            'start): give %s %s=2 or more, or 0 for none'
+                            % (self.where, OPTION[part], self.network))
         for a, b in reversed(self._free):
             if b - a + 1 >= size:
                 first = b - size + 1
@@ -223,6 +235,21 @@ class SubnetPlan:
             'reservations): give a size that fits or ranges with %s %s=...'
             % (self.where, size, part, largest, len(self.tripleo),
                len(self.reserved), OPTION[part], self.network))
+
+
+def without(ranges, addresses):
+    """``ranges`` with ``addresses`` cut out, and the single addresses left
+    dropped (a NetConfig range must hold two): ``(kept, dropped)``."""
+    kept = []
+    for rng in ranges:
+        free = [(int(rng.first), int(rng.last))]
+        for ip in addresses:
+            if rng.first.version == ip.version:
+                free = _cut(free, int(ip), int(ip))
+        make = type(rng.first)
+        kept += [Range(make(a), make(b)) for a, b in free]
+    return ([r for r in kept if r.size > 1],
+            [r for r in kept if r.size == 1])
 
 
 def plan_subnet(network, subnet, cidr, tripleo, reservations=(),

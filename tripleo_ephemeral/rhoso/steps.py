@@ -38,7 +38,10 @@ class Source(collections.namedtuple('Source',
 
     def text(self):
         where = '%s@%s:%s' % (self.repository, self.revision[:8], self.path)
-        return where + (' lines %s' % self.lines if self.lines else '')
+        if not self.lines:
+            return where
+        many = '-' in self.lines or ',' in self.lines
+        return '%s %s %s' % (where, 'lines' if many else 'line', self.lines)
 
 
 class Document:
@@ -84,7 +87,8 @@ class Patch:
 
 class Step:
     """One step of the procedure. ``commands`` run it (``{dir}`` stands for
-    its directory; default: ``oc apply -f {dir}/`` when it has documents);
+    its directory; default: ``oc apply -f {dir}/`` when it has documents,
+    then the patches' commands);
     ``waits`` are what to wait for before the next step, ``checks`` what
     to look at; ``notes`` what the operator decides or does by hand here;
     ``private`` steps (Secrets) are written 0700/0600."""
@@ -115,11 +119,15 @@ class Step:
 
     @property
     def commands(self):
-        base = self._commands if self._commands is not None else (
-            ['oc apply -f {dir}/'] if self.documents else [])
-        return [c.format(dir=self.directory) for c in base] + [
-            p.command.format(dir=self.directory, path=self.path_of(p))
-            for p in self.patches]
+        """What to run, in order: the explicit ``commands`` when given
+        (they name the patches themselves), else ``oc apply -f`` of the
+        directory when it has documents, then each patch's command."""
+        if self._commands is not None:
+            return [c.replace('{dir}', self.directory)
+                    for c in self._commands]
+        base = ['oc apply -f %s/' % self.directory] if self.documents else []
+        return base + [p.command.replace('{dir}', self.directory).replace(
+            '{path}', self.path_of(p)) for p in self.patches]
 
     def path_of(self, item):
         """The path of a :class:`Document` or :class:`Patch` of this step

@@ -35,8 +35,7 @@ def set_cloud(name, endpoint, path=None):
     clouds = data.setdefault('clouds', {}) or {}
     data['clouds'] = clouds
     clouds[name] = {'auth_type': 'none', 'auth': {'endpoint': endpoint}}
-    os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700,
-                exist_ok=True)
+    fileutil.make_private_dirs(os.path.dirname(os.path.abspath(path)))
     fileutil.write_atomic(path, yaml.safe_dump(data, default_flow_style=False,
                                                sort_keys=False))
     return path

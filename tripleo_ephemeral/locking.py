@@ -8,6 +8,7 @@ import sys
 import time
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 
 LOG = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ class DirLock:
         self._fd = None
 
     def acquire(self):
-        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+        fileutil.make_private_dirs(os.path.dirname(self.path))
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + WATCHDOG_PATIENCE
         waiting = False

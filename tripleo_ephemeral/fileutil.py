@@ -4,9 +4,16 @@ import contextlib
 import ctypes
 import hashlib
 import os
+import re
 import shutil
 import tarfile
 import tempfile
+
+#: What a write or a directory swap that was killed leaves:
+#: ``.<name>.XXXXXXXX.tmp`` (:func:`atomic_open`) and
+#: ``.<name>.new-XXXXXXXX`` (:func:`replace_dir`), XXXXXXXX being
+#: tempfile's random part.
+LEFTOVER = re.compile(r'\..+\.(?:[a-z0-9_]{8}\.tmp|new-[a-z0-9_]{8})')
 
 
 @contextlib.contextmanager
@@ -136,6 +143,26 @@ def _remove_tree(path):
         shutil.rmtree(path, ignore_errors=True)
     elif os.path.lexists(path):
         os.unlink(path)
+
+
+def remove_leftovers(directory, skip=()):
+    """Remove what killed writes left under ``directory`` (:data:`LEFTOVER`
+    names), not looking into ``.git`` nor into a directory holding one of
+    the names ``skip`` (another lock's directory: its holder sweeps it).
+    Only the holder of ``directory``'s lock may call it: nothing else
+    writes there then. Returns the paths removed."""
+    removed = []
+    for top, dirs, files in os.walk(directory):
+        if top != directory and any(n in files for n in skip):
+            dirs[:] = []
+            continue
+        for name in list(dirs) + files:
+            if LEFTOVER.fullmatch(name):
+                _remove_tree(os.path.join(top, name))
+                removed.append(os.path.join(top, name))
+        dirs[:] = [d for d in dirs if d != '.git' and
+                   not LEFTOVER.fullmatch(d)]
+    return removed
 
 
 def sha256(path):

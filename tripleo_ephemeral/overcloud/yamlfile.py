@@ -154,7 +154,8 @@ def write_texts(texts, mode=0o600):
             with fileutil.naming(path):
                 fileutil.make_private_dirs(directory)
                 fd, tmp = tempfile.mkstemp(
-                    dir=directory, prefix='.%s.' % os.path.basename(path))
+                    dir=directory, prefix='.%s.' % os.path.basename(path),
+                    suffix='.tmp')
                 staged.append((tmp, path))
                 os.fchmod(fd, mode)
                 with os.fdopen(fd, 'w') as f:

@@ -185,13 +185,13 @@ def _db_sync(own):
     if fresh and own.schema_save:
         # For the launcher, which keeps it in the user's cache: a copy
         # that cannot be written only costs the next start the migrations.
-        tmp = '%s.%d.tmp' % (own.schema_save, os.getpid())
         try:
-            shutil.copyfile(db_path, tmp)
-            os.replace(tmp, own.schema_save)
+            with fileutil.atomic_open(own.schema_save, binary=True,
+                                      durable=False) as out, \
+                    open(db_path, 'rb') as f:
+                shutil.copyfileobj(f, out)
             LOG.info('Saved the empty schema to %s', own.schema_save)
         except OSError as exc:
-            fileutil.remove(tmp)
             LOG.warning('The empty schema is not saved to %s: %s',
                         own.schema_save, exc)
 

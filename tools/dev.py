@@ -3,8 +3,8 @@
 
     python3 tools/dev.py deploy [overcloud deploy options]
     python3 tools/dev.py test [pytest options]
-    python3 tools/dev.py lint           # flake8, the layer check, the docs
-                                        # build (-W)
+    python3 tools/dev.py lint           # flake8, the layer check, the
+                                        # readers check, the docs build (-W)
     python3 tools/dev.py bench [benchmark options]
     python3 tools/dev.py shell          # a shell with the venv on PATH
 
@@ -184,6 +184,8 @@ def cmd_lint(args):
          list(args))
     # Imports point down the layers; unit tests mirror the packages.
     _run([sys.executable, os.path.join(ROOT, 'tools', 'check_layers.py')])
+    # YAML through the one reader; Jinja2 on input sandboxed.
+    _run([sys.executable, os.path.join(ROOT, 'tools', 'check_readers.py')])
     _run([os.path.join(BIN, 'python'), '-m', 'sphinx', '-q', '-W', '-b',
           'html', 'doc/source', os.path.join('doc', 'build', 'html')],
          env=_env())

@@ -82,8 +82,9 @@ def _check_ancestors(path):
         if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
             raise Refused('%s, above it, is writable by others (mode %04o, '
                           'no sticky bit): another user could put a '
-                          'directory of theirs in its place; "chmod o-w %s", or set '
-                          'XDG_CACHE_HOME to a directory of yours'
+                          'directory of theirs in its place; "chmod o-w '
+                          '%s", or set XDG_CACHE_HOME to a directory of '
+                          'yours'
                           % (parent, stat.S_IMODE(st.st_mode), parent))
         if parent == os.path.dirname(parent):
             return

@@ -19,12 +19,15 @@ from tripleo_ephemeral import workdir
 class ValidateAdoption(base.LocalCommand, command.Lister):
     """Check an adoption export against RHOSO's CRD schemas and webhooks.
 
-    Every YAML document of the directory against the schema of its kind in
-    --rhoso-version (strict: unknown fields refused, defaults applied),
-    the webhook and IPAM rules, and, when the work dir it came from is
-    there, that deployment (hostnames, addresses, tuned profile, the NIC
-    template rendered on both sides). Lists the problems, one a row with
-    the fix, and exits 1 when there are any.
+    Every document oc apply would read (the YAML and JSON files at the top
+    of the directory and in its NN-<step>/ directories; regular files
+    only, each within the YAML reader's limits) against the schema of its
+    kind in --rhoso-version (strict: unknown fields refused, defaults
+    applied), the webhook and IPAM rules, the procedure's order, and, when
+    the work dir it came from is there, that deployment (hostnames,
+    addresses, tuned profile, the NIC template rendered on both sides in
+    a sandbox). Lists the problems, one a row with the fix, and exits 1
+    when there are any.
     """
 
     _failed = False
@@ -87,7 +90,8 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
                     'nic_template_dir'),
                 {role: options.abs_path(p) for role, p in (
                     parsed_args.nic_templates or manifest.get(
-                        'nic_templates') or {}).items()})
+                        'nic_templates') or {}).items()},
+                skipped=set(manifest.get('skipped_roles') or ()))
         found += result.problems
         self._failed = bool(found)
         proven = [p for p in result.proofs if p.result is None]

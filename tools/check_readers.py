@@ -32,13 +32,6 @@ YAML_READER = ('tripleo_ephemeral/overcloud/yamlfile.py',
 YAML_LOADS = frozenset(
     name + suffix for name in ('load', 'safe_load', 'full_load',
                                'unsafe_load') for suffix in ('', '_all'))
-#: TEMPORARY, removed at merge: the rhoso modules the rhoso-kit branch
-#: moves to the YAML reader and a sandboxed environment (adoption
-#: validate's documents, the NIC templates). Nothing else may be added.
-ALLOWED = {
-    'tripleo_ephemeral/rhoso/validate.py': 'yaml.load_all',
-    'tripleo_ephemeral/rhoso/nic.py': 'jinja2.Environment',
-}
 
 
 def module_files(root):
@@ -102,14 +95,10 @@ def problems(rel, tree):
 
 def main(root):
     failed = 0
-    allowed_seen = set()
     for rel, path in module_files(root):
         with open(path) as f:
             tree = ast.parse(f.read(), path)
         for line, what in problems(rel, tree):
-            if ALLOWED.get(rel) == what:
-                allowed_seen.add(rel)
-                continue
             failed += 1
             hint = ('read YAML with tripleo_ephemeral.overcloud.yamlfile'
                     if what.startswith(('yaml', 'from yaml')) else
@@ -117,11 +106,8 @@ def main(root):
                     '(an Environment only with a PackageLoader of shipped '
                     'templates)')
             print('%s:%d: %s: %s' % (rel, line, what, hint))
-    for rel in sorted(set(ALLOWED) - allowed_seen):
-        print('%s: reads as it should now: remove it from ALLOWED' % rel)
     print('%d problem(s)' % failed if failed else
-          'YAML and Jinja2 readers: 0 problems (%d allowed for now: %s)' % (
-              len(allowed_seen), ', '.join(sorted(allowed_seen))))
+          'YAML and Jinja2 readers: 0 problems')
     return 1 if failed else 0
 
 

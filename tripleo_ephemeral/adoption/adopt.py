@@ -161,7 +161,8 @@ class Adoption:
         path = os.path.abspath(path)
 
         def read(wd):
-            scratch = tempfile.mkdtemp(prefix='.adopt-', dir=wd.path)
+            scratch = tempfile.mkdtemp(prefix='.adopt.', suffix='.tmp',
+                                       dir=wd.path)
             try:
                 copy = os.path.join(scratch, 'heat.sqlite')
                 imported = dump_import.import_dump(path, copy, scratch,

@@ -23,6 +23,9 @@ MASK = '***'
 MIN_LENGTH = 8
 
 _secrets = set()
+#: ``_secrets``, longest first (a secret inside a longer one never splits
+#: it): sorted once per :func:`hide`, not per record.
+_ordered = []
 
 
 def _strings(value):
@@ -41,7 +44,9 @@ def _strings(value):
 
 def mask(text):
     """``text`` with every hidden value replaced by :data:`MASK`."""
-    for secret in sorted(_secrets, key=len, reverse=True):
+    if len(_ordered) != len(_secrets):
+        _ordered[:] = sorted(_secrets, key=len, reverse=True)
+    for secret in _ordered:
         if secret in text:
             text = text.replace(secret, MASK)
     return text
@@ -78,6 +83,7 @@ def hide(*values):
                     if len(s) >= MIN_LENGTH
                     for form in secret_forms.forms(s)
                     if len(form) >= MIN_LENGTH)
+    _ordered[:] = sorted(_secrets, key=len, reverse=True)
     if _secrets:
         install()
 

@@ -6,10 +6,15 @@ by the product). :class:`Selection` is the run's ``--limit``, ``--tags`` and
 ``--skip-tags`` over its inventory: which hosts a play has, whether a
 task's tags run (ansible-core's rules, ``always`` and ``never`` included).
 :class:`Scope` is what a task list inherits: conditions, variables, tags
-and the values its hosts give inventory variables.
+and the values its hosts give inventory variables; :func:`resolve` finds
+the files an include names with them.
 """
 
+import glob
+import itertools
 import json
+import os
+import re
 
 from ansible.errors import AnsibleError
 from ansible.inventory.helpers import sort_groups
@@ -27,6 +32,11 @@ except ImportError:
 UNTAGGED = frozenset(['untagged'])
 #: Inventory variable values kept per play (for include paths).
 MAX_VALUES = 20
+#: Combinations of inventory values tried for one include path.
+MAX_COMBINATIONS = 50
+_EXPR = re.compile(r'{{.*?}}')
+_VAR = re.compile(r'{{\s*(\w+)\s*}}')
+_YAML = ('.yaml', '.yml')
 
 
 def split_tags(value):
@@ -156,3 +166,45 @@ def conditions(task):
     if when is None:
         return ()
     return tuple(when) if isinstance(when, list) else (when,)
+
+
+def resolve(target, bases, variables, host_values):
+    """The task files an include of ``target`` may load, looked for in
+    ``bases`` in turn: ``{{ name }}`` is the value of a known variable
+    (``variables``), else each value the play's hosts give it
+    (``host_values``), any other expression any name (a glob)."""
+    if not isinstance(target, str):
+        return []
+    for _ in range(3):  # a task's own vars may name other vars
+        target = _VAR.sub(lambda m: str(variables[m.group(1)])
+                          if isinstance(variables.get(m.group(1)), (str, int))
+                          else m.group(0), target)
+    found = []
+    for candidate in _host_targets(target, host_values):
+        pattern = _EXPR.sub('*', candidate)
+        for base in [''] if os.path.isabs(pattern) else bases:
+            matches = sorted(p for p in glob.glob(os.path.join(base, pattern))
+                             if os.path.isfile(p) and p.endswith(_YAML))
+            if matches:
+                found += [m for m in matches if m not in found]
+                break
+    return found
+
+
+def _host_targets(target, host_values):
+    """``target`` with each inventory variable of the play's hosts that it
+    names replaced by each of its values."""
+    names = [n for n in dict.fromkeys(_VAR.findall(target))
+             if n in host_values]
+    combinations = list(itertools.islice(
+        itertools.product(*[host_values[n] for n in names]),
+        MAX_COMBINATIONS + 1))
+    if not names or len(combinations) > MAX_COMBINATIONS:
+        return [target]
+    targets = []
+    for values in combinations:
+        text = target
+        for name, value in zip(names, values):
+            text = re.sub(r'{{\s*%s\s*}}' % name, lambda m: value, text)
+        targets.append(text)
+    return targets

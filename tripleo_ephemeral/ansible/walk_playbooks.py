@@ -35,8 +35,6 @@ cannot but fail, with why: a task file included by name that is nowhere, a
 ``set_fact`` with nothing to set).
 """
 
-import glob
-import itertools
 import json
 import os
 import re
@@ -48,7 +46,8 @@ from ansible.parsing.mod_args import ModuleArgsParser
 from ansible.playbook.role.definition import RoleDefinition
 from ansible.plugins.loader import module_loader
 
-from walk_context import conditions, Scope, Selection, split_tags, template
+from walk_context import conditions, resolve, Scope, Selection, split_tags
+from walk_context import template
 
 try:  # ansible-core 2.15 and later initialise the loaders on demand
     from ansible.plugins.loader import init_plugin_loader
@@ -61,11 +60,6 @@ _STATIC = ('import_tasks', 'import_role')
 _INCLUDE_TASKS = ('include_tasks', 'import_tasks', 'include')
 _INCLUDE_ROLE = ('include_role', 'import_role')
 _UNRESOLVED = re.compile(r"couldn't resolve module/action '([^']+)'")
-_EXPR = re.compile(r'{{.*?}}')
-_VAR = re.compile(r'{{\s*(\w+)\s*}}')
-_YAML = ('.yaml', '.yml')
-#: Combinations of inventory values tried for one include path.
-_MAX_COMBINATIONS = 50
 
 
 class Walk:
@@ -245,43 +239,8 @@ class Walk:
                 return
 
     def _resolve(self, target, bases, scope):
-        if not isinstance(target, str):
-            return []
-        variables = self.known(scope)
-        for _ in range(3):  # a task's own vars may name other vars
-            target = _VAR.sub(lambda m: str(variables.get(
-                m.group(1), m.group(0))) if isinstance(variables.get(
-                    m.group(1)), (str, int)) else m.group(0), target)
-        found = []
-        for candidate in self._host_targets(target, scope):
-            pattern = _EXPR.sub('*', candidate)
-            for base in ([''] if os.path.isabs(pattern) else
-                         bases + [self.playbook_dir]):
-                matches = sorted(
-                    p for p in glob.glob(os.path.join(base, pattern))
-                    if os.path.isfile(p) and p.endswith(_YAML))
-                if matches:
-                    found += [m for m in matches if m not in found]
-                    break
-        return found
-
-    def _host_targets(self, target, scope):
-        """``target`` with each inventory variable of the play's hosts
-        that it names replaced by each of its values."""
-        names = [n for n in dict.fromkeys(_VAR.findall(target))
-                 if n in scope.host_values]
-        choices = [scope.host_values[n] for n in names]
-        combinations = list(itertools.islice(itertools.product(*choices),
-                                             _MAX_COMBINATIONS + 1))
-        if not names or len(combinations) > _MAX_COMBINATIONS:
-            return [target]
-        targets = []
-        for values in combinations:
-            text = target
-            for name, value in zip(names, values):
-                text = re.sub(r'{{\s*%s\s*}}' % name, value, text)
-            targets.append(text)
-        return targets
+        return resolve(target, bases + [self.playbook_dir],
+                       self.known(scope), scope.host_values)
 
     def runs(self, scope):
         """Whether a task of ``scope`` runs: its tags, its conditions."""

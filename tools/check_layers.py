@@ -47,7 +47,7 @@ LAYERS = (
     # Shared by every layer.
     ('interruption', 'locking', 'process', 'lap_clock', '_i18n',
      'redaction'),
-    ('progress', 'fileutil', 'exceptions'),
+    ('progress', 'fileutil', 'exceptions', 'compressor_thread'),
 )
 LEVEL = {name: len(LAYERS) - i for i, names in enumerate(LAYERS)
          for name in names}

@@ -6,10 +6,11 @@
 
 Run it with the Python of the environment to check (a venv with a new
 Heat, or another Python): for each shim of
-``tripleo_ephemeral/engine_tuning/registry.py`` (declared in its
-``shims_*`` parts) it prints whether the runner would install it
-(``match``), leave it off (``DIFFERS``, ``MISSING``) or not need it on
-this Python (``unneeded``, a fix only some Pythons need), and each
+``tripleo_ephemeral/engine_tuning/registry.py`` (each declared in its
+module, ``engine_tuning/tunings/<tuning>.py``) it prints whether the
+runner would install it (``match``), leave it off (``DIFFERS``,
+``MISSING``) or not need it on this Python (``unneeded``, a fix only
+some Pythons need), and each
 target's fingerprint here beside the recorded ones. Fingerprints are of
 the code's syntax tree, the same on every Python from 3.10 to 3.13.
 ``--show`` prints the source a fingerprint is taken of: run it under the
@@ -32,6 +33,7 @@ backend.init_backend(backend.BackendType.THREADING)
 from tripleo_ephemeral.engine_tuning import fingerprint  # noqa: E402
 from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
 from tripleo_ephemeral.engine_tuning import registry  # noqa: E402
+from tripleo_ephemeral.engine_tuning import targets  # noqa: E402
 
 
 def check(shim):
@@ -43,7 +45,7 @@ def check(shim):
     for tgt in shim.targets:
         try:
             found = fingerprint.fingerprint(tgt.path)
-        except fingerprint.TargetMissing as exc:
+        except targets.TargetMissing as exc:
             status = 'MISSING'
             lines.append('  %-16s  %s' % ('missing', exc))
             continue
@@ -61,9 +63,9 @@ def check(shim):
 
 def report(out=sys.stdout):
     """Print every shim's status; return the names of those left off."""
-    targets = [t for shim in registry.SHIMS for t in shim.targets]
+    every_target = [t for shim in registry.SHIMS for t in shim.targets]
     out.write('Installed: %s\n' % ', '.join(
-        guard.installed_versions(targets)))
+        guard.installed_versions(every_target)))
     off = []
     for shim in registry.SHIMS:
         status, lines = check(shim)

@@ -3,8 +3,8 @@
 
     python3 tools/dev.py deploy [overcloud deploy options]
     python3 tools/dev.py test [pytest options]
-    python3 tools/dev.py lint           # flake8, the layer check, the docs
-                                        # build (-W)
+    python3 tools/dev.py lint           # flake8, mypy (mypy.ini), the layer
+                                        # check, the docs build (-W)
     python3 tools/dev.py bench [benchmark options]
     python3 tools/dev.py shell          # a shell with the venv on PATH
 
@@ -165,23 +165,26 @@ def cmd_test(args):
 
 
 def lint_venv():
-    """flake8 in a venv of its own: Heat's neutron-lib registers a flake8
-    plugin that needs OpenStack's hacking, so flake8 cannot share the
-    project's venv (tox's pep8 env skips the install for the same reason).
-    """
+    """flake8 and mypy in a venv of their own: Heat's neutron-lib registers
+    a flake8 plugin that needs OpenStack's hacking, so flake8 cannot share
+    the project's venv (tox's pep8 env skips the install for the same
+    reason). mypy reads the project's modules as files and takes the
+    libraries they import as untyped (mypy.ini)."""
     python = os.path.join(LINT_VENV, 'bin', 'python')
     if not os.path.exists(python):
         _run([sys.executable, '-m', 'venv', LINT_VENV])
     _run([python, '-m', 'pip', 'install', '-q',
-          '--disable-pip-version-check', 'flake8'])
+          '--disable-pip-version-check', 'flake8', 'mypy'])
     return python
 
 
 def cmd_lint(args):
     ensure_venv(DEV_EXTRAS)
     os.chdir(ROOT)
-    _run([lint_venv(), '-m', 'flake8', 'tripleo_ephemeral', 'tools'] +
-         list(args))
+    python = lint_venv()
+    _run([python, '-m', 'flake8', 'tripleo_ephemeral', 'tools'] + list(args))
+    # Types at the boundaries: the modules mypy.ini lists.
+    _run([python, '-m', 'mypy'])
     # Imports point down the layers; unit tests mirror the packages.
     _run([sys.executable, os.path.join(ROOT, 'tools', 'check_layers.py')])
     _run([os.path.join(BIN, 'python'), '-m', 'sphinx', '-q', '-W', '-b',

@@ -8,8 +8,10 @@ for THT 1+1's 6 MB dump at level 1, 0.02 s to store it) and gains about
 archiver calls :meth:`MixedGzip.store` before a member that is compressed
 already (:func:`compressed`), and :meth:`MixedGzip.compress` before the
 others. zlib lets go of the GIL while it compresses, so the compression
-runs on a thread beside tarfile's reading and headers (the archive is
-written once the deploy is over, when the second core is free).
+runs on a thread beside tarfile's reading and headers
+(:class:`~tripleo_ephemeral.compressor_thread.CompressorThread`; the
+archive is written once the deploy is over, when the second core is
+free).
 
 The result is one gzip member holding one deflate stream, as ``tarfile``'s
 ``w:gz`` writes: each stretch is a run of non-final deflate blocks (a
@@ -19,11 +21,11 @@ compressor ends the stream. Every gzip reader reads it, Python's streaming
 ``r|gz`` included (it reads only the first of several gzip members).
 """
 
-import queue
 import struct
-import threading
 import time
 import zlib
+
+from tripleo_ephemeral import compressor_thread
 
 #: Names (lower case) of files that are compressed already.
 COMPRESSED_SUFFIXES = ('.gz', '.tgz', '.bz2', '.xz', '.zst', '.zip')
@@ -52,17 +54,21 @@ class MixedGzip:
         self._pending = []
         self._pending_size = 0
         self._size = 0
-        self._error = None
-        self._queue = queue.Queue(WAITING)
         self._thread = None
+        # The compressing thread's: its deflate stream (at its level) and
+        # the CRC and size of what it took.
+        self._deflate = None
+        self._deflate_level = None
+        self._crc = 0
+        self._taken = 0
 
     def __enter__(self):
         # The header of gzip (RFC 1952): no name; XFL 4 is "fastest".
         self._raw.write(b'\x1f\x8b\x08\x00' +
                         struct.pack('<I', int(time.time())) +
                         (b'\x04' if self._level == 1 else b'\x00') + b'\xff')
-        self._thread = threading.Thread(target=self._compress_all,
-                                        name='archive-gzip', daemon=True)
+        self._thread = compressor_thread.CompressorThread(
+            self._compress, 'archive-gzip', WAITING)
         self._thread.start()
         return self
 
@@ -101,53 +107,40 @@ class MixedGzip:
     def close(self):
         """End the deflate stream and write gzip's trailer; raise what
         writing raised."""
-        self._hand_over()
-        self._stop()
-        if self._error is not None:
-            raise self._error
+        thread = self._thread
+        try:
+            self._hand_over()
+        finally:
+            self._stop()
+        thread.raise_error()
+        deflate = self._deflate or zlib.compressobj(
+            self._level, zlib.DEFLATED, -zlib.MAX_WBITS)
+        self._raw.write(deflate.flush(zlib.Z_FINISH))
+        self._raw.write(struct.pack('<II', self._crc,
+                                    self._taken & 0xffffffff))
 
     def _hand_over(self):
-        if self._error is not None:
-            raise self._error
+        self._thread.raise_error()
         if self._pending:
-            self._queue.put((self._current, b''.join(self._pending)))
+            self._thread.put((self._current, b''.join(self._pending)))
             self._pending, self._pending_size = [], 0
 
     def _stop(self):
         if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join()
+            self._thread.stop()
             self._thread = None
 
-    def _compress_all(self):
-        """The thread: compress (or store) the chunks, then end the
-        stream; on an error, keep taking the chunks until the end."""
-        deflate, level, crc, size = None, None, 0, 0
-        while True:
-            item = self._queue.get()
-            if item is None:
-                break
-            if self._error is not None:
-                continue
-            try:
-                if deflate is not None and item[0] != level:
-                    self._raw.write(deflate.flush(zlib.Z_SYNC_FLUSH))
-                    deflate = None
-                if deflate is None:
-                    level = item[0]
-                    deflate = zlib.compressobj(level, zlib.DEFLATED,
-                                               -zlib.MAX_WBITS)
-                self._raw.write(deflate.compress(item[1]))
-                crc = zlib.crc32(item[1], crc)
-                size += len(item[1])
-            except BaseException as exc:  # raised again by the writer
-                self._error = exc
-        if self._error is not None:
-            return
-        try:
-            deflate = deflate or zlib.compressobj(
-                self._level, zlib.DEFLATED, -zlib.MAX_WBITS)
-            self._raw.write(deflate.flush(zlib.Z_FINISH))
-            self._raw.write(struct.pack('<II', crc, size & 0xffffffff))
-        except BaseException as exc:
-            self._error = exc
+    def _compress(self, item):
+        """On the thread: compress (or store) a chunk at its level, a
+        stretch at another level flushed to a byte boundary first."""
+        level, data = item
+        if self._deflate is not None and level != self._deflate_level:
+            self._raw.write(self._deflate.flush(zlib.Z_SYNC_FLUSH))
+            self._deflate = None
+        if self._deflate is None:
+            self._deflate_level = level
+            self._deflate = zlib.compressobj(level, zlib.DEFLATED,
+                                             -zlib.MAX_WBITS)
+        self._raw.write(self._deflate.compress(data))
+        self._crc = zlib.crc32(data, self._crc)
+        self._taken += len(data)

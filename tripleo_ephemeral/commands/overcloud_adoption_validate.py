@@ -19,12 +19,15 @@ from tripleo_ephemeral import workdir
 class ValidateAdoption(base.LocalCommand, command.Lister):
     """Check an adoption export against RHOSO's CRD schemas and webhooks.
 
-    Every YAML document of the directory against the schema of its kind in
-    --rhoso-version (strict: unknown fields refused, defaults applied),
-    the webhook and IPAM rules, and, when the work dir it came from is
-    there, that deployment (hostnames, addresses, tuned profile, the NIC
-    template rendered on both sides). Lists the problems, one a row with
-    the fix, and exits 1 when there are any.
+    Every document oc apply would read (the YAML and JSON files at the top
+    of the directory and in its NN-<step>/ directories; regular files
+    only, each within the YAML reader's limits) against the schema of its
+    kind in --rhoso-version (strict: unknown fields refused, defaults
+    applied), the webhook and IPAM rules, the procedure's order, and, when
+    the work dir it came from is there, that deployment (hostnames,
+    addresses, tuned profile, the NIC template rendered on both sides in
+    a sandbox). Lists the problems, one a row with the fix, and exits 1
+    when there are any.
     """
 
     _failed = False
@@ -56,6 +59,7 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
         return 1 if self._failed else status
 
     def take_action(self, parsed_args):
+        from tripleo_ephemeral.rhoso.controlplane import exporting
         from tripleo_ephemeral.rhoso import source
         from tripleo_ephemeral.rhoso import validate
 
@@ -80,31 +84,37 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
                     workdir.DEFAULT_STACK))
             network_map = manifest.get('network_map') or {}
             result = validate.check(
-                documents, version, deployment,
+                exporting.dataplane_only(documents), version, deployment,
                 lambda lower: network_map.get(
                     lower, plan.DEFAULT_NETWORK_MAP.get(lower, lower)),
                 parsed_args.nic_template_dir or manifest.get(
                     'nic_template_dir'),
                 {role: options.abs_path(p) for role, p in (
                     parsed_args.nic_templates or manifest.get(
-                        'nic_templates') or {}).items()})
-        found += result.problems
+                        'nic_templates') or {}).items()},
+                skipped=set(manifest.get('skipped_roles') or ()))
+            cp_problems, cp_states, cp_found = exporting.validate_dir(
+                parsed_args.directory, version, deployment, manifest,
+                documents)
+        found += result.problems + cp_problems
         self._failed = bool(found)
         proven = [p for p in result.proofs if p.result is None]
         nic = (_('; NIC template: same network_config on %(proven)d of '
                  '%(nodes)d nodes') % {'proven': len(proven),
                                        'nodes': len(result.proofs)}
                if deployment else _(' (the documents alone)'))
+        control = (_('; control plane: %d states checked') % cp_states
+                   if cp_found else '')
         self.app.stderr.write(_(
             '%(docs)d documents of %(dir)s against RHOSO %(version)s'
-            '%(wd)s: %(problems)s%(nic)s\n') % {
+            '%(wd)s: %(problems)s%(nic)s%(control)s\n') % {
                 'docs': result.documents, 'dir': parsed_args.directory,
                 'version': version,
                 'wd': (_(' and the work dir %s') % deployment.wd.path
                        if deployment else ''),
                 'problems': (_('%d problems') % len(found) if found
                              else _('valid')),
-                'nic': nic})
+                'nic': nic, 'control': control})
         for proof in result.proofs:
             if proof.result and proof.result.startswith('not proven'):
                 self.app.stderr.write('%s: %s\n' % (proof.host,

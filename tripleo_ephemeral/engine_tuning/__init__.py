@@ -1,40 +1,35 @@
 """Tuning shims the ``tripleo-heat-all`` runner applies to the Heat engine.
 
-Each shim is declared once, in :mod:`.registry` (assembled from the
-``shims_*`` modules): the ``[ephemeral_heat]`` option(s) that switch it,
-its tuned value and Heat's own, the functions of Heat, oslo.db or
-oslo.messaging it replaces or relies on, the versions it was checked on
-and a fingerprint of each of those functions' source.
-:mod:`.guard` installs the shims the options enable, each only where its
-targets still match their fingerprints: on a Heat that changed one, that
-shim stays off with one warning and Heat runs stock there (slower, never
-wrong). ``tools/check_tuning.py`` reports the matches for the installed
-libraries.
+The tunings are in :mod:`.tunings`, a module per tuning named after it
+(``tunings/fast_registry_globs.py`` is the ``fast_registry_globs``
+tuning): its ``install(patches, **values)`` and, beside it, its
+declaration ``SHIM`` (a :class:`.spec.Shim`): the ``[ephemeral_heat]``
+options that switch it on, its tuned value and Heat's own, the functions
+of Heat, oslo.db, oslo.messaging, futurist, yaql or Python it replaces or
+relies on (its targets), the releases it was checked on and a
+fingerprint of each target's code. :data:`.registry.SHIMS` lists them
+all, in the order they are installed; ``doc/source/reference/tunings.rst``
+lists them from it (``doc/source/performance.rst`` says what each
+bought).
 
-The shims, by topic (``doc/source/performance.rst`` says what each bought):
+The machinery they share, here:
 
-* :mod:`.threads`: yaql parsing and ``ast.parse`` serialised (fixes for
-  real threads, always on).
-* :mod:`.fast_create` (with :mod:`.fast_nested`): a fresh root create on
-  Heat's legacy engine with the whole nested tree created in its thread,
-  converted to a convergence tree when it ends; :mod:`.fast_release`:
-  each nested stack finished and let go of as soon as it ends.
-* :mod:`.sqlite`: ``BEGIN IMMEDIATE``, the PRAGMAs, a connection pool and
-  no ``sleep(0)`` after each transaction.
-* :mod:`.sync_points`: convergence sync points read and written in one
-  transaction.
-* :mod:`.sleeps`: Heat's hard-coded 1 s sleeps and ResourceChain's
-  concurrency.
-* :mod:`.definitions`: resource definitions parsed on demand, and a faster
-  template parser; :mod:`.attributes`: the referenced attributes asked
-  only of the resources that read them.
-* :mod:`.wakeups`: parents woken by their nested stack, notifications
-  nobody consumes skipped.
-* :mod:`.messaging`: idle message bus listeners look again sooner, and a
-  stopping RPC server wakes its idle worker threads.
-* :mod:`.collector`: the garbage collector.
+* :mod:`.spec`: what a declaration is made of, and the releases;
+* :mod:`.registry`: every declaration, in install order, and the
+  runner's own settings;
+* :mod:`.guard`: installs the shims the options enable, each only where
+  its targets still match their fingerprints: on a Heat that changed one,
+  that shim stays off with one warning and Heat runs stock there (slower,
+  never wrong); and takes them away again;
+* :mod:`.targets` (what a target's dotted path names) and
+  :mod:`.fingerprint` (a hash of that code's syntax tree, the same on
+  every Python);
+* :mod:`.patching`: what one shim changed and replaced, to put back;
+* :mod:`.report`: what a runner installed, refused and did not need.
 
-This package's ``__init__``, :mod:`.registry` (with :mod:`.spec` and the
-``shims_*`` parts it is assembled from) and :mod:`.fingerprint` import
-nothing of Heat: the launcher side reads the registry.
+``tools/check_tuning.py`` reports the matches for the installed
+libraries. This package's ``__init__``, the registry (and every tuning
+module it imports), :mod:`.spec`, :mod:`.targets` and
+:mod:`.fingerprint` import nothing of Heat at their top: the launcher
+side reads the registry; a tuning imports Heat in its ``install``.
 """

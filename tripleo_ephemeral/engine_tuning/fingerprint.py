@@ -1,8 +1,5 @@
-"""Fingerprints of the code a shim replaces or relies on.
-
-A target is named by a dotted path: ``heat.engine.template.parse``,
-``heat.engine.stack.Stack.dispatch_event``, or, for one dialect's function
-of an oslo.db dispatcher, ``oslo_db.sqlalchemy.engines._init_events[sqlite]``.
+"""Fingerprints of the code a shim replaces or relies on: its targets,
+named by their dotted paths (:mod:`.targets` finds what a path names).
 
 * A function's fingerprint is a hash of its syntax tree: comments,
   docstrings, layout and type annotations do not count, only code does.
@@ -22,26 +19,24 @@ the target's module.
 
 import ast
 import hashlib
-import importlib
 import inspect
 import linecache
 import tokenize
 import types
+from collections.abc import Callable
+
+from tripleo_ephemeral.engine_tuning import targets
 
 #: Hex digits kept of a SHA-256: plenty to tell two sources apart.
 LENGTH = 16
 
 
-class TargetMissing(LookupError):
-    """The target does not exist (or has no source) in this library."""
-
-
-def fingerprint(path):
+def fingerprint(path: str) -> str:
     """The fingerprint of the target ``path`` as installed here."""
     return _digest(_text(path, _dumped))
 
 
-def normalised(path):
+def normalised(path: str) -> str:
     """The target's source without comments, docstrings or layout (for a
     value, the value and the source of each function that reads it), as
     this Python's ``ast.unparse`` writes it: what the fingerprint is taken
@@ -50,154 +45,19 @@ def normalised(path):
     return _text(path, _source)
 
 
-def _text(path, render):
+def _text(path: str, render: Callable[[types.FunctionType], str]) -> str:
     """The target's functions, each written by ``render``."""
-    module, value, dialect = _resolve(path)
+    module, value, dialect = targets.resolve(path)
     if dialect is not None:
-        return '\n'.join(render(fn) for fn in _dialect_functions(
+        return '\n'.join(render(fn) for fn in targets.dialect_functions(
             path, value, dialect))
-    fn = _function(value)
+    fn = targets.function_of(value)
     if fn is not None:
-        return '\n'.join(render(f) for f in _wrapped_chain(fn))
+        return '\n'.join(render(f) for f in targets.wrapped_chain(fn))
     name = path.rsplit('.', 1)[-1]
-    return '\n'.join(['# value %s' % _describe(value)] + [
+    return '\n'.join(['# value %s' % targets.describe(value)] + [
         '# read by %s\n%s' % (qualname, render(reader))
-        for qualname, reader in readers(module, name)])
-
-
-def readers(module, name):
-    """(qualified name, function) of everything in ``module`` that names
-    ``name`` in its code (as a global or an attribute), sorted."""
-    found = {}
-    for qualname, fn in _functions(module):
-        if _names(fn.__code__, name):
-            found[qualname] = fn
-    return sorted(found.items())
-
-
-def _resolve(path):
-    """(module, object, dialect) named by ``path``."""
-    dialect = None
-    if path.endswith(']'):
-        path, _, dialect = path[:-1].partition('[')
-    parts = path.split('.')
-    module = None
-    for i in range(len(parts), 0, -1):
-        name = '.'.join(parts[:i])
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
-                continue  # not a module: an attribute of a shorter one
-            raise TargetMissing('%s: %s' % (path, exc)) from None
-        except ImportError as exc:
-            raise TargetMissing('%s: %s' % (path, exc)) from None
-        rest = parts[i:]
-        break
-    if module is None:
-        raise TargetMissing('%s: no such module' % path)
-    value = module
-    for name in rest:
-        try:
-            value = getattr(value, name)
-        except AttributeError:
-            raise TargetMissing('%s: no attribute %s' % (path, name)) from None
-    return module, value, dialect
-
-
-def _dialect_functions(path, dispatcher, dialect):
-    """The functions an oslo.db dialect dispatcher registered for
-    ``dialect`` (any driver)."""
-    try:
-        entry = dispatcher.reg[dialect]['*']
-    except (AttributeError, KeyError, TypeError):
-        raise TargetMissing('%s[%s]: no such dialect function' % (
-            path, dialect)) from None
-    fns = entry if isinstance(entry, list) else [entry]
-    if not fns:
-        raise TargetMissing('%s[%s]: no such dialect function' % (
-            path, dialect))
-    return fns
-
-
-def _function(member):
-    """The function object a target names (behind a method, static or class
-    method or property); None for anything that is not a Python
-    function."""
-    if isinstance(member, (staticmethod, classmethod)):
-        member = member.__func__
-    elif isinstance(member, property):
-        member = member.fget
-    member = getattr(member, '__func__', member)  # bound methods
-    return member if isinstance(member, types.FunctionType) else None
-
-
-def _wrapped_chain(fn):
-    """``fn`` and the functions it wraps (functools.wraps' ``__wrapped__``),
-    outermost first: a decorator's wrapper is code that runs too, and so
-    is a wrapper someone put in the target's place."""
-    chain = [fn]
-    while (isinstance(getattr(fn, '__wrapped__', None), types.FunctionType)
-           and len(chain) < 10):
-        fn = fn.__wrapped__
-        chain.append(fn)
-    return chain
-
-
-def _defined(member, module_name):
-    """The function of ``module_name`` a class or module attribute was
-    defined as: behind decorators, even those that did not use
-    functools.wraps (their wrapper is another module's)."""
-    fn = _function(member)
-    if fn is None:
-        return None
-    fn = inspect.unwrap(fn)
-    if fn.__module__ != module_name:
-        for cell in fn.__closure__ or ():
-            try:
-                inner = cell.cell_contents
-            except ValueError:  # an empty cell
-                continue
-            if (isinstance(inner, types.FunctionType)
-                    and inner.__module__ == module_name):
-                return inner
-    return fn
-
-
-def _functions(module):
-    """(qualified name, function) of the module's own functions and the
-    methods of its own classes (not those a class got from the standard
-    library, as an enum's or a namedtuple's, whose code is the running
-    Python's)."""
-    for key, value in list(vars(module).items()):
-        if getattr(value, '__module__', None) != module.__name__:
-            continue
-        if isinstance(value, type):
-            for attr, member in list(vars(value).items()):
-                fn = _defined(member, module.__name__)
-                if fn is not None and fn.__code__.co_filename == getattr(
-                        module, '__file__', None):
-                    yield '%s.%s' % (key, attr), fn
-        else:
-            fn = _defined(value, module.__name__)
-            if fn is not None:
-                yield key, fn
-
-
-def _names(code, name):
-    """Whether ``code`` or a function nested in it names ``name``."""
-    if name in code.co_names:
-        return True
-    return any(_names(const, name) for const in code.co_consts
-               if isinstance(const, types.CodeType))
-
-
-def _describe(value):
-    if isinstance(value, types.ModuleType):
-        return 'module %s' % value.__name__
-    if isinstance(value, (bool, int, float, str, bytes, type(None))):
-        return repr(value)
-    return type(value).__qualname__
+        for qualname, reader in targets.readers(module, name)])
 
 
 def _source(fn):
@@ -227,7 +87,7 @@ def _tree(fn):
         _drop_docstrings(tree.body)
         return tree, None
     if not texts:
-        raise TargetMissing('%s: no source' % fn.__qualname__)
+        raise targets.TargetMissing('%s: no source' % fn.__qualname__)
     # A lambda cut out of its line: keep the text.
     return None, ' '.join(texts[-1].split())
 
@@ -313,7 +173,7 @@ def _source_texts(fn):
         text = inspect.getsource(fn)
     except (OSError, TypeError) as exc:
         if not lines:
-            raise TargetMissing('%s: no source (%s)' % (
+            raise targets.TargetMissing('%s: no source (%s)' % (
                 getattr(fn, '__qualname__', fn), exc)) from None
     else:
         yield text
@@ -342,5 +202,5 @@ def _last_line(code):
     return last
 
 
-def _digest(text):
+def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:LENGTH]

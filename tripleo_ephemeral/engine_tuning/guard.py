@@ -13,33 +13,36 @@ it. Imported by the runner (after it chose oslo.service's backend) and
 the tests.
 """
 
-import importlib
 import importlib.metadata
 import logging
 import platform
 import sys
+from collections.abc import Collection
+from collections.abc import Iterable
 
 from tripleo_ephemeral.engine_tuning import fingerprint
 from tripleo_ephemeral.engine_tuning import patching
 from tripleo_ephemeral.engine_tuning import registry
+from tripleo_ephemeral.engine_tuning import spec
+from tripleo_ephemeral.engine_tuning import targets
 
 LOG = logging.getLogger(__name__)
 
 #: Installed shims: name -> their Patches, in the order installed.
-_installed = {}
+_installed: dict[str, patching.Patches] = {}
 #: Shims the options enabled but the guard left off: name -> why.
-_refused = {}
+_refused: dict[str, str] = {}
 #: Fixes this Python does not need (:attr:`.spec.Shim.pythons`): name ->
 #: why.
-_unneeded = {}
+_unneeded: dict[str, str] = {}
 
 
-def install(opts, stage='engine'):
+def install(opts: object, stage: spec.Stage = 'engine') -> list[str]:
     """Install the shims of ``stage`` that ``opts`` (the
     ``[ephemeral_heat]`` group) enables; return the names installed
     (:func:`refused` says which were left off, and why)."""
     done = []
-    conditions = {}
+    conditions: dict[str, bool] = {}
     for shim in registry.SHIMS:
         if shim.stage != stage or shim.name in _installed:
             continue
@@ -57,7 +60,8 @@ def install(opts, stage='engine'):
     return done
 
 
-def install_shim(name, check=True, **values):
+def install_shim(name: str, check: bool = True,
+                 **values: object) -> patching.Patches | None:
     """Install the shim ``name`` with its options' ``values`` (tuned
     values for those not given); return its Patches, or None when it
     stays off. Installing an installed shim returns it as it is."""
@@ -80,9 +84,8 @@ def install_shim(name, check=True, **values):
     kwargs = {opt.name: values.get(opt.name, opt.value(opt.tuned))
               for opt in shim.options if opt.type != 'bool'}
     patches = patching.Patches(name)
-    module = importlib.import_module('%s.%s' % (__package__, shim.module))
     try:
-        getattr(module, 'install_' + name)(patches, **kwargs)
+        shim.install(patches, **kwargs)
     except Exception as exc:  # a library that moved under the shim
         patches.undo()
         LOG.warning('Engine tuning %s is off: it failed to install (%s: '
@@ -96,7 +99,7 @@ def install_shim(name, check=True, **values):
     return patches
 
 
-def uninstall(names=None):
+def uninstall(names: Collection[str] | None = None) -> None:
     """Take away the installed shims (or those of ``names``), the last
     installed first."""
     for name in reversed(list(_installed)):
@@ -108,23 +111,29 @@ def uninstall(names=None):
                 del found[name]
 
 
-def installed():
+def installed() -> list[str]:
     """The names of the installed shims, in order."""
     return list(_installed)
 
 
-def refused():
+def replaced() -> dict[str, tuple[str, ...]]:
+    """The attributes each installed shim replaced: name -> their dotted
+    paths (:attr:`.patching.Patches.replaced`)."""
+    return {name: patches.replaced for name, patches in _installed.items()}
+
+
+def refused() -> dict[str, str]:
     """The shims the options enabled but the guard left off: name ->
     why (a target that differs or is missing, or a failed install)."""
     return dict(_refused)
 
 
-def unneeded():
+def unneeded() -> dict[str, str]:
     """The fixes this Python does not need: name -> why."""
     return dict(_unneeded)
 
 
-def mismatch(shim):
+def mismatch(shim: spec.Shim) -> str | None:
     """Why ``shim``'s targets are not what it was checked on, in one
     line; None when every one matches."""
     differs, missing = [], []
@@ -132,7 +141,7 @@ def mismatch(shim):
         try:
             if fingerprint.fingerprint(tgt.path) not in tgt.fingerprints:
                 differs.append(tgt)
-        except fingerprint.TargetMissing as exc:
+        except targets.TargetMissing as exc:
             missing.append((tgt, exc))
     if not differs and not missing:
         return None
@@ -148,10 +157,11 @@ def mismatch(shim):
         ', '.join(installed_versions(bad)))
 
 
-def installed_versions(targets):
-    """'distribution version' of each distribution ``targets`` come from."""
+def installed_versions(shim_targets: Iterable[spec.Target]) -> list[str]:
+    """'distribution version' of each distribution ``shim_targets`` come
+    from."""
     found = []
-    for dist in sorted({t.distribution for t in targets}):
+    for dist in sorted({t.distribution for t in shim_targets}):
         if dist == 'Python':
             version = platform.python_version()
         else:
@@ -163,9 +173,10 @@ def installed_versions(targets):
     return found
 
 
-def engines_in_process():
+def engines_in_process() -> bool:
     """Whether every engine runs in this process (the in-memory bus)."""
     from oslo_config import cfg
     import oslo_messaging
 
-    return oslo_messaging.TransportURL.parse(cfg.CONF).transport == 'fake'
+    return bool(
+        oslo_messaging.TransportURL.parse(cfg.CONF).transport == 'fake')

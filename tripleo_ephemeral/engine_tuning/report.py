@@ -12,6 +12,9 @@ import glob
 import json
 import logging
 import os
+import typing
+from collections.abc import Iterable
+from collections.abc import Mapping
 
 from tripleo_ephemeral import fileutil
 
@@ -20,7 +23,19 @@ LOG = logging.getLogger(__name__)
 PATTERN = 'engine-tunings-%s.json'
 
 
-def write(log_dir, mode, installed, refused, not_needed=None):
+class Tunings(typing.TypedDict):
+    """What the runners of a launch installed, refused (name -> why) and
+    did not need (name -> why): ``engine_tunings`` of ``openstack tripleo
+    launch heat -f json`` and of the deploy's result."""
+
+    installed: list[str]
+    refused: dict[str, str]
+    not_needed: dict[str, str]
+
+
+def write(log_dir: str, mode: str, installed: Iterable[str],
+          refused: Mapping[str, str],
+          not_needed: Mapping[str, str] | None = None) -> None:
     """Record ``installed`` (names), ``refused`` and ``not_needed`` (name
     -> why) of the runner of ``mode``; a failure to write is only
     logged."""
@@ -35,7 +50,8 @@ def write(log_dir, mode, installed, refused, not_needed=None):
                     exc)
 
 
-def line(stage, installed, refused, not_needed=None):
+def line(stage: str, installed: Iterable[str], refused: Mapping[str, str],
+         not_needed: Mapping[str, str] | None = None) -> str:
     """The runner's log line of a stage."""
     text = 'Engine tunings after stage %s: installed %s; refused %s' % (
         stage, ', '.join(installed) or 'none', _reasons(refused))
@@ -44,12 +60,12 @@ def line(stage, installed, refused, not_needed=None):
     return text
 
 
-def _reasons(found):
+def _reasons(found: Mapping[str, str]) -> str:
     return '; '.join('%s (%s)' % item for item in sorted(found.items())
                      ) or 'none'
 
 
-def clear(log_dir):
+def clear(log_dir: str) -> None:
     """Forget what an earlier launch recorded."""
     for path in glob.glob(os.path.join(log_dir, PATTERN % '*')):
         try:
@@ -58,11 +74,11 @@ def clear(log_dir):
             LOG.debug('Could not remove %s: %s', path, exc)
 
 
-def read(log_dir):
+def read(log_dir: str) -> Tunings | None:
     """{'installed': [names], 'refused': {name: why}, 'not_needed':
     {name: why}} of every runner of the launch, or None when none recorded
     them (yet)."""
-    merged = None
+    merged: Tunings | None = None
     for path in sorted(glob.glob(os.path.join(log_dir, PATTERN % '*'))):
         try:
             with open(path) as f:

@@ -1,7 +1,12 @@
 """What a shim declaration in :mod:`.registry` is made of, and the releases
-it was checked on. No Heat here."""
+it was checked on. No Heat here; its types are checked by mypy
+(``python3 tools/dev.py lint``)."""
 
 import dataclasses
+import typing
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 #: The distribution a target's top-level package comes from (others are
 #: Python's standard library).
@@ -30,9 +35,28 @@ FAKE_BUS = ('oslo.messaging 17.3.0',)
 
 #: When a shim is installed: before Heat's first query, after the
 #: migrations (before the engine starts), once Heat has started.
-STAGES = ('database', 'engine', 'started')
+Stage = typing.Literal['database', 'engine', 'started']
+STAGES: tuple[Stage, ...] = typing.get_args(Stage)
 
-_STOCK = object()
+#: Where the engines run: 'in_process' (every engine in this process, on
+#: the in-memory bus) or 'message_bus' (a pod's).
+When = typing.Literal['in_process', 'message_bus']
+
+#: The types of the runner's options (oslo.config's, by name).
+OptionType = typing.Literal['bool', 'int', 'float', 'str', 'list', 'host',
+                            'port']
+#: An option's value as heat.conf has it (a list as ``a,b,c``).
+Value = typing.Union[bool, int, float, str]
+
+#: A Python version: ``sys.version_info[:3]``.
+Version = tuple[int, int, int]
+
+
+class _Stock:
+    """:attr:`Shim.off`'s default: the first option's stock value."""
+
+
+_STOCK = _Stock()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,13 +70,13 @@ class Option:
     """
 
     name: str
-    type: str  # bool, int, float, str, list, host or port
-    stock: object
-    tuned: object = None
+    type: OptionType
+    stock: Value
+    tuned: Value | None = None
     help: str = ''
-    min: float = None
+    min: float | None = None
 
-    def value(self, text):
+    def value(self, text: Value | None) -> Value | list[str] | None:
         """The value the runner sees for ``text`` in heat.conf."""
         if self.type == 'list' and isinstance(text, str):
             return [v for v in text.split(',') if v]
@@ -65,14 +89,17 @@ class Target:
     for it (one per release where it differs)."""
 
     path: str
-    fingerprints: tuple
+    fingerprints: tuple[str, ...]
 
     @property
-    def distribution(self):
+    def distribution(self) -> str:
+        """The distribution the target comes from (``Python``: the
+        standard library)."""
         return DISTRIBUTIONS.get(self.path.split('.', 1)[0], 'Python')
 
 
-def target(path, *fingerprints):
+def target(path: str, *fingerprints: str) -> Target:
+    """A :class:`Target`, its fingerprints given one by one."""
     return Target(path, fingerprints)
 
 
@@ -80,35 +107,41 @@ def target(path, *fingerprints):
 class Shim:
     """One tuning or fix of the engine.
 
-    Installed by ``install_<name>(patches, **values)`` of its ``module``
-    in this package, which gets the values of its options that are not
-    booleans, by name.
+    Installed by ``install(patches, **values)``, the function beside the
+    declaration in its module of :mod:`.tunings`, which gets the values
+    of its options that are not booleans, by name.
     """
 
     name: str
-    module: str
-    options: tuple = ()
-    targets: tuple = ()
+    #: ``install(patches, **values)``: a :class:`.patching.Patches` and
+    #: the values of the options that are not booleans.
+    install: Callable[..., None]
+    options: tuple[Option, ...] = ()
+    targets: tuple[Target, ...] = ()
     #: 'distribution version' of every release its targets were read on.
-    checked_on: tuple = ()
+    checked_on: tuple[str, ...] = ()
     #: A fix: installed whatever the options say.
     always_on: bool = False
     #: The value of the first option that leaves it out (default: stock).
-    off: object = _STOCK
-    stage: str = 'engine'
-    #: 'in_process' (every engine in this process), 'message_bus' or None.
-    when: str = None
+    off: Value | _Stock = _STOCK
+    stage: Stage = 'engine'
+    #: Installed only where the engines run so (None: wherever they run).
+    when: When | None = None
+    #: Tunings installed before this one whose replacements it replaces in
+    #: turn (it wraps them): the attributes it replaces there are their
+    #: targets, or their own code.
+    wraps: tuple[str, ...] = ()
     #: Why a shim with no ``targets`` needs none: it replaces no code, it
     #: only calls a documented interface (a failure to install still
     #: leaves it off).
-    untargeted: str = None
+    untargeted: str | None = None
     #: A fix some Pythons need: ``(first, last)`` versions it is needed on
     #: (``sys.version_info[:3]``, the last one excluded); elsewhere it is
     #: not installed and reported as not needed, ``unneeded`` saying why.
-    pythons: tuple = None
-    unneeded: str = None
+    pythons: tuple[Version, Version] | None = None
+    unneeded: str | None = None
 
-    def needed(self, version):
+    def needed(self, version: Sequence[typing.Any]) -> str | None:
         """None when this Python (``version``, a version_info) needs the
         shim, else why not."""
         if self.pythons is None:
@@ -116,13 +149,14 @@ class Shim:
         first, last = self.pythons
         if first <= tuple(version[:3]) < last:
             return None
+        major, minor, micro = version[:3]
         return 'not needed on Python %d.%d.%d: %s' % (
-            tuple(version[:3]) + (self.unneeded,))
+            major, minor, micro, self.unneeded)
 
-    def enabled(self, values):
+    def enabled(self, values: Mapping[str, object]) -> bool:
         """Whether the options' ``values`` (name -> value) switch it on."""
         if self.always_on:
             return True
         first = self.options[0]
-        off = first.stock if self.off is _STOCK else self.off
-        return values[first.name] != first.value(off)
+        off = first.stock if isinstance(self.off, _Stock) else self.off
+        return bool(values[first.name] != first.value(off))

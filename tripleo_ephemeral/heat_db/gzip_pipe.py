@@ -8,9 +8,9 @@ for a smaller file (THT 3+500's 935 MB of SQL: 1.0 s of CPU instead of
 """
 
 import hashlib
-import queue
-import threading
 import zlib
+
+from tripleo_ephemeral import compressor_thread
 
 try:
     from isal import isal_zlib as _deflate
@@ -33,10 +33,12 @@ class GzipPipe:
     second thread while they are read.
 
     The compressors let go of the GIL while they compress, so the reading
-    (in SQLite, also GIL-free) and the compressing overlap. Data goes over
-    in pieces of at least 256 KiB through a short queue, so memory stays
-    bounded whatever the database. The SHA-256 of what was written is
-    :meth:`hexdigest` once closed: no need to read the file again.
+    (in SQLite, also GIL-free) and the compressing overlap
+    (:class:`~tripleo_ephemeral.compressor_thread.CompressorThread`). Data
+    goes over in pieces of at least 256 KiB through a short queue, so
+    memory stays bounded whatever the database. The SHA-256 of what was
+    written is :meth:`hexdigest` once closed: no need to read the file
+    again.
     An error of the writing thread (a full disk) is raised to the caller
     at its next write or at the end.
     """
@@ -50,22 +52,12 @@ class GzipPipe:
                                              _GZIP_WBITS)
         self._digest = hashlib.sha256()
         self._parts, self._size = [], 0
-        self._queue = queue.Queue(self.DEPTH)
-        self._error = None
-        self._thread = threading.Thread(target=self._compress,
-                                        name='dump-gzip', daemon=True)
+        self._thread = compressor_thread.CompressorThread(
+            self._compress, 'dump-gzip', self.DEPTH)
         self._thread.start()
 
-    def _compress(self):
-        while True:
-            data = self._queue.get()
-            if data is None:
-                return
-            if self._error is None:
-                try:
-                    self._out(self._deflate.compress(data))
-                except BaseException as exc:  # raised again by the caller
-                    self._error = exc
+    def _compress(self, data):
+        self._out(self._deflate.compress(data))
 
     def _out(self, data):
         if data:
@@ -79,7 +71,7 @@ class GzipPipe:
     def write_bytes(self, data):
         if len(data) >= self.SIZE:
             self._send()
-            self._put(data)
+            self._thread.put(data)
             return
         self._parts.append(data)
         self._size += len(data)
@@ -88,13 +80,8 @@ class GzipPipe:
 
     def _send(self):
         if self._parts:
-            self._put(b''.join(self._parts))
+            self._thread.put(b''.join(self._parts))
             self._parts, self._size = [], 0
-
-    def _put(self, data):
-        if self._error is not None:
-            raise self._error
-        self._queue.put(data)
 
     def hexdigest(self):
         """The SHA-256 of the gzip bytes written, once closed."""
@@ -108,9 +95,7 @@ class GzipPipe:
             if exc_type is None:
                 self._send()
         finally:
-            self._queue.put(None)
-            self._thread.join()
+            self._thread.stop()
         if exc_type is None:
-            if self._error is not None:
-                raise self._error
+            self._thread.raise_error()
             self._out(self._deflate.flush())

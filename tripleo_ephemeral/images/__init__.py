@@ -44,13 +44,21 @@ def fingerprint():
     except importlib.metadata.PackageNotFoundError:
         pass
     h.update(' '.join(PACKAGES).encode())
-    sources = [(package, f.name) for package in ('runner', 'engine_tuning')
-               for f in sorted(package_file(package).iterdir(),
-                               key=lambda f: f.name)
-               if f.name.endswith('.py')]
+    sources = [parts for package in ('runner', 'engine_tuning')
+               for parts in _python_files(package_file(package), (package,))]
     for parts in sources + [('images', CONTAINERFILE)]:
         h.update(package_file(*parts).read_bytes())
     return h.hexdigest()[:12]
+
+
+def _python_files(folder, parts):
+    """The path (``parts`` and on) of each Python file in ``folder`` and
+    its sub-packages (the engine tunings' ``tunings/``), sorted."""
+    for f in sorted(folder.iterdir(), key=lambda f: f.name):
+        if f.is_dir() and f.name != '__pycache__':
+            yield from _python_files(f, parts + (f.name,))
+        elif f.name.endswith('.py'):
+            yield parts + (f.name,)
 
 
 def default_image():

@@ -203,3 +203,14 @@ def load(text, loader, limits):
     if may_expand(text, limits):
         check_expansion(data, limits)
     return data
+
+
+def load_all(text, loader, limits):
+    """Every document of ``text`` parsed with ``loader``, each within
+    ``limits`` (an alias never reaches into another document)."""
+    documents = deep(lambda data, how: list(yaml.load_all(data, Loader=how)),
+                     text, loader)
+    if may_expand(text, limits):
+        for document in documents:
+            check_expansion(document, limits)
+    return documents

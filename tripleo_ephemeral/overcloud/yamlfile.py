@@ -93,6 +93,18 @@ def loads(text, strict=False, limits=INPUT, json_first=True):
     return yaml_limits.load(text, StrictLoader if strict else LOADER, limits)
 
 
+def loads_all(text, strict=False, limits=INPUT):
+    """Every document of the YAML ``text`` (a str or bytes), parsed
+    safely within ``limits`` each; ``strict``: with :class:`StrictLoader`
+    (no key twice). A stream of Kubernetes documents (``---`` between
+    them) is read so."""
+    if isinstance(text, bytes):
+        text = text.decode('utf-8')
+    check_size(len(text), limits)
+    return yaml_limits.load_all(text, StrictLoader if strict else LOADER,
+                                limits)
+
+
 def read(path, limits=INPUT):
     """The bytes of ``path``; :class:`LimitError` (before reading them)
     when there are more than ``limits`` allow."""

@@ -3,13 +3,15 @@
 Each :class:`Var` says where TripleO had the value (the THT parameter and
 the config-download file), so the report and the NodeSet's comments can
 say it. Only what the role had is carried: a role without ``tuned`` gets
-no ``edpm_tuned_profile``, one without SR-IOV no SR-IOV mappings.
+no ``edpm_tuned_profile``, one without SR-IOV no SR-IOV mappings. What
+the procedures set that TripleO has no value for is
+:mod:`.procedure_vars`.
 """
 
 import collections
 
-from tripleo_ephemeral.rhoso import plan
-
+CMS_OPTIONS = 'ovn::controller::ovn_cms_options'
+GATEWAY_OPTION = 'enable-chassis-as-gw'
 #: ``name``: EDPM's variable; ``source``: where TripleO kept the value.
 Var = collections.namedtuple('Var', 'name value source')
 
@@ -51,14 +53,6 @@ GROUP_VARS = (
     ('tripleo_network_config_os_net_config_mappings',
      'edpm_network_config_os_net_config_mappings', 'NetConfigDataLookup'),
 )
-#: Set by the adoption procedure itself: the TripleO controllers these
-#: checks would ping go away.
-PROCEDURE = (
-    ('edpm_nodes_validation_validate_controllers_icmp', False),
-    ('edpm_nodes_validation_validate_gateway_icmp', False),
-    ('edpm_sshd_configure_firewall', True),
-)
-PROCEDURE_SOURCE = 'the data-plane-adoption procedure'
 
 
 def _gv(role, key):
@@ -90,11 +84,11 @@ def ovn(role):
         if value is not None:
             result.append(Var(name, value, '%s (%s)' % (
                 parameter, _hiera(role, key))))
-    options = [o.strip() for o in str(role.config(plan.CMS_OPTIONS) or '')
+    options = [o.strip() for o in str(role.config(CMS_OPTIONS) or '')
                .split(',') if o.strip()]
-    source = 'OVNCMSOptions (%s)' % _hiera(role, plan.CMS_OPTIONS)
+    source = 'OVNCMSOptions (%s)' % _hiera(role, CMS_OPTIONS)
     result.append(Var('edpm_enable_chassis_gw',
-                      plan.GATEWAY_OPTION in options, source))
+                      GATEWAY_OPTION in options, source))
     if 'enable-chassis-as-extport-host' in options:
         result.append(Var('edpm_enable_chassis_extport', True, source))
     zones = [o.split('=', 1)[1] for o in options
@@ -105,10 +99,20 @@ def ovn(role):
     return result
 
 
+def _comma(value):
+    """EDPM's SR-IOV variables are comma-separated strings; TripleO's
+    hiera has lists."""
+    if isinstance(value, (list, tuple)):
+        return ','.join(str(v) for v in value)
+    return str(value)
+
+
 def sriov(role):
+    """The SR-IOV agent's mappings, as the procedure's optional step sets
+    them (with the ``neutron-sriov`` service)."""
     if 'neutron_sriov_agent' not in role.services:
         return []
-    return [Var(name, role.config(key),
+    return [Var(name, _comma(role.config(key)),
                 '%s (%s)' % (parameter, _hiera(role, key)))
             for key, name, parameter in SRIOV
             if role.config(key) not in (None, '', [])]
@@ -190,11 +194,7 @@ def sshd(role, ctlplane_cidrs):
                 'the ctlplane subnets (TripleO\'s default SSH rule)')]
 
 
-def procedure():
-    return [Var(name, value, PROCEDURE_SOURCE) for name, value in PROCEDURE]
-
-
 def role_vars(role, ctlplane_cidrs):
     """Every carried :class:`Var` of ``role`` but the NIC template's."""
     return (network(role) + ovn(role) + sriov(role) + ntp(role) +
-            host_tuning(role) + sshd(role, ctlplane_cidrs) + procedure())
+            host_tuning(role) + sshd(role, ctlplane_cidrs))

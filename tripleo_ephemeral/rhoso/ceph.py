@@ -11,11 +11,12 @@ hard-codes pool ``vms`` and user ``openstack``; here they are TripleO's.
 
 import os
 
-from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.overcloud import yamlfile
+from tripleo_ephemeral.rhoso import services
 
 SECRET = 'ceph-conf-files'
-SERVICE = 'ceph-client'
+SERVICE = services.CEPH
 CLIENT_VARS = ('ceph_client.yml', os.path.join('cephadm', 'ceph_client.yml'))
 RBD = 'nova::compute::rbd::'
 NOVA_CONF = '03-ceph-nova.conf'
@@ -28,8 +29,7 @@ EXTRA_MOUNTS = [{'extraVolType': 'Ceph',
 
 
 def uses_ceph(role):
-    return 'ceph_client' in role.services or \
-        role.config('nova::compute::libvirt::images_type') == 'rbd'
+    return services.uses_ceph(role)
 
 
 def client_vars(deployment):

@@ -148,9 +148,10 @@ def _netconfig(deployment, documents, network_name):
     return found
 
 
-def check(documents, deployment, network_name):
+def check(documents, deployment, network_name, skipped=()):
     """Every work-dir problem of ``documents``; ``network_name`` maps
-    TripleO's ``name_lower`` to the export's network names."""
+    TripleO's ``name_lower`` to the export's network names; the compute
+    roles of ``skipped`` were left out on purpose (``--skip-role``)."""
     found = []
     adopted = set()
     for where, document in _of(documents, NODESET):
@@ -165,7 +166,7 @@ def check(documents, deployment, network_name):
     found += _netconfig(deployment, documents, network_name)
     found = list(dict.fromkeys(found))  # node template vars: once
     for role in deployment.roles.values():
-        if not plan.is_compute(role):
+        if not plan.is_compute(role) or role.name in skipped:
             continue
         for host in role.hosts:
             if host.name not in adopted:
@@ -191,6 +192,10 @@ def nic_proofs(documents, deployment, template_dir=None, templates=None):
             host = _host(deployment, key, node or {})
             edpm_text = effective_vars(document, key).get(TEMPLATE_VAR)
             if host is None or not edpm_text:
+                continue
+            if not isinstance(edpm_text, str):
+                proofs.append(Proof(key, name, where, host.role, None,
+                                    'its %s is not a text' % TEMPLATE_VAR))
                 continue
             role = deployment.roles[host.role]
             try:

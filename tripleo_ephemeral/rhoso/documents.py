@@ -1,11 +1,10 @@
 """The procedure's other documents: its services, the cells' ConfigMap and
-the three OpenStackDataPlaneDeployments (pre-adoption validation, the
-TripleO cleanup, the adoption itself), as the data-plane-adoption
-procedure writes them."""
+its OpenStackDataPlaneDeployments, as the data-plane-adoption procedure
+writes them (names and fields), each made by one function."""
 
-from tripleo_ephemeral.rhoso import nodeset as nodeset_mod
+from tripleo_ephemeral.rhoso import services as services_mod
 
-API_VERSION = nodeset_mod.API_VERSION
+API_VERSION = 'dataplane.openstack.org/v1beta1'
 SERVICE = 'OpenStackDataPlaneService'
 DEPLOYMENT = 'OpenStackDataPlaneDeployment'
 PRE_ADOPTION = 'pre-adoption-validation'
@@ -14,6 +13,15 @@ CELLS_CONFIG = 'nova-cells-global-config'
 MIGRATION_KEY = 'nova-migration-ssh-key'
 WORKAROUNDS = ('99-nova-compute-cells-workarounds.conf',
                '[workarounds]\ndisable_compute_service_check_for_ffu=true\n')
+#: The Deployments' names in the procedures.
+PRE_ADOPTION_DEPLOYMENT = 'openstack-pre-adoption'
+CLEANUP_DEPLOYMENT = 'tripleo-cleanup'
+ADOPTION_DEPLOYMENT = 'openstack'
+NETWORKER_PRE_ADOPTION = 'openstack-pre-adoption-networker'
+NETWORKER_DEPLOYMENT = 'openstack-networker'
+#: The fast-forward upgrade's (``openstack-nova-compute-ffu-$CELL``).
+FFU_DEPLOYMENT = 'openstack-nova-compute-ffu-%s'
+FFU_BACKOFF_LIMIT = 3
 
 
 def _object(kind, name, spec, api_version=API_VERSION):
@@ -21,33 +29,34 @@ def _object(kind, name, spec, api_version=API_VERSION):
             'metadata': {'name': name}, 'spec': spec}
 
 
-def services(cells, tls):
-    """The services the procedure defines: its validation, the cleanup,
-    and one Nova service per cell."""
-    result = [
-        _object(SERVICE, PRE_ADOPTION,
-                {'playbook': 'osp.edpm.pre_adoption_validation'}),
-        _object(SERVICE, CLEANUP, {'playbook': 'osp.edpm.tripleo_cleanup'}),
-    ]
-    for cell in sorted(cells):
-        spec = {
-            'dataSources': [
-                {'secretRef': {'name': 'nova-%s-compute-config' % cell}},
-                {'secretRef': {'name': MIGRATION_KEY}},
-                {'configMapRef': {'name': CELLS_CONFIG}},
-            ],
-            'playbook': 'osp.edpm.nova',
-            'caCerts': 'combined-ca-bundle',
-            'edpmServiceType': 'nova',
-            'containerImageFields': ['NovaComputeImage', 'EdpmIscsidImage'],
-        }
-        if tls:
-            spec['tlsCerts'] = {'nova': {
-                'contents': ['dnsnames', 'ips'], 'networks': ['ctlplane'],
-                'issuer': 'osp-rootca-issuer-internal',
-                'edpmRoleServiceName': 'nova'}}
-        result.append(_object(SERVICE, nodeset_mod.nova_service(cell), spec))
-    return result
+def pre_adoption_service():
+    return _object(SERVICE, PRE_ADOPTION,
+                   {'playbook': 'osp.edpm.pre_adoption_validation'})
+
+
+def cleanup_service():
+    return _object(SERVICE, CLEANUP, {'playbook': 'osp.edpm.tripleo_cleanup'})
+
+
+def nova_service(cell, tls):
+    """The cell's Nova service, as the procedure defines it per cell."""
+    spec = {
+        'dataSources': [
+            {'secretRef': {'name': 'nova-%s-compute-config' % cell}},
+            {'secretRef': {'name': MIGRATION_KEY}},
+            {'configMapRef': {'name': CELLS_CONFIG}},
+        ],
+        'playbook': 'osp.edpm.nova',
+        'caCerts': 'combined-ca-bundle',
+        'edpmServiceType': 'nova',
+        'containerImageFields': ['NovaComputeImage', 'EdpmIscsidImage'],
+    }
+    if tls:
+        spec['tlsCerts'] = {'nova': {
+            'contents': ['dnsnames', 'ips'], 'networks': ['ctlplane'],
+            'issuer': 'osp-rootca-issuer-internal',
+            'edpmRoleServiceName': 'nova'}}
+    return _object(SERVICE, services_mod.nova(cell), spec)
 
 
 def cells_config(extra=None):
@@ -58,13 +67,18 @@ def cells_config(extra=None):
             'metadata': {'name': CELLS_CONFIG}, 'data': data}
 
 
-def deployments(nodesets):
-    """The three Deployments, over every NodeSet, in the order they run."""
-    names = list(nodesets)
-    return [
-        _object(DEPLOYMENT, 'openstack-pre-adoption',
-                {'nodeSets': names, 'servicesOverride': [PRE_ADOPTION]}),
-        _object(DEPLOYMENT, CLEANUP,
-                {'nodeSets': names, 'servicesOverride': [CLEANUP]}),
-        _object(DEPLOYMENT, 'openstack', {'nodeSets': names}),
-    ]
+def deployment(name, nodesets, services_override=None, backoff_limit=None):
+    spec = {'nodeSets': list(nodesets)}
+    if services_override:
+        spec['servicesOverride'] = list(services_override)
+    if backoff_limit is not None:
+        spec['backoffLimit'] = backoff_limit
+    return _object(DEPLOYMENT, name, spec)
+
+
+def ffu_deployment(cell, nodesets):
+    """The fast-forward upgrade's Deployment of a cell: its Nova service
+    again on all the cell's NodeSets (upstream writes ``backoffLimit``
+    beside ``spec``, where strict validation refuses it)."""
+    return deployment(FFU_DEPLOYMENT % cell, nodesets,
+                      [services_mod.nova(cell)], FFU_BACKOFF_LIMIT)

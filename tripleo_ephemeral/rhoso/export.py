@@ -1,70 +1,71 @@
-"""``overcloud adoption export``: a work dir's deployment as RHOSO documents.
+"""``overcloud adoption export``: a work dir's deployment as RHOSO's kit.
 
 :func:`build` reads the work dir (:mod:`.source`), decides the node groups
-(:mod:`.plan`), makes every document, converts and proves each role's NIC
-template, validates the lot against the target version
-(:mod:`.validate`) and refuses (RhosoInvalidError) to hand back an
-invalid export; :func:`files` lays it out and the command writes it with
-:func:`~.writing.write`. Nothing is written before all of that passed.
+(:mod:`.plan`), plans the networks (:mod:`.network_plan`, merged into the
+operator's NetConfig by :mod:`.netconfig_merge`), makes every document,
+converts and proves each role's NIC template (:mod:`.nodeset_vars`), lays
+the documents out as the procedure's steps (:mod:`.dataplane_steps`),
+validates the lot against the target version (:mod:`.validate`) and
+refuses (RhosoInvalidError) to hand back an invalid export;
+:mod:`.export_files` lays it out as files and :mod:`.writing` writes them.
+Nothing is written before all of that passed.
 """
 
 import configparser
-import datetime
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.rhoso import ansible_vars
 from tripleo_ephemeral.rhoso import ceph
+from tripleo_ephemeral.rhoso import dataplane_steps
 from tripleo_ephemeral.rhoso import documents as documents_mod
-from tripleo_ephemeral.rhoso import edpm_inventory
 from tripleo_ephemeral.rhoso import netconfig
-from tripleo_ephemeral.rhoso import nic
-from tripleo_ephemeral.rhoso import nic_files
+from tripleo_ephemeral.rhoso import netconfig_merge
+from tripleo_ephemeral.rhoso import network_plan
 from tripleo_ephemeral.rhoso import nodeset as nodeset_mod
+from tripleo_ephemeral.rhoso import nodeset_vars
 from tripleo_ephemeral.rhoso import plan
 from tripleo_ephemeral.rhoso import problems as problems_mod
-from tripleo_ephemeral.rhoso import report as report_mod
 from tripleo_ephemeral.rhoso import secret_docs
-from tripleo_ephemeral.rhoso import shellvars
 from tripleo_ephemeral.rhoso import source
+from tripleo_ephemeral.rhoso import steps
+from tripleo_ephemeral.rhoso import upstream
 from tripleo_ephemeral.rhoso import validate
-from tripleo_ephemeral.rhoso import writing
-
-VARS_SCRIPT = 'adoption-vars.sh'
-REPORT = 'report.md'
-TEMPLATE_VAR = 'edpm_network_config_template'
-
-
-class Template:
-    """A role's NIC template: the TripleO ``path`` and ``text``, its
-    ``conversion`` and ``proof`` (host -> None or why not)."""
-
-    def __init__(self, path, text, conversion, proof):
-        self.path = path
-        self.text = text
-        self.conversion = conversion
-        self.proof = proof
+from tripleo_ephemeral.rhoso.controlplane import exporting as controlplane
 
 
 class Export:
     """Everything an export writes, before it is written."""
 
-    def __init__(self, deployment, choices):
+    def __init__(self, deployment, choices, controlplane_inputs=None):
         self.deployment = deployment
         self.choices = choices
+        #: the control plane's steps 10-49 (controlplane.kit.ControlPlane)
+        #: when its inputs are given
+        self.controlplane_inputs = controlplane_inputs
+        self.controlplane = None
+        self.controlplane_results = {}
+        self.workers = {}           # network -> {OpenShift worker: address}
         self.groups = []
         self.skipped = {}
         self.networks = []
-        self.documents = []      # (file name, document)
-        self.secrets = []        # secret_docs.Written
-        self.sources = {}        # NodeSet -> {variable: source}
-        self.templates = {}      # role -> Template
+        self.netconfig = None       # the NetConfig document
+        self.merged_into = None     # the operator's NetConfig's name
+        self.dropped = {}           # subnet -> single addresses left out
+        self.kit = steps.Kit()
+        self.secrets = []           # secret_docs.Written, data plane's
+        self.osp_secret = None      # the control plane's, as a patch
+        self.sources = {}           # NodeSet -> {variable: source}
+        self.templates = {}         # role -> nodeset_vars.Template
         self.key_path = None
-        self.ceph_vars = None    # path of cephadm's client configuration
-        self.result = None       # validate.Result
+        self.ceph_vars = None       # path of cephadm's client configuration
+        self.result = None          # validate.Result
+
+    @property
+    def tls(self):
+        return bool(self.deployment.global_vars.get('enable_internal_tls'))
 
     def named(self, kind):
-        return [d for _, d in self.documents if d.get('kind') == kind]
+        return self.kit.of_kind(kind)
 
 
 def ssh_key(deployment):
@@ -85,195 +86,134 @@ def ssh_key(deployment):
     return None, None
 
 
-def _place(document, carried, sources):
-    """Carried variables: in the node template when every node has the
-    same value, else on each node."""
-    spec = document['spec']
-    template_vars = spec['nodeTemplate']['ansible']['ansibleVars']
-    names = sorted({n for values in carried.values() for n in values})
-    for name in names:
-        values = [carried[h].get(name, (None, None))[0] for h in carried]
-        tripleo_name = next(c[name][1] for c in carried.values()
-                            if name in c)
-        sources[name] = 'TripleO\'s %s (the NIC template uses it)' % \
-            tripleo_name
-        if all(v == values[0] for v in values):
-            template_vars[name] = values[0]
-            continue
-        for host, values_of in carried.items():
-            if name in values_of:
-                node = spec['nodes'][host].setdefault('ansible', {})
-                node.setdefault('ansibleVars', {})[name] = values_of[name][0]
+def _networks(export):
+    choices = export.choices
+    export.networks = netconfig.networks(export.deployment, choices)
+    path = choices.network.netconfig_file
+    theirs = netconfig_merge.read(path) if path else None
+    if theirs is not None:
+        export.merged_into = theirs['metadata'].get('name')
+        netconfig_merge.match(export.networks, theirs, path)
+    export.dropped = network_plan.plan(
+        export.networks, controlplane.reserve(export, choices),
+        export.merged_into)
+    export.netconfig = (netconfig_merge.document(export.networks, theirs)
+                        if theirs is not None else
+                        netconfig.document(export.networks))
 
 
-def _nic(export, group, document, netconfig_doc):
-    """Convert and prove the role's NIC template into ``document``."""
-    deployment, choices, role = export.deployment, export.choices, group.role
-    path = choices.nic_templates.get(role.name) or nic_files.path(
-        role, choices.nic_template_dir)
-    text = nic_files.read(path)
-    tripleo_vars = {h.name: deployment.tripleo_vars(h) for h in role.hosts}
-    edpm_vars = {h.name: edpm_inventory.node_vars(document, h.name,
-                                                  netconfig_doc)
-                 for h in role.hosts}
-    servicenets = edpm_inventory.service_networks(netconfig_doc)
-    network_map = {n.lower: servicenets[n.name.lower()]
-                   for n in export.networks}
-    network_names = {(deployment.network(n.lower) or {}).get('name'): n.name
-                     for n in export.networks if n.lower != 'ctlplane'}
-    try:
-        conversion = nic.convert(text, tripleo_vars, edpm_vars, network_map,
-                                 network_names)
-    except nic.RenderError as exc:
-        raise exceptions.RhosoExportError(
-            'The NIC template %s of role %s is not a Jinja template (%s): '
-            'fix it, or give the role another with --nic-template %s=<file>'
-            % (path, role.name, exc, role.name))
-    _place(document, conversion.carried, export.sources[group.name])
-    document['spec']['nodeTemplate']['ansible']['ansibleVars'][
-        TEMPLATE_VAR] = conversion.template
-    export.sources[group.name][TEMPLATE_VAR] = (
-        '%sNetworkConfigTemplate %s, converted to EDPM\'s variables'
-        % (role.name, path))
-    edpm_vars = {h.name: edpm_inventory.node_vars(document, h.name,
-                                                  netconfig_doc)
-                 for h in role.hosts}
-    proof = nic.prove(text, conversion.template, tripleo_vars, edpm_vars)
-    failed = {h: why for h, why in proof.items() if why}
-    if failed:
-        host = sorted(failed)[0]
-        raise exceptions.RhosoExportError(
-            'The NIC template %s of role %s cannot be converted so that EDPM '
-            'renders the same network_config on %s: %s; give the role a '
-            'template EDPM renders the same with --nic-template %s=<file>'
-            % (path, role.name, host, failed[host], role.name))
-    export.templates[role.name] = Template(path, text, conversion, proof)
-
-
-def _nodesets(export, netconfig_doc):
-    ctlplane = [str(s.cidr) for s in export.networks[0].subnets]
+def _nodesets(export):
     for group in export.groups:
         document = nodeset_mod.document(export.deployment, group,
                                         export.networks, export.choices)
-        variables = document['spec']['nodeTemplate']['ansible'][
-            'ansibleVars']
-        sources = export.sources.setdefault(group.name, {})
-        for var in ansible_vars.role_vars(group.role, ctlplane):
-            variables[var.name] = var.value
-            sources[var.name] = var.source
-        if group.kind == plan.COMPUTE and ceph.uses_ceph(group.role):
-            spec = document['spec']
-            spec['services'].insert(spec['services'].index(
-                'install-certs'), ceph.SERVICE)
-            spec['nodeTemplate']['extraMounts'] = ceph.EXTRA_MOUNTS
-        _nic(export, group, document, netconfig_doc)
-        export.documents.append(('nodeset-%s.yaml' % group.name, document))
+        sources, templates = nodeset_vars.fill(
+            export.deployment, group, document, export.netconfig,
+            export.networks, export.choices)
+        group.document = document
+        export.sources[group.name] = sources
+        export.templates.update(templates)
 
 
-def build(wd, choices):
-    """The validated :class:`Export` of work dir ``wd``; RhosoExportError
-    (or RhosoInvalidError with the problems) when it cannot be made."""
-    deployment = source.read(wd)
-    export = Export(deployment, choices)
-    bundle_version = choices.version
-    export.groups, export.skipped = plan.classify(deployment, choices)
-    export.networks = netconfig.networks(deployment, choices)
-    netconfig_doc = netconfig.document(export.networks)
-    export.documents.append(('netconfig.yaml', netconfig_doc))
-    _nodesets(export, netconfig_doc)
-    tls = bool(deployment.global_vars.get('enable_internal_tls'))
-    cells = {g.cell for g in export.groups if g.kind == plan.COMPUTE}
-    for service in documents_mod.services(cells, tls):
-        export.documents.append(('service-%s.yaml' % service['metadata'][
-            'name'], service))
-    on_ceph = [g.role for g in export.groups
-               if g.kind == plan.COMPUTE and ceph.uses_ceph(g.role)]
-    config = documents_mod.cells_config(
-        {ceph.NOVA_CONF: ceph.nova_conf(on_ceph[0])} if on_ceph else None)
-    export.documents.append(('configmap-%s.yaml' % config['metadata'][
-        'name'], config))
-    for deployment_doc in documents_mod.deployments(
-            [g.name for g in export.groups]):
-        export.documents.append(('deployment-%s.yaml' % deployment_doc[
-            'metadata']['name'], deployment_doc))
+def _secrets(export):
+    deployment = export.deployment
     export.key_path, key_text = ssh_key(deployment)
+    on_ceph = [r for g in export.groups for r in g.roles
+               if g.kind == plan.COMPUTE and ceph.uses_ceph(r)]
     ceph_files = None
     if on_ceph:
         export.ceph_vars, ceph_data = ceph.client_vars(deployment)
         ceph_files = ceph.conf_files(ceph_data) if ceph_data else None
-    export.secrets = secret_docs.all_secrets(
-        deployment.passwords, tls, choices.ssh_key_secret, export.key_path,
-        key_text, ceph_files, export.ceph_vars)
-    documents = [(problems_mod.describe(name, doc), doc)
-                 for name, doc in export.documents]
-    documents += [(problems_mod.describe(secret_file(s), s.document),
-                   s.document) for s in export.secrets]
+    export.secrets = secret_docs.data_plane(
+        deployment.passwords, export.tls, export.choices.ssh_key_secret,
+        export.key_path, key_text, ceph_files, export.ceph_vars)
+    export.osp_secret = secret_docs.osp_secret(deployment.passwords)
+    return on_ceph
+
+
+def _secret_notes(export):
+    notes = []
+    if export.key_path is None:
+        notes.append('No SSH key of TripleO\'s Ansible was found (ansible.cfg '
+                     'private_key_file, the work dir\'s ssh_private_key): '
+                     'oc create secret generic %s --from-file=ssh-privatekey='
+                     '<the key TripleO\'s Ansible logs in with>'
+                     % export.choices.ssh_key_secret)
+    redhat = export.choices.redhat
+    if redhat is not None:
+        notes.append('Downstream, the NodeSets read %s and %s '
+                     '(ansibleVarsFrom): oc create secret generic %s '
+                     '--from-literal rhc_auth=\'{"login": {"username": '
+                     '"<user>", "password": "<password>"}}\'; oc create '
+                     'secret generic %s --from-literal '
+                     'edpm_container_registry_logins=\'{"registry.redhat.io"'
+                     ': {"<user>": "<password>"}}\' '
+                     '(%s)' % (redhat.subscription_secret,
+                               redhat.registry_secret,
+                               redhat.subscription_secret,
+                               redhat.registry_secret,
+                               upstream.source('compute', '336-356').text()))
+    return notes
+
+
+def _kit(export, on_ceph, extra=None):
+    kit = export.kit
+    notes = []
+    if export.merged_into is None:
+        notes.append('No --netconfig was given: this is a NetConfig of its '
+                     'own, for a namespace without one.')
+    kit.add(dataplane_steps.netconfig_step(
+        export.netconfig, export.choices.network.netconfig_file, notes))
+    kit.add(dataplane_steps.secrets_step(export.secrets,
+                                         _secret_notes(export)))
+    cells = sorted({g.cell for g in export.groups if g.kind == plan.COMPUTE})
+    files = dict(extra or {})
+    if on_ceph:
+        files[ceph.NOVA_CONF] = ceph.nova_conf(on_ceph[0])
+    config = documents_mod.cells_config(files or None)
+    nova = [documents_mod.nova_service(cell, export.tls) for cell in cells]
+    cleanup = upstream.facts()['cleanup']
+    dataplane_steps.compute_steps(
+        kit, export.groups, config, nova, 'Only the compute cells\' '
+        'NodeSets: the cleanup stops %s (%s), so it never runs on '
+        'networkers, whose tripleo_ovn_controller carries the gateways' % (
+            cleanup['stops'], upstream.source(
+                cleanup['source'], cleanup['lines']).text()))
+    dataplane_steps.networker_steps(kit, export.groups, not cells)
+
+
+def documents(export):
+    """``(where, document)`` of every document the kit applies."""
+    return [(problems_mod.describe(path, doc.body), doc.body)
+            for path, doc in export.kit.documents()]
+
+
+def build(wd, choices, controlplane_inputs=None):
+    """The validated :class:`Export` of work dir ``wd``, with the control
+    plane's steps when ``controlplane_inputs`` (its
+    :class:`~.controlplane.inputs.Inputs`) are given; RhosoExportError (or
+    RhosoInvalidError with the problems) when it cannot be made."""
+    deployment = source.read(wd)
+    export = Export(deployment, choices, controlplane_inputs)
+    export.groups, export.skipped = plan.classify(deployment, choices)
+    _networks(export)
+    _nodesets(export)
+    on_ceph = _secrets(export)
+    extra = controlplane.build(export) if controlplane_inputs else None
+    _kit(export, on_ceph, extra)
+    if controlplane_inputs:
+        controlplane.add_steps(export)
     export.result = validate.check(
-        documents, bundle_version, deployment, choices.rhoso_network,
-        choices.nic_template_dir, choices.nic_templates)
-    if export.result.problems:
-        first = export.result.problems[0]
+        controlplane.dataplane_only(documents(export)), choices.version,
+        deployment, choices.rhoso_network, choices.nic_template_dir,
+        choices.nic_templates, skipped=set(export.skipped))
+    problems = list(export.result.problems)
+    if controlplane_inputs:
+        export.controlplane_results = controlplane.check(export, deployment)
+        problems += export.controlplane_results[choices.version][0]
+    if problems:
         raise exceptions.RhosoInvalidError(
             'The export would not be valid for RHOSO %s (%d problems; '
             'nothing written), first: %s' % (
-                bundle_version, len(export.result.problems),
-                problems_mod.line(first)), export.result.problems)
+                choices.version, len(problems),
+                problems_mod.line(problems[0])), problems)
     return export
-
-
-def secret_file(written):
-    return os.path.join(writing.SECRETS_DIR, 'secret-%s.yaml' % written.name)
-
-
-def manifest(export, now=None):
-    now = now or datetime.datetime.now(datetime.timezone.utc)
-    choices = export.choices
-    return {
-        'written': now.strftime('%Y-%m-%dT%H:%M:%SZ'),
-        'by': 'openstack overcloud adoption export',
-        'stack': export.deployment.stack,
-        'work_dir': export.deployment.wd.path,
-        'rhoso_version': choices.version,
-        'network_map': {n.lower: n.name for n in export.networks},
-        'nic_template_dir': choices.nic_template_dir,
-        'nic_templates': dict(choices.nic_templates),
-        'nodesets': {g.name: [h.name for h in g.role.hosts]
-                     for g in export.groups},
-        'skipped_roles': dict(export.skipped),
-        'files': [{'file': name, 'kind': doc['kind'],
-                   'name': doc['metadata']['name']}
-                  for name, doc in export.documents] + [
-            {'file': secret_file(s), 'kind': 'Secret', 'name': s.name}
-            for s in export.secrets],
-    }
-
-
-def files(export):
-    """The :class:`~.writing.File` list of the export."""
-    deployment = export.deployment
-    header = ('Written by "openstack overcloud adoption export" from %s '
-              '(stack %s)\nfor RHOSO %s; report.md says where every value '
-              'came from.' % (deployment.wd.path, deployment.stack,
-                              export.choices.version))
-    result = []
-    for name, document in export.documents:
-        result.append(writing.File(name, writing.dump(
-            document, header, export.sources.get(
-                document['metadata']['name']))))
-    for written in export.secrets:
-        result.append(writing.File(secret_file(written), writing.dump(
-            written.document, header), mode=0o600))
-    tls = bool(deployment.global_vars.get('enable_internal_tls'))
-    passwords = shellvars.passwords_script(deployment, tls)
-    embedded = passwords if export.choices.embed_secrets else None
-    result.append(writing.File(VARS_SCRIPT, shellvars.variables_script(
-        deployment, export.groups, export.choices, export.key_path,
-        embedded), mode=0o600 if embedded else 0o644))
-    if embedded is None:
-        result.append(writing.File(os.path.join(
-            writing.SECRETS_DIR, shellvars.PASSWORDS_FILE), passwords,
-            mode=0o600))
-    result.append(writing.File(validate.MANIFEST, writing.dump(
-        manifest(export))))
-    result.append(writing.File(REPORT, report_mod.text(export)))
-    return result

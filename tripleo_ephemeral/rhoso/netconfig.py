@@ -1,59 +1,80 @@
-"""The NetConfig: every network the stack's hosts use, as IPAM needs it.
+"""The networks the stack's hosts use, as the NetConfig describes them.
 
 Isolated networks come from the networks data the stack was rendered
 with; the control plane (which networks data never lists) from each
 role's ``ctlplane_*`` group variables and its hosts' addresses. A subnet
-keeps TripleO's CIDR, VLAN, gateway and routes; its allocation ranges are
-TripleO's pools (the whole subnet for the control plane, whose pools were
-the undercloud's) with every address in use cut out (hosts, VIPs, the
-gateway), so IPAM never hands one out again; the VIPs are also
-``excludeAddresses``. The dns domain is the one the hosts' FQDNs on that
-network use, without TripleO's trailing dot.
+keeps TripleO's CIDR, VLAN, gateway and routes, and upstream's name
+(``subnet1``, ``subnet2``... in TripleO's order; the operator's when the
+export merges into their NetConfig). Each knows the addresses TripleO
+uses on it (hosts, VIPs, gateway): :mod:`.network_plan` keeps them out of
+every range RHOSO takes, and the VIPs are also ``excludeAddresses``. The
+dns domain is the one the hosts' FQDNs on that network use, without
+TripleO's trailing dot.
 """
 
 import ipaddress
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import network_data
+from tripleo_ephemeral.rhoso import netplan
 
 API_VERSION = 'network.openstack.org/v1beta1'
-NAME = 'netconfig'
+KIND = 'NetConfig'
+#: The name of a NetConfig the export makes itself (no --netconfig): not
+#: upstream's ``netconfig``, so that applying it where the namespace has
+#: one is refused by the webhook (one per namespace) and never replaces it.
+NAME = 'tripleo-netconfig'
 CTLPLANE = network_data.CTLPLANE
-CTLPLANE_SUBNET = 'ctlplane-subnet'
 DEFAULT_MTU = 1500
 
 
+def subnet_name(index):
+    """Upstream's subnet names: ``subnet1``, ``subnet2``..."""
+    return 'subnet%d' % index
+
+
 class Subnet:
-    def __init__(self, name, cidr, gateway=None, vlan=None, routes=(),
-                 pools=()):
+    """A subnet: its NetConfig ``name``, TripleO's (``tripleo_name``),
+    what TripleO uses on it (``used``: address -> host, ``vips``:
+    address -> VIP), the operator's ``excluded`` addresses and ``routes``
+    when merged, and its :class:`~.netplan.SubnetPlan` once planned."""
+
+    def __init__(self, name, tripleo_name, cidr, gateway=None, vlan=None,
+                 routes=()):
         self.name = name
+        self.tripleo_name = tripleo_name
         self.cidr = cidr
         self.gateway = gateway
         self.vlan = vlan
         self.routes = list(routes)
-        self.pools = list(pools)
-        self.used = set()
-        self.vips = set()
+        self.used = {}
+        self.vips = {}
+        self.excluded = []
+        self.plan = None
+        #: the operator's allocation ranges (merged), or None
+        self.given_ranges = None
+        #: the operator's gateway where TripleO's nodes have none
+        self.their_gateway = None
+        #: 'merged' into or 'added' to the operator's NetConfig, or None
+        self.merged = None
 
     def __contains__(self, ip):
         return ip.version == self.cidr.version and ip in self.cidr
 
-    def ranges(self):
-        """Allocation ranges: the pools without any address in use."""
-        taken = sorted(self.used | self.vips |
-                       ({self.gateway} if self.gateway else set()))
-        result = []
-        for first, last in self.pools:
-            start = first
-            for ip in taken:
-                if ip < start or ip > last:
-                    continue
-                if ip > start:
-                    result.append((start, ip - 1))
-                start = ip + 1
-            if start <= last:
-                result.append((start, last))
-        return result
+    def tripleo_addresses(self):
+        """``{address: whose}`` of everything TripleO uses here."""
+        found = {ip: 'host %s' % host for ip, host in self.used.items()}
+        found.update({ip: 'VIP %s' % key for ip, key in self.vips.items()})
+        if self.gateway:
+            found[self.gateway] = 'gateway'
+        return found
+
+    def allocation_ranges(self):
+        return list(self.plan.parts[netplan.DATAPLANE]) if self.plan else []
+
+    def exclude_addresses(self):
+        found = sorted(set(self.vips) | set(self.excluded))
+        return [str(ip) for ip in found]
 
 
 class Network:
@@ -68,6 +89,8 @@ class Network:
         self.subnets = []
         self.domains = set()
         self.data_domain = None
+        #: 'merged' into or 'added' to the operator's NetConfig, or None
+        self.merged = None
 
     def subnet_of(self, ip):
         ip = ipaddress.ip_address(str(ip))
@@ -76,13 +99,6 @@ class Network:
     @property
     def dns_domain(self):
         return sorted(self.domains)[0] if self.domains else None
-
-
-def _whole(cidr):
-    """The host range of a subnet without pools (the control plane)."""
-    if cidr.num_addresses <= 2:
-        return [(cidr[0], cidr[-1])]
-    return [(cidr[1], cidr[-2] if cidr.version == 4 else cidr[-1])]
 
 
 def _routes(routes):
@@ -103,11 +119,10 @@ def _routes(routes):
 def _isolated(data, name):
     network = Network(data['name_lower'], name, data.get('mtu'),
                       'networks data, network %s' % data['name'])
-    for subnet in network_data.subnets(data).values():
-        gateway = subnet.gateway
+    for index, subnet in enumerate(network_data.subnets(data).values(), 1):
         network.subnets.append(Subnet(
-            subnet.name, subnet.cidr, gateway, subnet.vlan,
-            _routes(subnet.routes), subnet.ranges()))
+            subnet_name(index), subnet.name, subnet.cidr, subnet.gateway,
+            subnet.vlan, _routes(subnet.routes)))
     network.data_domain = (data.get('dns_domain') or '').rstrip('.') or None
     return network
 
@@ -129,30 +144,27 @@ def _ctlplane(deployment):
                 raise exceptions.RhosoExportError(
                     'group_vars/%s has no ctlplane_subnet_cidr, so the '
                     'control plane subnet of %s is unknown: render '
-                    'config-download '
-                    'again' % (role.name, host.name))
+                    'config-download again' % (role.name, host.name))
             cidr = ipaddress.ip_network('%s/%s' % (ip, prefix), strict=False)
             gateway = group_vars.get('ctlplane_gateway_ip')
             gateway = ipaddress.ip_address(gateway) if gateway else None
-            name = CTLPLANE_SUBNET if not network.subnets else \
-                '%s%d' % (CTLPLANE_SUBNET, len(network.subnets) + 1)
+            index = len(network.subnets) + 1
             network.subnets.append(Subnet(
-                name, cidr, gateway if gateway and gateway in cidr else None,
-                None, _routes(group_vars.get('ctlplane_host_routes')),
-                _whole(cidr)))
+                subnet_name(index), 'ctlplane-subnet' if index == 1 else
+                'ctlplane subnet of role %s' % role.name, cidr,
+                gateway if gateway and gateway in cidr else None,
+                None, _routes(group_vars.get('ctlplane_host_routes'))))
     return network
 
 
 def networks(deployment, choices):
     """The :class:`Network` list: ctlplane first, then the isolated
     networks any host uses, in networks-data order, each subnet knowing
-    the addresses in use."""
+    the addresses TripleO uses on it."""
     result = [_ctlplane(deployment)]
-    used_lowers = set()
-    for host in deployment.hosts():
-        for data in deployment.networks:
-            if host.ip(data['name_lower']):
-                used_lowers.add(data['name_lower'])
+    used_lowers = {data['name_lower'] for host in deployment.hosts()
+                   for data in deployment.networks
+                   if host.ip(data['name_lower'])}
     for data in deployment.networks:
         if data['name_lower'] in used_lowers:
             result.append(_isolated(data, choices.rhoso_network(
@@ -170,7 +182,8 @@ def networks(deployment, choices):
 
 def _mark_used(deployment, network):
     for host in deployment.hosts():
-        ip = host.ip(network.lower)
+        ip = host.ctlplane_ip if network.lower == CTLPLANE else \
+            host.ip(network.lower)
         if not ip:
             continue
         subnet = network.subnet_of(ip)
@@ -180,7 +193,7 @@ def _mark_used(deployment, network):
                 'networks data and the inventory disagree; deploy again'
                 % (host.name, ip, network.lower, ', '.join(
                     str(s.cidr) for s in network.subnets)))
-        subnet.used.add(ipaddress.ip_address(str(ip)))
+        subnet.used[ipaddress.ip_address(str(ip))] = host.name
         fqdn = host.hostname(network.lower) or ''
         if '.' in fqdn:
             network.domains.add(fqdn.split('.', 1)[1].rstrip('.'))
@@ -189,34 +202,37 @@ def _mark_used(deployment, network):
             continue
         subnet = network.subnet_of(vip)
         if subnet is not None:
-            subnet.vips.add(ipaddress.ip_address(str(vip)))
+            subnet.vips[ipaddress.ip_address(str(vip))] = key
     if not network.domains:
         cloud = deployment.global_vars.get('cloud_domain') or 'localdomain'
         network.domains.add(network.data_domain or '%s.%s' % (
             network.lower.replace('_', ''), cloud))
 
 
-def document(networks):
-    """The NetConfig document."""
-    result = []
-    for network in networks:
-        subnets = []
-        for subnet in network.subnets:
-            entry = {'name': subnet.name, 'cidr': str(subnet.cidr),
-                     'allocationRanges': [
-                         {'start': str(a), 'end': str(b)}
-                         for a, b in subnet.ranges()]}
-            if subnet.gateway:
-                entry['gateway'] = str(subnet.gateway)
-            if subnet.vlan is not None:
-                entry['vlan'] = int(subnet.vlan)
-            if subnet.routes:
-                entry['routes'] = subnet.routes
-            if subnet.vips:
-                entry['excludeAddresses'] = [str(v) for v in
-                                             sorted(subnet.vips)]
-            subnets.append(entry)
-        result.append({'name': network.name, 'dnsDomain': network.dns_domain,
-                       'mtu': int(network.mtu), 'subnets': subnets})
-    return {'apiVersion': API_VERSION, 'kind': 'NetConfig',
-            'metadata': {'name': NAME}, 'spec': {'networks': result}}
+def subnet_entry(subnet):
+    """The NetConfig subnet of ``subnet``."""
+    entry = {'name': subnet.name, 'cidr': str(subnet.cidr),
+             'allocationRanges': [{'start': str(r.first), 'end': str(r.last)}
+                                  for r in subnet.allocation_ranges()]}
+    if subnet.gateway:
+        entry['gateway'] = str(subnet.gateway)
+    if subnet.vlan is not None:
+        entry['vlan'] = int(subnet.vlan)
+    if subnet.routes:
+        entry['routes'] = subnet.routes
+    if subnet.exclude_addresses():
+        entry['excludeAddresses'] = subnet.exclude_addresses()
+    return entry
+
+
+def network_entry(network):
+    return {'name': network.name, 'dnsDomain': network.dns_domain,
+            'mtu': int(network.mtu),
+            'subnets': [subnet_entry(s) for s in network.subnets]}
+
+
+def document(networks, name=NAME):
+    """A NetConfig of ``networks`` alone (no --netconfig given)."""
+    return {'apiVersion': API_VERSION, 'kind': KIND,
+            'metadata': {'name': name},
+            'spec': {'networks': [network_entry(n) for n in networks]}}

@@ -12,18 +12,22 @@ variables of the NodeSet (a variable EDPM sets differently, such as
 ``dns_search_domains``, is carried as ``tripleo_<name>``). :func:`prove`
 then renders both, with the variables each side provides, for every
 node (jinja2, StrictUndefined, Ansible's ``lookup('vars')`` and None
-rendered as nothing), and compares the parsed ``network_config``.
+rendered as nothing), and compares the parsed ``network_config``, in
+jinja2's sandbox (:mod:`.nic_jinja`).
 """
 
-import json
 import re
 
 import jinja2
 import jinja2.meta
-import yaml
 
-from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.rhoso import edpm_inventory
+from tripleo_ephemeral.rhoso import nic_jinja
+
+RenderError = nic_jinja.RenderError
+environment = nic_jinja.environment
+render = nic_jinja.render
+GLOBALS = nic_jinja.GLOBALS
 
 #: TripleO's name -> EDPM's, for the same meaning.
 RENAMES = {'role_networks': 'nodeset_networks',
@@ -34,57 +38,6 @@ EDPM_OWN = frozenset(['networks_lower'])
 NET_SUFFIXES = ('ip', 'cidr', 'gateway_ip', 'host_routes', 'mtu', 'vlan_id',
                 'dns_nameservers')
 CARRIED_PREFIX = 'tripleo_'
-GLOBALS = frozenset(['lookup', 'range', 'dict', 'lipsum', 'cycler',
-                     'joiner', 'namespace'])
-
-
-class RenderError(Exception):
-    """A template could not be rendered with a side's variables."""
-
-
-def _bool(value):
-    if isinstance(value, str):
-        return value.strip().lower() in ('yes', 'on', '1', 'true', 't', 'y')
-    return bool(value)
-
-
-@jinja2.pass_context
-def _lookup(context, kind, *names, **kwargs):
-    if kind != 'vars':
-        raise RenderError('lookup(%r) is not rendered here (only '
-                          'lookup("vars"))' % kind)
-    values = []
-    for name in names:
-        value = context.resolve_or_missing(name)
-        if value is jinja2.utils.missing:
-            if 'default' in kwargs:
-                value = kwargs['default']
-            else:
-                raise RenderError('variable %s is undefined' % name)
-        values.append(value)
-    return values[0] if len(values) == 1 else values
-
-
-def environment():
-    """jinja2 as Ansible renders a template: StrictUndefined, None as
-    nothing, ``lookup('vars', ...)`` and the few Ansible filters NIC
-    templates use."""
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined,
-                             trim_blocks=True,
-                             finalize=lambda v: '' if v is None else v,
-                             extensions=['jinja2.ext.do',
-                                         'jinja2.ext.loopcontrols'])
-    env.globals['lookup'] = _lookup
-    env.filters.update({
-        'bool': _bool,
-        'to_json': lambda v, **kw: json.dumps(v, **kw),
-        'to_yaml': lambda v, **kw: yaml.safe_dump(v, **kw),
-        'to_nice_yaml': lambda v, **kw: yaml.safe_dump(
-            v, default_flow_style=False, **kw),
-        'ternary': lambda v, a, b, none=None: (
-            none if v is None and none is not None else (a if v else b)),
-    })
-    return env
 
 
 def referenced(text):
@@ -136,27 +89,6 @@ def rename(text, mapping, literals=None):
         return result
 
     return _BLOCK.sub(block, text)
-
-
-def render(text, variables):
-    """The ``network_config`` of ``text`` rendered with ``variables``;
-    RenderError naming what failed."""
-    try:
-        rendered = environment().from_string(text).render(**variables)
-    except jinja2.UndefinedError as exc:
-        raise RenderError(str(exc))
-    except edpm_inventory.LiveValueError as exc:
-        raise RenderError('it uses %s, which only the cluster knows' % exc)
-    except jinja2.TemplateError as exc:
-        raise RenderError('%s: %s' % (type(exc).__name__, exc))
-    try:
-        data = yamlfile.loads(rendered, json_first=False)
-    except yaml.YAMLError as exc:
-        raise RenderError('it does not render YAML: %s' % str(exc).split(
-            '\n')[0])
-    if not isinstance(data, dict) or 'network_config' not in data:
-        raise RenderError('it renders no network_config')
-    return data['network_config']
 
 
 def dynamic_suffixes(text):

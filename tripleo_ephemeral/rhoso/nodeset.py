@@ -2,52 +2,23 @@
 
 Per node: ``hostName`` is TripleO's canonical FQDN (Nova's ``host`` and
 OVN's chassis name), ``ansibleHost`` the ctlplane address, and every
-network of the role with the node's current address as ``fixedIP``, in
+network of its role with the node's current address as ``fixedIP``, in
 the order TripleO's NIC template loops over them (so EDPM's
 ``nodeset_networks`` is that order). The node template has the user
-TripleO's Ansible logged in as, the key Secret, and the carried Ansible
-variables (:mod:`.ansible_vars`) with the NIC template (:mod:`.nic`).
+TripleO's Ansible logged in as, the key Secret, the procedure's ``env``,
+services and variables; an Ansible variable whose value is the same on
+every node of the NodeSet is the node template's, one that differs (the
+roles of one cell with their own NIC templates, tuned profiles...) is set
+on each node (:func:`place`).
 """
 
-from tripleo_ephemeral.rhoso import plan
+from tripleo_ephemeral.rhoso import ceph
+from tripleo_ephemeral.rhoso import procedure_vars
+from tripleo_ephemeral.rhoso import services as services_mod
 
 API_VERSION = 'dataplane.openstack.org/v1beta1'
 KIND = 'OpenStackDataPlaneNodeSet'
-#: The adoption procedure's services, in order; ``nova`` is the cell's own.
-COMPUTE_SERVICES = ('bootstrap', 'download-cache', 'configure-network',
-                    'validate-network', 'install-os', 'configure-os',
-                    'ssh-known-hosts', 'run-os', 'reboot-os',
-                    'install-certs', 'ovn', 'neutron-metadata', 'libvirt',
-                    'nova', 'telemetry')
-NETWORKER_SERVICES = ('bootstrap', 'download-cache', 'configure-network',
-                      'validate-network', 'install-os', 'configure-os',
-                      'ssh-known-hosts', 'run-os', 'install-certs', 'ovn',
-                      'neutron-metadata')
-#: EDPM service -> the TripleO service a role must run for it.
-NEEDS = {'ovn': 'ovn_controller', 'neutron-metadata': 'ovn_metadata',
-         'libvirt': 'nova_libvirt', 'nova': 'nova_compute',
-         'telemetry': 'ceilometer_agent_compute'}
-#: Optional EDPM services -> the TripleO service that asks for them.
-OPTIONAL = (('neutron-sriov', 'neutron_sriov_agent'),
-            ('neutron-dhcp', 'neutron_dhcp'))
 DEFAULT_ROUTE = {'ControlPlane': 'ctlplane'}
-
-
-def nova_service(cell):
-    return 'nova-%s' % cell
-
-
-def services(group):
-    names = COMPUTE_SERVICES if group.kind == plan.COMPUTE else \
-        NETWORKER_SERVICES
-    result = []
-    for name in names:
-        if NEEDS.get(name) and NEEDS[name] not in group.role.services:
-            continue
-        result.append(nova_service(group.cell) if name == 'nova' else name)
-    result += [name for name, needs in OPTIONAL
-               if needs in group.role.services]
-    return result
 
 
 def default_route_networks(deployment, role, choices):
@@ -88,21 +59,29 @@ def node_networks(deployment, host, networks, choices):
 
 
 def document(deployment, group, networks, choices):
-    """The NodeSet of ``group`` without the NIC template (added by the
-    export once converted)."""
-    role = group.role
-    ssh_user = role.ssh_user
+    """The NodeSet of ``group`` without its Ansible variables (see
+    :func:`place`)."""
+    users = [r.ssh_user for r in group.roles if r.ssh_user]
+    ssh_user = users[0] if users else None
     nodes = {}
-    for host in role.hosts:
+    for host in group.hosts:
         node = {'hostName': host.canonical_hostname,
                 'ansible': {'ansibleHost': str(host.ctlplane_ip)},
                 'networks': node_networks(deployment, host, networks,
                                           choices)}
-        user = host.vars.get('ansible_ssh_user')
+        user = host.vars.get('ansible_ssh_user') or \
+            deployment.roles[host.role].ssh_user
         if user and user != ssh_user:
             node['ansible']['ansibleUser'] = user
         nodes[host.name] = node
     ansible = {'ansibleUser': ssh_user, 'ansibleVars': {}}
+    vars_from = procedure_vars.vars_from(choices.redhat)
+    if vars_from:
+        ansible['ansibleVarsFrom'] = vars_from
+    template = {'ansibleSSHPrivateKeySecret': choices.ssh_key_secret,
+                'ansible': ansible}
+    if services_mod.CEPH in group.services:
+        template['extraMounts'] = ceph.EXTRA_MOUNTS
     return {
         'apiVersion': API_VERSION, 'kind': KIND,
         'metadata': {'name': group.name},
@@ -111,11 +90,35 @@ def document(deployment, group, networks, choices):
                 'enable_internal_tls')),
             'preProvisioned': True,
             'networkAttachments': ['ctlplane'],
-            'services': services(group),
-            'nodeTemplate': {
-                'ansibleSSHPrivateKeySecret': choices.ssh_key_secret,
-                'ansible': ansible,
-            },
+            'services': list(group.services),
+            'env': [dict(e) for e in procedure_vars.ENV[group.kind]],
+            'nodeTemplate': template,
             'nodes': nodes,
         },
     }
+
+
+_MISSING = object()
+
+
+def place(document, per_host):
+    """Set the Ansible variables of ``per_host`` (node -> {name: value})
+    in ``document``: the node template's when every node has the same
+    value, else each node's own; replaces what was there."""
+    spec = document['spec']
+    template = spec['nodeTemplate']['ansible']
+    template['ansibleVars'] = {}
+    for node in spec['nodes'].values():
+        node.get('ansible', {}).pop('ansibleVars', None)
+    names = []
+    for values in per_host.values():
+        names += [n for n in values if n not in names]
+    for name in names:
+        values = [per_host[h].get(name, _MISSING) for h in per_host]
+        if all(v is not _MISSING and v == values[0] for v in values):
+            template['ansibleVars'][name] = values[0]
+            continue
+        for host, value in zip(per_host, values):
+            if value is not _MISSING:
+                spec['nodes'][host].setdefault('ansible', {}).setdefault(
+                    'ansibleVars', {})[name] = value

@@ -1,24 +1,13 @@
 """``report.md``: where every value of an export came from, and what still
 needs a look on the nodes themselves."""
 
-import json
-
 from tripleo_ephemeral.rhoso import ceph
+from tripleo_ephemeral.rhoso import markdown
 from tripleo_ephemeral.rhoso import plan
-
-
-def _cell(value):
-    text = value if isinstance(value, str) else json.dumps(value)
-    if '\n' in text:
-        text = '(%d lines, see the NodeSet)' % (text.count('\n') + 1)
-    return text.replace('|', '\\|')
-
-
-def _table(header, rows):
-    lines = ['| %s |' % ' | '.join(header),
-             '|%s|' % '|'.join('---' for _ in header)]
-    lines += ['| %s |' % ' | '.join(_cell(c) for c in row) for row in rows]
-    return lines + ['']
+from tripleo_ephemeral.rhoso import procedure_vars
+from tripleo_ephemeral.rhoso import report_steps
+from tripleo_ephemeral.rhoso import secret_docs
+from tripleo_ephemeral.rhoso import upstream
 
 
 def _roles(export):
@@ -26,13 +15,14 @@ def _roles(export):
     for group in export.groups:
         what = ('compute nodes of %s' % group.cell
                 if group.kind == plan.COMPUTE else 'networker nodes')
-        rows.append((group.role.name, what, group.name,
-                     ', '.join(h.name for h in group.role.hosts)))
+        for role in group.roles:
+            rows.append((role.name, what, group.name,
+                         ', '.join(h.name for h in role.hosts)))
     for role, reason in sorted(export.skipped.items()):
         rows.append((role, 'not adopted: %s' % reason, '-', ', '.join(
             h.name for h in export.deployment.roles[role].hosts)))
-    return ['## Roles', ''] + _table(('Role', 'Becomes', 'NodeSet',
-                                      'Hosts'), rows)
+    return ['## Roles', ''] + markdown.table(
+        ('Role', 'Becomes', 'NodeSet', 'Hosts'), rows)
 
 
 def _nodes(export):
@@ -43,7 +33,7 @@ def _nodes(export):
              'tripleo-ansible-inventory.yaml).', '']
     rows = []
     for group in export.groups:
-        for host in group.role.hosts:
+        for host in group.hosts:
             addresses = ', '.join('%s %s' % (n.name, host.ctlplane_ip
                                              if n.lower == 'ctlplane'
                                              else host.ip(n.lower))
@@ -52,36 +42,21 @@ def _nodes(export):
                                   host.ip(n.lower))
             rows.append((group.name, host.name, host.canonical_hostname,
                          host.ctlplane_ip, addresses))
-    return lines + _table(('NodeSet', 'Node', 'hostName', 'ansibleHost',
-                           'fixedIPs'), rows)
-
-
-def _networks(export):
-    rows = []
-    for network in export.networks:
-        for subnet in network.subnets:
-            rows.append((network.name, network.lower, subnet.name,
-                         str(subnet.cidr), subnet.vlan or '-',
-                         len(subnet.used), len(subnet.vips),
-                         network.source))
-    lines = ['## NetConfig', '',
-             'Allocation ranges are TripleO\'s pools without any address in '
-             'use (hosts, VIPs, gateway); VIPs are also excludeAddresses. '
-             'The dns domains are those of the hosts\' FQDNs.', '']
-    return lines + _table(('Network', 'TripleO', 'Subnet', 'CIDR', 'VLAN',
-                           'Hosts', 'VIPs', 'From'), rows)
+    return lines + markdown.table(
+        ('NodeSet', 'Node', 'hostName', 'ansibleHost', 'fixedIPs'), rows)
 
 
 def _variables(export):
-    lines = ['## Ansible variables', '']
-    for _, document in export.documents:
-        if document.get('kind') != 'OpenStackDataPlaneNodeSet':
-            continue
+    lines = ['## Ansible variables', '',
+             'Per NodeSet: the node template\'s, then those that differ '
+             'between its nodes (the roles of one cell).', '']
+    for group in export.groups:
+        document = group.document
         name = document['metadata']['name']
         values = document['spec']['nodeTemplate']['ansible']['ansibleVars']
         sources = export.sources.get(name) or {}
         lines += ['### %s' % name, '']
-        lines += _table(('Variable', 'Value', 'TripleO source'), [
+        lines += markdown.table(('Variable', 'Value', 'Source'), [
             (key, value, sources.get(key, ''))
             for key, value in values.items()])
         per_node = [(node, key, value) for node, entry in
@@ -89,7 +64,7 @@ def _variables(export):
                     for key, value in ((entry.get('ansible') or {}).get(
                         'ansibleVars') or {}).items()]
         if per_node:
-            lines += _table(('Node', 'Variable', 'Value'), per_node)
+            lines += markdown.table(('Node', 'Variable', 'Value'), per_node)
     return lines
 
 
@@ -112,25 +87,26 @@ def _templates(export):
         lines.append('Carried as Ansible variables: %s.' % (
             ', '.join('`%s`' % n for n in carried) or 'nothing'))
         lines.append('')
-        lines += _table(('Node', 'network_config'), [
+        lines += markdown.table(('Node', 'network_config'), [
             (host, 'the same' if why is None else why)
             for host, why in sorted(template.proof.items())])
     return lines
 
 
 def _secrets(export):
+    step = export.kit.step('dataplane-secrets')
     lines = ['## Secrets', '',
-             'In `secrets/` (0600); the other documents only name them.', '']
+             'The data plane\'s are the documents of `%s/` (0700, each '
+             '0600); the other documents only name them. The control '
+             'plane\'s `osp-secret` keys are a merge patch in `%s` (`%s`); '
+             'the passwords as shell variables in `secrets/passwords.sh`.'
+             % (step.directory, secret_docs.OSP_PATCH,
+                export.osp_secret.note), '']
     rows = [(written.name, ', '.join('%s (%s)' % kv for kv in
                                      written.keys.items()), written.note)
-            for written in export.secrets]
-    lines += _table(('Secret', 'Keys (source)', 'Apply'), rows)
-    if export.key_path is None:
-        lines += ['No SSH key of TripleO\'s Ansible was found (ansible.cfg '
-                  '`private_key_file`, the work dir\'s `ssh_private_key`): '
-                  'create the `%s` Secret from the key you log in with.'
-                  % export.choices.ssh_key_secret, '']
-    return lines
+            for written in export.secrets + [export.osp_secret]]
+    return lines + markdown.table(('Secret', 'Keys (source)', 'What for'),
+                                  rows)
 
 
 def _live(export):
@@ -139,13 +115,22 @@ def _live(export):
         '(`tripleo_ctlplane_dns_nameservers`, `tripleo_dns_search_domains` '
         'when the NIC template uses them): point them at RHOSO\'s DNS '
         'later if the nodes should use it.',
-        'The ctlplane allocation ranges are the whole subnet without the '
-        'addresses in use: compare them with the undercloud\'s '
-        '`ctlplane-subnet` pools and its own address.',
+        'The undercloud\'s own ctlplane address and its DHCP and '
+        'inspection ranges are not in the work dir: where the ctlplane '
+        'parts above hold them, reserve them (--reserve '
+        'ctlplane=<first>-<last>) and export again.',
         'Passwords and keys are those of the passwords file: any rotated '
         'on the nodes since the last deploy must be read there instead.',
-        'Package repositories (`rhc_repositories` or `edpm_bootstrap_'
-        'command`) and registry logins are not TripleO\'s: add them.',
+        'Package repositories are not TripleO\'s: downstream, give '
+        '--redhat (the `redhat` service, `rhc_*` variables and the '
+        'subscription and registry Secrets); upstream, put the '
+        'repo-setup lines of the procedure (%s) before `edpm_bootstrap_'
+        'command`.' % upstream.source('compute', '530-543').text(),
+        'The pre-adoption validation also wants `systemd-container` '
+        'installed on every compute (`rpm -q systemd-container`); '
+        'installing it by hand stops the instances (%s).' % upstream.source(
+            'edpm_pre_adoption_kernel', '').text().replace(
+                'kernel_args.yml', 'machined.yml'),
         'The tuned profile, kernel command line and hugepage mounts are '
         'what the templates asked for: `cat /etc/tuned/active_profile`, '
         '`/proc/cmdline` and `mount | grep hugetlbfs` on a node must agree '
@@ -157,8 +142,8 @@ def _live(export):
         'was proven to render the same network_config, not that the '
         'node\'s running network matches it.',
     ]
-    on_ceph = [g.role.name for g in export.groups
-               if g.kind == plan.COMPUTE and ceph.uses_ceph(g.role)]
+    on_ceph = [r.name for g in export.groups for r in g.roles
+               if g.kind == plan.COMPUTE and ceph.uses_ceph(r)]
     if on_ceph and not export.ceph_vars:
         checks.append('Role %s uses Ceph but the work dir has no cephadm '
                       'client configuration (ceph_client.yml): create the '
@@ -168,13 +153,14 @@ def _live(export):
         checks.append('Ceph: `%s` is built from %s; compare it with '
                       '/etc/ceph of a compute (keys rotated since?).'
                       % (ceph.SECRET, export.ceph_vars))
-    for role in export.deployment.roles.values():
-        hugepages = (role.step0.get('tripleo_kernel') or {}).get(
-            'tripleo_kernel_hugepages')
-        if hugepages:
-            checks.append('Role %s has hugepages (%s): add '
-                          '`edpm_default_mounts` for their mount points.'
-                          % (role.name, json.dumps(hugepages)))
+    for group in export.groups:
+        for role in group.roles:
+            if procedure_vars.hugepage_sizes(role):
+                checks.append('Role %s has hugepages: `edpm_default_mounts` '
+                              'mounts a hugetlbfs per page size; `mount | '
+                              'grep hugetlbfs` on a node shows TripleO\'s '
+                              '(/dev/hugepages for the default size).'
+                              % role.name)
     return ['## Still to check on the nodes', ''] + [
         '- ' + c for c in checks] + ['']
 
@@ -185,7 +171,7 @@ def _validation(export):
              '%d documents valid for RHOSO %s: schemas (strict, defaults '
              'applied), webhook and IPAM rules, checks against the work '
              'dir.' % (result.documents, result.bundle.version), '']
-    lines += _table(('Kind', 'Schema from'), sorted(
+    lines += markdown.table(('Kind', 'Schema from'), sorted(
         result.bundle.provenance().items()))
     return lines
 
@@ -196,13 +182,9 @@ def text(export):
         deployment.stack, export.choices.version), '',
         'From the work dir %s%s; nothing was contacted.' % (
             deployment.wd.path, ' (adopted from an undercloud\'s Heat)'
-            if deployment.adopted else ''), '',
-        'Apply in the procedure\'s order: the Secrets and the NetConfig, '
-        'the ConfigMap and services, the NodeSets, then each Deployment '
-        'when the one before it is Ready (pre-adoption validation, '
-        'tripleo-cleanup, openstack). `. adoption-vars.sh` sets the shell '
-        'variables the procedure uses.', '']
-    for part in (_roles, _nodes, _networks, _variables, _templates,
+            if deployment.adopted else ''), '']
+    for part in (report_steps.steps, _roles, _nodes, report_steps.networks,
+                 report_steps.procedure_lines, _variables, _templates,
                  _secrets, _live, _validation):
         lines += part(export)
     return '\n'.join(lines)

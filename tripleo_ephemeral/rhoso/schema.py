@@ -37,6 +37,7 @@ OBJECT_META = {
                  'pattern': r'^[a-z0-9]([-a-z0-9]*[a-z0-9])?'
                             r'(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'},
         'namespace': {'type': 'string'},
+        'resourceVersion': {'type': 'string'},
         'labels': _LABELS,
         'annotations': _LABELS,
     },
@@ -219,6 +220,11 @@ def check(bundle, document, where):
             where, '', 'is not a mapping', 'write one Kubernetes object '
             'per YAML document')]
     kind = document.get('kind')
+    if not kind or not document.get('apiVersion'):
+        return [problems_mod.Problem(
+            where, '', 'is not a Kubernetes document (no kind or '
+            'apiVersion): oc apply -f of its directory fails on it',
+            'move it out of the directories oc apply reads')]
     found = bundle.kinds.get(kind)
     if found is None:
         return [problems_mod.Problem(

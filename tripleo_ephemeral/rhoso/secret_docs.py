@@ -40,12 +40,15 @@ PASSWORDS = (
     ('SwiftPassword', 'SwiftPassword', 'SWIFT_PASSWORD'),
 )
 OSP_SECRET_NAME = 'osp-secret'
+#: Where the control plane's osp-secret keys are, as a merge patch (no
+#: step of the data plane applies it).
+OSP_PATCH = 'secrets/osp-secret-patch'
 MIGRATION_KEY = 'nova-migration-ssh-key'
 LIBVIRT = 'libvirt-secret'
 CEPH = 'ceph-conf-files'
 
-#: ``name``: the Secret; ``keys``: {key: TripleO source}; ``note``: how
-#: to apply it.
+#: ``name``: the Secret; ``keys``: {key: TripleO source}; ``note``: what
+#: it is for.
 Written = collections.namedtuple('Written', 'name document keys note')
 
 
@@ -67,8 +70,7 @@ def osp_secret(passwords):
             keys[key] = '%s of the passwords file' % name
     return Written(OSP_SECRET_NAME, _secret(OSP_SECRET_NAME, data), keys,
                    'merge into the existing osp-secret: oc patch secret '
-                   'osp-secret --type merge --patch-file '
-                   'secrets/secret-osp-secret.yaml')
+                   'osp-secret --type merge --patch-file %s' % OSP_PATCH)
 
 
 def migration_key(passwords):
@@ -81,8 +83,8 @@ def migration_key(passwords):
         'kubernetes.io/ssh-auth'),
         {'ssh-privatekey': 'MigrationSshKey.private_key',
          'ssh-publickey': 'MigrationSshKey.public_key'},
-        'oc apply -f; TripleO\'s key, so computes keep trusting each other '
-        'during the move (the procedure makes a new one)')
+        'TripleO\'s key, so computes keep trusting each other during the '
+        'move (the procedure makes a new one)')
 
 
 def libvirt(passwords, tls):
@@ -91,28 +93,29 @@ def libvirt(passwords, tls):
     return Written(LIBVIRT, _secret(LIBVIRT, {
         'LibvirtPassword': passwords['LibvirtTLSPassword']}),
         {'LibvirtPassword': 'LibvirtTLSPassword of the passwords file'},
-        'oc apply -f (TLS everywhere)')
+        'TLS everywhere')
 
 
 def ssh_key(name, private_key_text, path):
     return Written(name, _secret(name, {'ssh-privatekey': private_key_text}),
                    {'ssh-privatekey': path},
-                   'oc apply -f; the key TripleO\'s Ansible logged in with')
+                   'the key TripleO\'s Ansible logged in with')
 
 
 def ceph_conf(files, path):
     return Written(CEPH, _secret(CEPH, files),
                    {name: path for name in files},
-                   'oc apply -f; mounted on the computes as /etc/ceph')
+                   'mounted on the computes as /etc/ceph (the Ceph back end '
+                   'procedure creates it: apply once)')
 
 
-def all_secrets(passwords, tls, key_secret, key_path, key_text,
-                ceph_files=None, ceph_path=None):
-    """Every :class:`Written` Secret the deployment has."""
-    found = [osp_secret(passwords), migration_key(passwords),
-             libvirt(passwords, tls)]
-    if key_text:
-        found.append(ssh_key(key_secret, key_text, key_path))
+def data_plane(passwords, tls, key_secret, key_path, key_text,
+               ceph_files=None, ceph_path=None):
+    """The :class:`Written` Secrets of the data plane's step, in the
+    procedure's order: the SSH key, the migration key, libvirt's (TLS
+    everywhere), Ceph's configuration (computes on Ceph)."""
+    found = [ssh_key(key_secret, key_text, key_path) if key_text else None,
+             migration_key(passwords), libvirt(passwords, tls)]
     if ceph_files:
         found.append(ceph_conf(ceph_files, ceph_path))
     return [w for w in found if w is not None]

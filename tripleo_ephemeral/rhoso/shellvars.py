@@ -2,9 +2,9 @@
 
 ``adoption-vars.sh`` holds what is not secret: the controllers' SSH
 commands, the cells, the source database VIP and Galera members, the
-computes and networkers per cell and the NodeSet list. The passwords are
-in ``secrets/passwords.sh`` (0600), which ``adoption-vars.sh`` sources,
-unless they are asked to be embedded.
+computes per cell, the networkers and the compute cells' NodeSets. The
+passwords are in ``secrets/passwords.sh`` (0600), which
+``adoption-vars.sh`` sources, unless they are asked to be embedded.
 """
 
 import shlex
@@ -86,18 +86,21 @@ def variables_script(deployment, groups, choices, key_path, embedded=None):
               for h in deployment.group_hosts('mysql')]
     lines += _assoc('SOURCE_GALERA_MEMBERS_%s' % SOURCE_CELL.upper(), galera)
     for cell in cells:
-        hosts = [h for g in groups if g.cell == cell for h in g.role.hosts]
+        hosts = [h for g in groups if g.cell == cell for h in g.hosts]
         lines += _assoc('COMPUTES_%s' % cell.upper(), [
             (h.canonical_hostname, h.ctlplane_ip) for h in hosts])
         lines += _assoc('COMPUTES_API_%s' % cell.upper(), [
             (h.canonical_hostname, h.ip('internal_api')) for h in hosts])
     networkers = [h for g in groups if g.kind == plan.NETWORKER
-                  for h in g.role.hosts]
+                  for h in g.hosts]
     if networkers:
         lines += _assoc('networkers', [(h.canonical_hostname, h.ctlplane_ip)
                                        for h in networkers])
-    # NodeSet names are DNS labels: nothing to quote inside.
-    names = ', '.join("'%s'" % g.name for g in groups)
+    # The compute cells' NodeSets, as the procedure builds $NODESETS (the
+    # networkers have Deployments of their own). NodeSet names are DNS
+    # labels: nothing to quote inside.
+    names = ', '.join("'%s'" % g.name for g in groups
+                      if g.kind == plan.COMPUTE)
     lines.append('NODESETS="[%s]"' % names)
     if embedded is None:
         lines.append('. "$(dirname "${BASH_SOURCE[0]}")/secrets/%s"'

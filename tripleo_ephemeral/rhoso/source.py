@@ -15,6 +15,7 @@ inventory.yaml``                                addresses, Ansible user
 ``host_vars/<host>``, ``global_vars.yaml``      for every role and host
 ``<Role>/deploy_steps_tasks_step0.yaml``        kernel args, hugepages and
                                                 tuned's isolated cores
+``deploy_steps_selinux_playbook.yaml``          the SELinux mode
 ``<stack>-passwords.yaml``                      the passwords and keys
 =============================================== ============================
 
@@ -40,6 +41,8 @@ REQUIRED_GROUP_VARS = ('service_names', 'ctlplane_subnet_cidr',
 #: The step-0 tasks of THT's boot-params service: the roles they include.
 STEP0_ROLES = ('tripleo_kernel', 'tuned')
 STEP0_TASKS = 'deploy_steps_tasks_step0.yaml'
+#: The playbook that sets SELinux's state (THT's ``SELinuxMode``).
+SELINUX_PLAYBOOK = 'deploy_steps_selinux_playbook.yaml'
 
 
 def _fail(message):
@@ -113,8 +116,10 @@ class Deployment:
     """A deployed (or adopted) stack as its work dir has it."""
 
     def __init__(self, wd, outputs, inventory, global_vars, networks,
-                 roles_data, roles, passwords):
+                 roles_data, roles, passwords, selinux_mode=None):
         self.wd = wd
+        #: ``enforcing``, ``permissive``... (None: not in config-download)
+        self.selinux_mode = selinux_mode
         self.stack = wd.stack
         self.outputs = outputs
         self.inventory = inventory
@@ -202,6 +207,19 @@ def _step0(config_dir, role):
     return found
 
 
+def _selinux(config_dir):
+    """The ``state`` of the ``selinux`` task THT's SELinux playbook runs,
+    or None."""
+    plays = _load(os.path.join(config_dir, SELINUX_PLAYBOOK),
+                  'config-download SELinux playbook') or []
+    for play in plays if isinstance(plays, list) else []:
+        for task in (play or {}).get('tasks') or []:
+            args = (task or {}).get('selinux')
+            if isinstance(args, dict) and args.get('state'):
+                return str(args['state'])
+    return None
+
+
 def _check_status(wd):
     status = wd.status()
     if status is None:
@@ -277,4 +295,5 @@ def read(wd):
     except exceptions.PasswordsError as exc:
         _fail(str(exc))
     return Deployment(wd, outputs, inventory, global_vars, networks,
-                      sources['roles_data'], roles, passwords or {})
+                      sources['roles_data'], roles, passwords or {},
+                      _selinux(config_dir))

@@ -8,14 +8,12 @@ netconfig_webhook.go``, ``internal/ipam``) at the bundled versions:
 * a NodeSet's name is an RFC 1123 hostname, its extraMounts volume names
   DNS labels; from 18.0-fr5 every pre-provisioned node has an IP address
   as ``ansibleHost``; no hostName or ansibleHost is used twice;
-* NetConfig network names, dns domains (which share one namespace) and
-  subnet CIDRs are unique, dns domains have the webhook's form, a
-  subnet's gateway, ranges, excluded addresses and next hops are
-  addresses of the subnet's family inside its CIDR;
+* the NetConfig's rules (:mod:`.webhooks_netconfig`);
 * a node's network names a NetConfig network and subnet, its fixedIP is
   inside that subnet, never excluded and never another node's;
-* a Deployment names NodeSets of the export, and every service named is
-  the operator's own or defined in the export.
+* a service runs a playbook, playbook contents or a role; a Deployment
+  names NodeSets of the export, and every service named is the
+  operator's own or defined in the export.
 
 ``documents`` are ``(where, document)`` pairs (``where`` from
 :func:`~.problems.describe`).
@@ -24,7 +22,8 @@ netconfig_webhook.go``, ``internal/ipam``) at the bundled versions:
 import ipaddress
 import re
 
-from tripleo_ephemeral.rhoso import problems as problems_mod
+from tripleo_ephemeral.rhoso import rules
+from tripleo_ephemeral.rhoso import webhooks_netconfig
 
 NODESET = 'OpenStackDataPlaneNodeSet'
 DEPLOYMENT = 'OpenStackDataPlaneDeployment'
@@ -35,43 +34,20 @@ HOSTNAME_RFC1123 = re.compile(
     r'^([a-zA-Z0-9]{1}[a-zA-Z0-9-]{0,62})(\.[a-zA-Z0-9]{1}[a-zA-Z0-9-]'
     r'{0,62})*?$')
 DNS1123_LABEL = re.compile(r'^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')
-#: infra-operator's validateDNSDomain.
-DNS_DOMAIN = re.compile(
-    r'^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,}$')
+DNS_DOMAIN = rules.DNS_DOMAIN
 #: The first version whose webhook wants an IP as ansibleHost.
 ANSIBLE_HOST_IP_FROM = (18, 0, 5)
 
 
-def _rule(rule):
-    def make(where, path, message, fix):
-        return problems_mod.Problem(where, path, message, fix, rule)
-    return make
-
-
-_webhook = _rule('webhook')
-_ipam = _rule('ipam')
+_webhook = rules.webhook
+_ipam = rules.maker('ipam')
+of, name_of, ip = rules.of, rules.name_of, rules.ip
 
 
 def _version(version):
     numbers = re.findall(r'\d+', version)
     return tuple(int(n) for n in numbers[:3]) if len(numbers) >= 3 else \
         (999,)
-
-
-def _of(documents, kind):
-    return [(w, d) for w, d in documents
-            if isinstance(d, dict) and d.get('kind') == kind]
-
-
-def _name(document):
-    return str((document.get('metadata') or {}).get('name') or '')
-
-
-def _ip(value):
-    try:
-        return ipaddress.ip_address(str(value))
-    except ValueError:
-        return None
 
 
 def _nodes(document):
@@ -82,8 +58,8 @@ def _nodes(document):
 def nodeset_rules(documents, version):
     found = []
     seen = {}
-    for where, document in _of(documents, NODESET):
-        name = _name(document)
+    for where, document in of(documents, NODESET):
+        name = name_of(document)
         if not HOSTNAME_RFC1123.match(name):
             found.append(_webhook(where, 'metadata.name', 'name %r is not an '
                                   'RFC 1123 hostname' % name,
@@ -103,7 +79,7 @@ def nodeset_rules(documents, version):
             host = ((node or {}).get('ansible') or {}).get('ansibleHost')
             if spec.get('preProvisioned') and \
                     _version(version) >= ANSIBLE_HOST_IP_FROM and \
-                    _ip(host) is None:
+                    ip(host) is None:
                 found.append(_webhook(
                     where, path + '.ansible.ansibleHost', 'ansibleHost %r is '
                     'not an IP address, which RHOSO %s requires for '
@@ -124,100 +100,11 @@ def nodeset_rules(documents, version):
     return found
 
 
-def _address(where, path, value, cidr):
-    ip = _ip(value)
-    if ip is None:
-        return [_webhook(where, path, '%r is not an IP address' % (value,),
-                         'write an address of %s' % cidr)]
-    if ip.version != cidr.version or ip not in cidr:
-        return [_webhook(where, path, '%s is not inside %s' % (ip, cidr),
-                         'use an address of %s' % cidr)]
-    return []
-
-
-def _subnet_rules(where, path, subnet, cidrs):
-    found = []
-    try:
-        cidr = ipaddress.ip_network(str(subnet.get('cidr')), strict=False)
-    except ValueError:
-        return [_webhook(where, path + '.cidr', 'cidr %r is not a CIDR'
-                         % subnet.get('cidr'), 'write one (192.0.2.0/24)')]
-    if str(cidr) in cidrs:
-        found.append(_webhook(where, path + '.cidr', 'cidr %s is already '
-                              'used by %s' % (cidr, cidrs[str(cidr)]),
-                              'give each subnet its own CIDR'))
-    cidrs.setdefault(str(cidr), path)
-    if subnet.get('gateway'):
-        found += _address(where, path + '.gateway', subnet['gateway'], cidr)
-    for index, pool in enumerate(subnet.get('allocationRanges') or []):
-        here = '%s.allocationRanges[%d]' % (path, index)
-        for end in ('start', 'end'):
-            found += _address(where, '%s.%s' % (here, end), pool.get(end),
-                              cidr)
-        start, last = _ip(pool.get('start')), _ip(pool.get('end'))
-        if start and last and start.version == last.version and start > last:
-            found.append(_webhook(where, here, 'start %s is after end %s'
-                                  % (start, last), 'swap them'))
-    for index, value in enumerate(subnet.get('excludeAddresses') or []):
-        found += _address(where, '%s.excludeAddresses[%d]' % (path, index),
-                          value, cidr)
-    for index, route in enumerate(subnet.get('routes') or []):
-        here = '%s.routes[%d]' % (path, index)
-        try:
-            ipaddress.ip_network(str(route.get('destination')), strict=False)
-        except ValueError:
-            found.append(_webhook(where, here + '.destination', '%r is not '
-                                  'a CIDR' % route.get('destination'),
-                                  'write one'))
-        found += _address(where, here + '.nexthop', route.get('nexthop'),
-                          cidr)
-    return found
-
-
-def netconfig_rules(documents):
-    found = []
-    netconfigs = _of(documents, NETCONFIG)
-    if len(netconfigs) > 1:
-        found.append(_webhook(netconfigs[1][0], 'metadata.name', 'there is '
-                              'already NetConfig %s; there can only be one'
-                              % _name(netconfigs[0][1]), 'keep one'))
-    for where, document in netconfigs:
-        names, cidrs = {}, {}
-        networks = (document.get('spec') or {}).get('networks') or []
-        for index, network in enumerate(networks):
-            path = 'spec.networks[%d]' % index
-            for field, value in (('name', network.get('name')),
-                                 ('dnsDomain', network.get('dnsDomain'))):
-                if value in names:
-                    found.append(_webhook(
-                        where, '%s.%s' % (path, field), '%s %r is already '
-                        'used at %s' % (field, value, names[value]),
-                        'give each network its own name and dns domain'))
-                names.setdefault(value, '%s.%s' % (path, field))
-            domain = str(network.get('dnsDomain') or '')
-            if not DNS_DOMAIN.match(domain):
-                found.append(_webhook(
-                    where, path + '.dnsDomain', 'dnsDomain %r is not a dns '
-                    'domain the webhook takes' % domain,
-                    'write labels separated by dots, ending in letters, '
-                    'without a trailing dot (internalapi.example.com)'))
-            subnet_names = set()
-            for sindex, subnet in enumerate(network.get('subnets') or []):
-                here = '%s.subnets[%d]' % (path, sindex)
-                if subnet.get('name') in subnet_names:
-                    found.append(_webhook(where, here + '.name', 'subnet %s '
-                                          'is defined twice' % subnet['name'],
-                                          'give each subnet its own name'))
-                subnet_names.add(subnet.get('name'))
-                found += _subnet_rules(where, here, subnet, cidrs)
-    return found
-
-
 def _subnets(documents):
     """``{(network, subnet): (cidr, excluded addresses)}`` of the
     NetConfig."""
     result = {}
-    for _, document in _of(documents, NETCONFIG):
+    for _, document in of(documents, NETCONFIG):
         for network in (document.get('spec') or {}).get('networks') or []:
             for subnet in network.get('subnets') or []:
                 try:
@@ -225,7 +112,7 @@ def _subnets(documents):
                                                 strict=False)
                 except ValueError:
                     continue
-                excluded = {_ip(a) for a in subnet.get('excludeAddresses')
+                excluded = {ip(a) for a in subnet.get('excludeAddresses')
                             or []}
                 result[(network.get('name'), subnet.get('name'))] = (
                     cidr, excluded)
@@ -237,7 +124,7 @@ def ipam_rules(documents):
     networks = sorted({net for net, _ in subnets})
     found = []
     taken = {}
-    for where, document in _of(documents, NODESET):
+    for where, document in of(documents, NODESET):
         for key, node in _nodes(document):
             for index, wanted in enumerate((node or {}).get('networks') or []):
                 path = 'spec.nodes.%s.networks[%d]' % (key, index)
@@ -257,35 +144,48 @@ def ipam_rules(documents):
                 if not wanted.get('fixedIP'):
                     continue
                 cidr, excluded = subnets[pair]
-                ip = _ip(wanted['fixedIP'])
-                if ip is None or ip not in cidr:
+                fixed = ip(wanted['fixedIP'])
+                if fixed is None or fixed not in cidr:
                     found.append(_ipam(where, path + '.fixedIP', '%s is not '
                                        'inside subnet %s (%s)' % (
                                            wanted['fixedIP'], pair[1], cidr),
                                        'use the node\'s address on %s'
                                        % pair[0]))
-                elif ip in excluded:
+                elif fixed in excluded:
                     found.append(_ipam(where, path + '.fixedIP', '%s is in '
                                        'the excludeAddresses of subnet %s' % (
-                                           ip, pair[1]),
+                                           fixed, pair[1]),
                                        'remove it from excludeAddresses or '
                                        'use another address'))
-                elif (pair[0], ip) in taken:
+                elif (pair[0], fixed) in taken:
                     found.append(_ipam(where, path + '.fixedIP', '%s on %s is '
-                                       'already %s' % (ip, pair[0], taken[
-                                           (pair[0], ip)]),
+                                       'already %s' % (fixed, pair[0], taken[
+                                           (pair[0], fixed)]),
                                        'give each node its own address'))
                 else:
-                    taken[(pair[0], ip)] = 'node %s' % key
+                    taken[(pair[0], fixed)] = 'node %s' % key
+    return found
+
+
+def service_rules(documents):
+    """A service runs a playbook, playbook contents or a role."""
+    found = []
+    for where, document in of(documents, SERVICE):
+        spec = document.get('spec') or {}
+        runs = ('playbook', 'playbookContents', 'role')
+        if not any(spec.get(k) for k in runs):
+            found.append(_webhook(
+                where, 'spec.playbook', 'playbook, playbookContents and role '
+                'cannot be empty at the same time', 'name what it runs'))
     return found
 
 
 def deployment_rules(documents, default_services):
-    nodesets = {_name(d): d for _, d in _of(documents, NODESET)}
+    nodesets = {name_of(d): d for _, d in of(documents, NODESET)}
     services = set(default_services) | {
-        _name(d) for _, d in _of(documents, SERVICE)}
+        name_of(d) for _, d in of(documents, SERVICE)}
     found = []
-    for where, document in _of(documents, DEPLOYMENT):
+    for where, document in of(documents, DEPLOYMENT):
         spec = document.get('spec') or {}
         for index, name in enumerate(spec.get('nodeSets') or []):
             if name not in nodesets:
@@ -299,7 +199,7 @@ def deployment_rules(documents, default_services):
                     where, 'spec.servicesOverride[%d]' % index, 'service %s '
                     'is neither the operator\'s nor defined in the export'
                     % name, 'add its OpenStackDataPlaneService'))
-    for where, document in _of(documents, NODESET):
+    for where, document in of(documents, NODESET):
         for index, name in enumerate((document.get('spec') or {}).get(
                 'services') or []):
             if name not in services:
@@ -313,5 +213,6 @@ def deployment_rules(documents, default_services):
 def check(documents, bundle):
     """Every webhook and IPAM rule over all ``documents``."""
     return (nodeset_rules(documents, bundle.version) +
-            netconfig_rules(documents) + ipam_rules(documents) +
+            webhooks_netconfig.check(documents) + ipam_rules(documents) +
+            service_rules(documents) +
             deployment_rules(documents, bundle.default_services))

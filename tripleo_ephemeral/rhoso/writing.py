@@ -2,15 +2,20 @@
 
 Documents are YAML with multi-line strings (the NIC template) as literal
 blocks, a header naming where they came from and a comment above every
-carried Ansible variable saying its TripleO source. The output directory
-is built beside its place and swapped in whole
-(:func:`~tripleo_ephemeral.fileutil.replace_dir`), so a failure leaves
-nothing half-written; Secrets and scripts with secrets are 0600 in a 0700
-``secrets/``.
+carried Ansible variable saying its source. The export is built in a
+hidden directory beside its place (``.<name>.new-*``), with the manifest
+listing every file and its checksum, and renamed into place; an earlier
+export (checked by :mod:`.destination`) is first renamed to a hidden
+``.<name>.old-*`` of its own and removed after. A failure leaves the
+earlier export as it was; nothing else beside it is touched. Secrets and
+files with secrets are 0600 in 0700 directories.
 """
 
+import hashlib
 import os
 import re
+import shutil
+import tempfile
 
 import yaml
 
@@ -66,23 +71,64 @@ def _comment(text, comments):
 
 class File:
     """One file of the export: ``name`` relative to the output directory,
-    its ``text`` and ``mode``."""
+    its ``text`` and ``mode`` (0600 ones go in 0700 directories)."""
 
     def __init__(self, name, text, mode=0o644):
         self.name = name
         self.text = text
         self.mode = mode
 
+    @property
+    def sha256(self):
+        return hashlib.sha256(self.text.encode('utf-8')).hexdigest()
 
-def write(dest, files):
-    """Write ``files`` as the directory ``dest`` (replacing it whole)."""
-    def build(path):
-        fileutil.ensure_private_dir(os.path.join(path, SECRETS_DIR))
-        for item in files:
-            target = os.path.join(path, item.name)
-            with fileutil.atomic_open(target, mode=item.mode,
-                                      durable=False) as f:
-                f.write(item.text)
+
+def checksums(files):
+    """``{name: sha256}`` of ``files``, for the manifest."""
+    return {f.name: f.sha256 for f in files}
+
+
+def _build(path, files, private_dirs):
+    for item in files:
+        directory = os.path.dirname(item.name)
+        if directory:
+            full = os.path.join(path, directory)
+            if directory in private_dirs or item.mode & 0o077 == 0:
+                fileutil.ensure_private_dir(full)
+            else:
+                os.makedirs(full, mode=0o755, exist_ok=True)
+        with fileutil.atomic_open(os.path.join(path, item.name),
+                                  mode=item.mode, durable=False) as f:
+            f.write(item.text)
+
+
+def write(dest, files, private_dirs=()):
+    """Write ``files`` as the directory ``dest``, whole: built beside it,
+    then renamed into place over an earlier export (which
+    :func:`~.destination.check` allowed)."""
+    dest = os.path.abspath(dest)
+    parent, name = os.path.split(dest)
+    os.makedirs(parent, mode=0o700, exist_ok=True)
+    new = tempfile.mkdtemp(dir=parent, prefix='.%s.new-' % name)
+    try:
+        os.chmod(new, 0o700)
+        _build(new, files, set(private_dirs) | {SECRETS_DIR})
+        if not os.path.lexists(dest):
+            os.rename(new, dest)
+            return dest
+        old = tempfile.mkdtemp(dir=parent, prefix='.%s.old-' % name)
+        try:
+            os.rename(dest, old)
+        except BaseException:
+            os.rmdir(old)
+            raise
+        try:
+            os.rename(new, dest)
+        except BaseException:
+            os.rename(old, dest)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
         return dest
-
-    return fileutil.replace_dir(dest, build)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise

@@ -3,12 +3,13 @@
 
 :func:`write` lays out what the export reads (status, outputs with the
 roles and networks data, config-download's inventory, group_vars,
-host_vars, global_vars and step-0 tasks, ansible.cfg, the passwords and
-an SSH key) for a Controller, two Computes and a Networker on three
-isolated networks, with values shaped as THT 18.0.0 renders them (the
-opt-in tests check the export on real THT deploys). The NIC template is
-this module's own, in the form of TripleO's (``role_networks``,
-``ctlplane_subnet_cidr``, ``lookup('vars', ...)``).
+host_vars, global_vars, step-0 tasks and the SELinux playbook,
+ansible.cfg, the passwords and an SSH key) for a Controller, two Computes
+and a Networker on three isolated networks, with values shaped as THT
+18.0.0 renders them (the opt-in tests check the export on real THT
+deploys). The NIC template is this module's own, in the form of
+TripleO's (``role_networks``, ``ctlplane_subnet_cidr``, ``lookup('vars',
+...)``).
 """
 
 import copy
@@ -229,7 +230,7 @@ def write(path, roles=None, status='DEPLOY_SUCCESS', ceph=False):
     roles = copy.deepcopy(roles or ROLES)
     if ceph:
         roles['Compute']['services'].append('ceph_client')
-        roles['Compute']['hiera'] = dict(CEPH_HIERA)
+        roles['Compute'].setdefault('hiera', {}).update(CEPH_HIERA)
         _dump(os.path.join(path, 'ceph_client.yml'), CEPH_CLIENT)
     config = os.path.join(path, 'config-download', STACK)
     nic_template = os.path.join(path, 'nic-templates', 'vlans.j2')
@@ -265,6 +266,10 @@ def write(path, roles=None, status='DEPLOY_SUCCESS', ceph=False):
             _dump(os.path.join(config, 'host_vars', host),
                   {'fqdn_canonical': '%s.%s' % (host, DOMAIN)})
     _dump(os.path.join(config, 'tripleo-ansible-inventory.yaml'), inventory)
+    _dump(os.path.join(config, 'deploy_steps_selinux_playbook.yaml'), [
+        {'hosts': 'overcloud', 'name': 'Manage SELinux', 'tasks': [
+            {'name': 'Set selinux state', 'become': True,
+             'selinux': {'policy': 'targeted', 'state': 'enforcing'}}]}])
     _dump(os.path.join(config, 'global_vars.yaml'), {
         'cloud_domain': DOMAIN, 'enable_internal_tls': False,
         'service_net_map': {'mysql_network': 'internal_api'}})

@@ -34,12 +34,13 @@ def test_export_then_validate(cli, tmp_path):
     proc = cli.run('overcloud', 'adoption', 'validate', out,
                    '--rhoso-version', '18.0-fr2', '-f', 'json')
     assert proc.stdout.strip() == '[]'
-    assert ('13 documents of %s against RHOSO 18.0-fr2 and the work dir %s: '
+    assert ('15 documents of %s against RHOSO 18.0-fr2 and the work dir %s: '
             'valid; NIC template: same network_config on 3 of 3 nodes'
             % (out, wd)) in proc.stderr
 
     # The quiet mistake: a short hostName (Nova would see a new host).
-    path = os.path.join(out, 'nodeset-openstack-cell1.yaml')
+    path = os.path.join(out, '53-compute-nodesets',
+                        '01-nodeset-openstack-cell1.yaml')
     with open(path) as f:
         nodeset = yaml.safe_load(f)
     nodeset['spec']['nodes']['overcloud-novacompute-0']['hostName'] = \
@@ -50,8 +51,8 @@ def test_export_then_validate(cli, tmp_path):
                    check=False)
     assert proc.returncode == 1
     assert yaml.safe_load(proc.stdout) == [{
-        'Document': 'nodeset-openstack-cell1.yaml (OpenStackDataPlaneNodeSet '
-                    'openstack-cell1)',
+        'Document': '53-compute-nodesets/01-nodeset-openstack-cell1.yaml '
+                    '(OpenStackDataPlaneNodeSet openstack-cell1)',
         'Path': 'spec.nodes.overcloud-novacompute-0.hostName',
         'Problem': 'hostName \'overcloud-novacompute-0\' is not TripleO\'s '
                    'canonical FQDN overcloud-novacompute-0.localdomain (Nova '

@@ -8,9 +8,11 @@ templates of TripleO's Ansible::
         tripleo_ephemeral/tests/functional/test_rhoso_tht.py
 
 Network isolation with 1 Controller and 2 Computes on THT's single-NIC
-VLANs template; the same stack adopted from its Heat dump (an adopted work
-dir exports the same documents); Controller, Compute and Networker, where
-the export refuses to guess what the gateway roles become.
+VLANs template, merged into an operator's NetConfig; the same stack
+adopted from its Heat dump (an adopted work dir exports the same
+documents); two compute roles in one cell, one named with 63 characters;
+Controller, Compute and Networker, where the export refuses to guess what
+the gateway roles become.
 """
 
 import json
@@ -83,6 +85,36 @@ def load(path):
         return yaml.safe_load(f)
 
 
+def step_documents(out):
+    """``{step/file: document}`` of every step directory of an export."""
+    found = {}
+    for step in sorted(os.listdir(out)):
+        if step[:2].isdigit():
+            for name in sorted(os.listdir(out / step)):
+                found['%s/%s' % (step, name)] = load(out / step / name)
+    return found
+
+
+THEIR_NETCONFIG = {'apiVersion': 'v1', 'kind': 'List', 'items': [{
+    'apiVersion': 'network.openstack.org/v1beta1', 'kind': 'NetConfig',
+    'metadata': {'name': 'netconfig', 'namespace': 'openstack',
+                 'resourceVersion': '42'},
+    'spec': {'networks': [
+        {'name': 'ctlplane', 'dnsDomain': 'ctlplane.example.com',
+         'subnets': [{'name': 'subnet1', 'cidr': '192.0.2.0/24',
+                      'allocationRanges': [{'start': '192.0.2.100',
+                                            'end': '192.0.2.120'}]}]},
+        {'name': 'internalapi', 'dnsDomain': 'internalapi.example.com',
+         'subnets': [{'name': 'subnet1', 'cidr': '172.16.2.0/24',
+                      'vlan': 20, 'allocationRanges': [
+                          {'start': '172.16.2.4', 'end': '172.16.2.100'}]}]},
+        {'name': 'octavia', 'dnsDomain': 'octavia.example.com',
+         'subnets': [{'name': 'subnet1', 'cidr': '172.23.0.0/24',
+                      'vlan': 23, 'allocationRanges': [
+                          {'start': '172.23.0.100',
+                           'end': '172.23.0.250'}]}]}]}}]}
+
+
 def test_isolation_then_adopted(cli, tmp_path, work_dir, port, adopted_dir,
                                 tht_dir, nic_templates):
     servers_file = servers(tmp_path / 'servers.yaml', {
@@ -93,18 +125,34 @@ def test_isolation_then_adopted(cli, tmp_path, work_dir, port, adopted_dir,
     assert done.result['status'] == 'DEPLOY_SUCCESS'
 
     out = tmp_path / 'rhoso'
-    result = export(cli, work_dir, out, '--networker', 'Controller')
+    theirs = tmp_path / 'netconfig.yaml'
+    theirs.write_text(yaml.safe_dump(THEIR_NETCONFIG))
+    result = export(cli, work_dir, out, '--networker', 'Controller',
+                    '--netconfig', str(theirs), '--reserve',
+                    'internalapi=172.16.2.200-172.16.2.220')
     assert result['nic_templates'] == ('same network_config as TripleO on '
                                        '3 of 3 nodes')
+    assert result['netconfig'] == 'merged into netconfig'
+    # the data plane's steps (the control plane's, 10-49, come first:
+    # test_rhoso_controlplane_tht.py)
+    assert [s for s in result['steps'] if s >= '50'] == [
+        '50-netconfig', '51-dataplane-secrets', '52-nova-cells',
+        '53-compute-nodesets', '54-pre-adoption-validation',
+        '55-tripleo-cleanup', '56-compute-adoption', '57-nova-compute-ffu',
+        '60-networker-nodesets', '61-networker-pre-adoption',
+        '62-networker-adoption']
     for version in VERSIONS:
         assert 'valid; NIC template: same network_config on 3 of 3 nodes' \
             in validate(cli, out, version)
+    assert [n for n in os.listdir(out) if n.endswith(
+        ('.yaml', '.yml', '.json'))] == []
 
     # Each node is the inventory's host, with every address it has.
     wd = helpers.Layout(work_dir)
     inventory = load(wd.config_download_dir / 'tripleo-ansible-inventory'
                      '.yaml')
-    nodeset = load(out / 'nodeset-openstack-cell1.yaml')
+    documents = step_documents(out)
+    nodeset = documents['53-compute-nodesets/01-nodeset-openstack-cell1.yaml']
     for name, node in nodeset['spec']['nodes'].items():
         host = inventory['Compute']['hosts'][name]
         assert node['hostName'] == host['canonical_hostname']
@@ -116,9 +164,33 @@ def test_isolation_then_adopted(cli, tmp_path, work_dir, port, adopted_dir,
     variables = nodeset['spec']['nodeTemplate']['ansible']['ansibleVars']
     assert variables['edpm_tuned_profile'] == 'virtual-host'
     assert variables['edpm_network_config_nmstate'] is False
-    networker = load(out / 'nodeset-openstack-networker.yaml')
+    assert variables['edpm_bootstrap_release_version_package'] == []
+    assert 'sudo rm -f /run/virtlogd.pid' in variables[
+        'edpm_bootstrap_command']
+    assert variables['edpm_ovs_packages'] == ['openvswitch3.3']
+    networker = documents['60-networker-nodesets/'
+                          '01-nodeset-openstack-networker.yaml']
     assert networker['spec']['nodeTemplate']['ansible']['ansibleVars'][
         'edpm_enable_chassis_gw'] is True
+    assert documents['55-tripleo-cleanup/02-deployment-tripleo-cleanup'
+                     '.yaml']['spec']['nodeSets'] == ['openstack-cell1']
+
+    # Merged, never replacing: theirs kept, TripleO's addresses out of
+    # their ranges, the reservation kept out of everything.
+    netconfig = documents['50-netconfig/01-netconfig-netconfig.yaml']
+    networks = {n['name']: n for n in netconfig['spec']['networks']}
+    assert networks['octavia'] == THEIR_NETCONFIG['items'][0]['spec'][
+        'networks'][2]
+    used = {host['internal_api_ip'] for group in ('Controller', 'Compute')
+            for host in inventory[group]['hosts'].values()}
+    ranges = networks['internalapi']['subnets'][0]['allocationRanges']
+    for pool in ranges:
+        first = int(pool['start'].rsplit('.', 1)[1])
+        last = int(pool['end'].rsplit('.', 1)[1])
+        assert not any(first <= int(ip.rsplit('.', 1)[1]) <= last
+                       for ip in used)
+        assert last < 200 or first > 220
+    assert networks['storage']['subnets'][0]['name'] == 'subnet1'
 
     # The same stack adopted from its dump exports the same documents.
     other = readiness.free_port()
@@ -126,11 +198,54 @@ def test_isolation_then_adopted(cli, tmp_path, work_dir, port, adopted_dir,
              '--heat-api-port', str(other), '--heat-db-dump',
              str(wd.heat_dump), timeout=3600)
     adopted = tmp_path / 'rhoso-adopted'
-    export(cli, adopted_dir, adopted, '--networker', 'Controller')
+    export(cli, adopted_dir, adopted, '--networker', 'Controller',
+           '--netconfig', str(theirs), '--reserve',
+           'internalapi=172.16.2.200-172.16.2.220')
     validate(cli, adopted, VERSIONS[-1])
-    for name in sorted(os.listdir(out)):
-        if name.endswith('.yaml') and name != 'adoption-export.yaml':
-            assert load(adopted / name) == load(out / name), name
+    assert step_documents(adopted) == documents
+
+
+def test_two_compute_roles_in_one_cell(cli, tmp_path, work_dir, port,
+                                       tht_dir, nic_templates):
+    long_name = 'ComputeR' + 'x' * 55
+    roles_file = str(tmp_path / 'roles_data.yaml')
+    cli.run('overcloud', 'roles', 'generate', '-o', roles_file,
+            '--roles-path', os.path.join(tht_dir, 'roles'),
+            'Controller', 'Compute', 'Compute:%s' % long_name)
+    servers_file = servers(tmp_path / 'servers.yaml', {
+        'Controller': ('overcloud-controller', 10, 1),
+        'Compute': ('overcloud-novacompute', 20, 1),
+        long_name: ('overcloud-big', 30, 1)})
+    done = cli.deploy(work_dir, *deploy_args(tht_dir, servers_file,
+                                             roles_file),
+                      port=port, timeout=3600)
+    assert done.result['status'] == 'DEPLOY_SUCCESS'
+
+    out = tmp_path / 'rhoso'
+    result = export(cli, work_dir, out, '--networker', 'Controller')
+    # One NodeSet for the cell, the name upstream's openstack-$CELL loops
+    # and the fast-forward upgrade find.
+    assert result['nodesets'] == {
+        'openstack-cell1': ['overcloud-novacompute-0', 'overcloud-big-0'],
+        'openstack-networker': ['overcloud-controller-0']}
+    for version in VERSIONS:
+        validate(cli, out, version)
+    documents = step_documents(out)
+    ffu = documents['57-nova-compute-ffu/01-deployment-openstack-nova-'
+                    'compute-ffu-cell1.yaml']
+    assert ffu['spec'] == {'nodeSets': ['openstack-cell1'],
+                           'servicesOverride': ['nova-cell1'],
+                           'backoffLimit': 3}
+    assert "NODESETS=\"['openstack-cell1']\"" in (
+        out / 'adoption-vars.sh').read_text()
+
+    skipped = tmp_path / 'rhoso-skipped'
+    result = export(cli, work_dir, skipped, '--networker', 'Controller',
+                    '--skip-role', long_name)
+    assert result['skipped_roles'] == {long_name: 'left out with --skip-role'}
+    assert result['nodesets']['openstack-cell1'] == [
+        'overcloud-novacompute-0']
+    validate(cli, skipped, VERSIONS[-1])
 
 
 def test_several_roles(cli, tmp_path, work_dir, port, tht_dir,
@@ -163,7 +278,8 @@ def test_several_roles(cli, tmp_path, work_dir, port, tht_dir,
         'Controller': 'left out with --skip-role'}
     for version in VERSIONS:
         validate(cli, out, version)
-    networker = load(out / 'nodeset-openstack-networker.yaml')['spec']
+    networker = load(out / '60-networker-nodesets' /
+                     '01-nodeset-openstack-networker.yaml')['spec']
     assert networker['nodeTemplate']['ansible']['ansibleVars'][
         'edpm_enable_chassis_gw'] is True
     assert 'nova-cell1' not in networker['services']

@@ -1,6 +1,6 @@
 """Minor update and major upgrade of tripleo-heat-templates 18.0.0's 1+1.
 
-Opt-in (about 20 minutes; TripleO's Ansible must be installed, which
+Opt-in (10 minutes; TripleO's Ansible must be installed, which
 ``TRIPLEO_EPHEMERAL_THT=1 python3 tools/dev.py test ...`` does)::
 
     TRIPLEO_EPHEMERAL_THT=1 python3 tools/dev.py test -s \\

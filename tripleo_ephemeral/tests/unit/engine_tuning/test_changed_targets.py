@@ -16,7 +16,7 @@ import pytest
 
 from tripleo_ephemeral.engine_tuning import guard
 from tripleo_ephemeral.engine_tuning import registry
-from tripleo_ephemeral.tests.unit.engine_tuning import targets
+from tripleo_ephemeral.engine_tuning import targets
 
 #: Each tuning and the target changed under it.
 CHANGED = [

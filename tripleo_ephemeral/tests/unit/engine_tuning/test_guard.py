@@ -1,5 +1,6 @@
 """The tuning registry, its fingerprints and the guard that checks them."""
 
+import dataclasses
 import inspect
 import linecache
 import logging
@@ -7,6 +8,7 @@ import os
 import subprocess
 import sys
 import types
+import typing
 
 import pytest
 
@@ -14,8 +16,8 @@ from tripleo_ephemeral.engine_tuning import fingerprint
 from tripleo_ephemeral.engine_tuning import guard
 from tripleo_ephemeral.engine_tuning import registry
 from tripleo_ephemeral.engine_tuning import spec
+from tripleo_ephemeral.engine_tuning import targets
 from tripleo_ephemeral.heat_launcher import tuning
-from tripleo_ephemeral.tests.unit.engine_tuning import targets
 
 
 def test_fingerprints_match_the_installed_libraries():
@@ -30,7 +32,7 @@ def test_fingerprints_match_the_installed_libraries():
     assert not stale, (
         'Re-check these engine tuning shims against the installed '
         'libraries (tools/check_tuning.py), then record the new '
-        'fingerprints in engine_tuning/shims_*.py:\n' + '\n'.join(
+        'fingerprints in engine_tuning/tunings/<tuning>.py:\n' + '\n'.join(
             '%s: %s' % item for item in sorted(stale.items())))
 
 
@@ -58,14 +60,29 @@ def test_every_shim_is_declared_whole():
         for tgt in shim.targets:
             assert tgt.fingerprints and all(
                 len(f) == fingerprint.LENGTH for f in tgt.fingerprints)
-        module = __import__('tripleo_ephemeral.engine_tuning.' + shim.module,
-                            fromlist=['x'])
-        install = getattr(module, 'install_' + shim.name)
         values = [opt.name for opt in shim.options if opt.type != 'bool']
-        assert list(inspect.signature(install).parameters) == [
+        assert list(inspect.signature(shim.install).parameters) == [
             'patches'] + values, shim.name
     options = [opt.name for opt in registry.tunings()]
     assert len(options) == len(set(options))
+
+
+#: The type of an install's argument, by its option's type.
+_ARGUMENT_TYPES = {'int': int, 'float': float, 'str': str, 'list': list[str]}
+
+
+def test_every_install_is_typed_as_its_declaration():
+    """mypy (``tools/dev.py lint``) checks the declarations against
+    spec's types and each install's body against its signature; here
+    each signature is that of its declaration's options."""
+    from tripleo_ephemeral.engine_tuning import patching
+
+    for shim in registry.SHIMS:
+        hints = typing.get_type_hints(shim.install)
+        assert hints == dict(
+            {'patches': patching.Patches, 'return': type(None)},
+            **{opt.name: _ARGUMENT_TYPES[opt.type] for opt in shim.options
+               if opt.type != 'bool'}), shim.name
 
 
 def _values(which):
@@ -135,6 +152,73 @@ def test_install_then_uninstall_gives_stock_heat_back(monkeypatch,
     assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0
 
 
+def test_patches_record_the_paths_they_replace_until_undone():
+    from heat.engine import stk_defn
+
+    from tripleo_ephemeral.engine_tuning import patching
+
+    patches = patching.Patches('test')
+    stock = (stk_defn.add_resource,
+             stk_defn.StackDefinition.resource_definition)
+    try:
+        patches.replace(stk_defn, 'add_resource', None)
+        patches.replace(stk_defn.StackDefinition, 'resource_definition', None)
+        assert patches.replaced == (
+            'heat.engine.stk_defn.add_resource',
+            'heat.engine.stk_defn.StackDefinition.resource_definition')
+        for path in patches.replaced:
+            assert targets.path_of(*targets.owner_and_name(path)) == path
+    finally:
+        patches.undo()
+    assert patches.replaced == ()
+    assert (stk_defn.add_resource,
+            stk_defn.StackDefinition.resource_definition) == stock
+
+
+def _covered(path, shim):
+    """Whether ``shim`` may replace ``path``: one of its targets (for a
+    dialect's function, the oslo.db dispatcher that calls it), or one of
+    a tuning it wraps, or that tuning's own code."""
+    for owner in (shim,) + tuple(registry.shim(n) for n in shim.wraps):
+        if path in {t.path.partition('[')[0] for t in owner.targets}:
+            return True
+        if owner is not shim and path.startswith(
+                owner.install.__module__ + '.'):
+            return True
+    return False
+
+
+def test_a_shim_replaces_only_its_declared_fingerprinted_targets():
+    """Each shim installed through the guard (its targets fingerprinted
+    first), after the tunings it wraps: every attribute its Patches
+    replaced is one of its targets, or a target or the own code of a
+    tuning it wraps, installed before it. A shim that needs no targets
+    replaces nothing."""
+    order = [shim.name for shim in registry.SHIMS]
+    stray = {}
+    for shim in registry.SHIMS:
+        assert all(order.index(name) < order.index(shim.name)
+                   for name in shim.wraps), shim.name
+        try:
+            for name in shim.wraps + (shim.name,):
+                assert guard.install_shim(name) is not None or (
+                    registry.shim(name).needed(sys.version_info)), name
+            replaced = guard.replaced().get(shim.name)
+        finally:
+            guard.uninstall()
+        if replaced is None:  # a fix this Python does not need
+            continue
+        if shim.untargeted:
+            assert replaced == (), shim.name
+        bad = [path for path in replaced if not _covered(path, shim)]
+        if bad:
+            stray[shim.name] = bad
+    assert not stray, (
+        'Declare these as the shims\' targets (with their fingerprints), '
+        'or the tunings they wrap: %s' % stray)
+    assert guard.installed() == []
+
+
 def test_a_changed_target_leaves_its_shim_off_with_one_warning(
         monkeypatch, caplog):
     from heat.engine import template
@@ -177,7 +261,7 @@ def test_a_wrapped_target_differs_too(monkeypatch):
 
 
 def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
-    gone = spec.Shim('gone', 'definitions', always_on=True,
+    gone = spec.Shim('gone', lambda patches: None, always_on=True,
                      checked_on=spec.HEAT, targets=(spec.target(
                          'heat.engine.template.no_such_parse', '0' * 16),))
     monkeypatch.setattr(registry, 'SHIMS', registry.SHIMS + (gone,))
@@ -195,7 +279,6 @@ def test_a_missing_target_leaves_its_shim_off(monkeypatch, caplog):
 
 def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
     from heat.engine import stk_defn
-    from tripleo_ephemeral.engine_tuning import definitions
 
     stock = stk_defn.StackDefinition.resource_definition
 
@@ -204,8 +287,10 @@ def test_a_shim_that_fails_to_install_is_undone(monkeypatch, caplog):
                         None)
         raise AttributeError('moved')
 
-    monkeypatch.setattr(definitions, 'install_lazy_resource_definitions',
-                        half_done)
+    monkeypatch.setattr(registry, 'SHIMS', tuple(
+        dataclasses.replace(shim, install=half_done)
+        if shim.name == 'lazy_resource_definitions' else shim
+        for shim in registry.SHIMS))
     with caplog.at_level(logging.WARNING):
         assert guard.install_shim('lazy_resource_definitions') is None
     assert stk_defn.StackDefinition.resource_definition is stock
@@ -257,7 +342,7 @@ def test_a_wrapper_is_fingerprinted_as_itself():
         '@deco\n'
         'def f(x):\n'
         '    return x\n')
-    dumped = [fingerprint._dumped(f) for f in fingerprint._wrapped_chain(fn)]
+    dumped = [fingerprint._dumped(f) for f in targets.wrapped_chain(fn)]
     assert "name='wrapper'" in dumped[0] and "name='f'" in dumped[1]
 
 

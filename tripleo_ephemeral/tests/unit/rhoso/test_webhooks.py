@@ -114,5 +114,10 @@ def test_deployments_and_services():
     assert sorted(p.path for p in found) == [
         'spec.nodeSets[1]', 'spec.servicesOverride[0]', 'spec.services[1]']
     service = {'kind': 'OpenStackDataPlaneService',
-               'metadata': {'name': 'pre-adoption-validation'}}
+               'metadata': {'name': 'pre-adoption-validation'},
+               'spec': {'playbook': 'osp.edpm.pre_adoption_validation'}}
     assert len(check(NETCONFIG, doc, deployment, service)) == 2
+    del service['spec']['playbook']
+    assert [p.message for p in check(service)] == [
+        'playbook, playbookContents and role cannot be empty at the same '
+        'time']

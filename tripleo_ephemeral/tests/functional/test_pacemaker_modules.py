@@ -217,9 +217,10 @@ module.exit_json(changed=False, rc=0, provider=%r)
 
 def test_the_rpm_s_module_is_used_where_an_undercloud_has_it(tmp_path):
     """ansible-pacemaker's RPM puts it in /usr/share/ansible/plugins/
-    modules: the run, in a mount namespace of its own where that file
-    exists (an overlay of /usr/share; nothing changes on this machine),
-    uses it and says so."""
+    modules, linux-system-roles' RPM its roles in /usr/share/ansible/roles:
+    the run, in a mount namespace of its own where those exist (an overlay
+    of /usr/share; nothing changes on this machine), uses them and says
+    which module."""
     if os.geteuid() != 0:
         pytest.skip('a private /usr/share needs root (mount namespaces)')
     import subprocess
@@ -230,6 +231,10 @@ def test_the_rpm_s_module_is_used_where_an_undercloud_has_it(tmp_path):
     modules.mkdir(parents=True)
     work.mkdir()
     (modules / 'pacemaker_resource.py').write_text(STUB % 'rpm')
+    role = upper / 'ansible' / 'roles' / 'linux-system-roles.certificate'
+    (role / 'tasks').mkdir(parents=True)
+    (role / 'tasks' / 'main.yml').write_text(yaml.safe_dump([
+        {'set_fact': {'certificate_role': 'rpm'}}]))
     cd = tmp_path / 'cd'
     cd.mkdir()
     (cd / 'tripleo-ansible-inventory.yaml').write_text(yaml.safe_dump(
@@ -240,7 +245,9 @@ def test_the_rpm_s_module_is_used_where_an_undercloud_has_it(tmp_path):
         {'hosts': 'Controller', 'gather_facts': False, 'tasks': [
             {'pacemaker_resource': {'resource': 'x', 'state': 'enable'},
              'register': 'r'},
-            {'assert': {'that': ['r.provider == "rpm"']}}]}]))
+            {'include_role': {'name': 'linux-system-roles.certificate'}},
+            {'assert': {'that': ['r.provider == "rpm"',
+                                 'certificate_role == "rpm"']}}]}]))
     code = ('import sys; from tripleo_ephemeral.ansible import run; '
             'run.run_config_download(sys.argv[1], run.AnsibleOptions(), '
             'print)')
@@ -266,8 +273,16 @@ def test_a_module_found_nowhere_still_refuses(tmp_path):
         {'Controller': {'hosts': {'node-0': {}}}}))
     (cd / 'deploy_steps_playbook.yaml').write_text(yaml.safe_dump([
         {'hosts': 'Controller', 'gather_facts': False, 'tasks': [
-            {'name': 'Nobody has it', 'nowhere_module': {}}]}]))
-    with pytest.raises(exceptions.TripleoAnsibleError,
-                       match='module nowhere_module .* is not installed'):
+            {'name': 'Nobody has it', 'nowhere_module': {}},
+            {'name': 'TLS', 'include_role': {
+                'name': 'linux-system-roles.certificate'}}]}]))
+    with pytest.raises(exceptions.TripleoAnsibleError) as exc:
         ansible_run.run_config_download(
             str(cd), ansible_run.AnsibleOptions(), lambda line: None)
+    assert str(exc.value).splitlines()[1:] == [
+        'module nowhere_module (from no package known here) is not '
+        'installed; used by deploy_steps_playbook.yaml: "Nobody has it"',
+        'role linux-system-roles.certificate (from linux-system-roles (a '
+        'RHEL/Fedora RPM, not on PyPI, which installs it into '
+        '/usr/share/ansible/roles; used with TLS everywhere)) is not '
+        'installed; used by deploy_steps_playbook.yaml: "TLS"']

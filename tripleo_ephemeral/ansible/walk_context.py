@@ -81,6 +81,7 @@ class Selection:
                 self.inventory.subset(limit)
         self.only_tags = set(split_tags(tags)) or {'all'}
         self.skip_tags = set(split_tags(skip_tags))
+        self._values = {}
 
     def play_hosts(self, pattern, variables):
         """The names of the hosts a play of ``hosts: pattern`` runs on, or
@@ -98,6 +99,12 @@ class Selection:
     def host_values(self, hosts):
         """``{variable: [values]}`` the inventory gives ``hosts`` (strings
         and numbers, at most :data:`MAX_VALUES` values a variable)."""
+        key = tuple(sorted(hosts or ()))
+        if key not in self._values:
+            self._values[key] = self._host_values(key)
+        return self._values[key]
+
+    def _host_values(self, hosts):
         values = {}
         for name in hosts or ():
             host = self.inventory.get_host(name)

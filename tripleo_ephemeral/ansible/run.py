@@ -159,9 +159,12 @@ def _run_playbook(config_dir, playbook, options, out, inventory=None,
     cfg = os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG)
     if not os.path.exists(cfg):
         fileutil.write_atomic(cfg, ansible_cfg.text(
-            config_dir, options, tripleo=env.ansible is not None))
+            config_dir, options, tripleo=env.ansible is not None,
+            search=env.search_paths(for_files=True)))
     with interruption.activity('checking the playbooks'):
-        missing.check(env, [playbook])
+        checked = missing.check(env, [playbook], inventory=inventory)
+    for line in missing.which(checked) + missing.warnings(checked):
+        out(line)
     ident = datetime.datetime.now(datetime.timezone.utc).strftime(
         '%Y%m%d-%H%M%S-%f')
     envvars = dict(env.variables(), ANSIBLE_FORCE_COLOR='False',

@@ -33,6 +33,13 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
 #: Deploys the scenarios of the real tripleo-heat-templates.
 THT_TOOL = os.path.join(REPO, 'tools', 'tht_deploy.py')
+#: What any RHEL host has and a Debian test host may not, for THT's tasks
+#: (run in the host): the SELinux config its SELinux play edits and GRUB's
+#: defaults that tripleo_kernel edits.
+RHEL_HOST_FILES = (
+    'mkdir -p /etc/default /etc/selinux && touch /etc/default/grub && '
+    'printf "SELINUX=permissive\\nSELINUXTYPE=targeted\\n" '
+    '> /etc/selinux/config')
 #: What a test of the real tripleo-heat-templates is marked with.
 THT_OPT_IN = [
     pytest.mark.skipif(os.environ.get('TRIPLEO_EPHEMERAL_THT') != '1',

@@ -46,8 +46,9 @@ LAYERS = (
     ('engine_tuning',),
     # Shared by every layer.
     ('interruption', 'locking', 'process', 'lap_clock', '_i18n',
-     'redaction'),
-    ('progress', 'fileutil', 'exceptions', 'compressor_thread'),
+     'redaction', 'usercache'),
+    ('progress', 'fileutil', 'exceptions', 'compressor_thread',
+     'secret_forms'),
 )
 LEVEL = {name: len(LAYERS) - i for i, names in enumerate(LAYERS)
          for name in names}

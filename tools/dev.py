@@ -4,7 +4,7 @@
     python3 tools/dev.py deploy [overcloud deploy options]
     python3 tools/dev.py test [pytest options]
     python3 tools/dev.py lint           # flake8, mypy (mypy.ini), the layer
-                                        # check, the docs build (-W)
+                                        # and readers checks, the docs (-W)
     python3 tools/dev.py docs           # the docs build alone
     python3 tools/dev.py bench [benchmark options]
     python3 tools/dev.py shell          # a shell with the venv on PATH
@@ -280,6 +280,8 @@ def cmd_lint(args):
     _run([python, '-m', 'mypy'])
     # Imports point down the layers; unit tests mirror the packages.
     _run([sys.executable, os.path.join(ROOT, 'tools', 'check_layers.py')])
+    # YAML through the one reader; Jinja2 on input sandboxed.
+    _run([sys.executable, os.path.join(ROOT, 'tools', 'check_readers.py')])
     build_docs()
 
 

@@ -175,7 +175,7 @@ def newest_dump(heat_dir):
     found = []
     for directory, _, files in os.walk(heat_dir):
         for name in files:
-            if 'dump' in name or name.endswith('.sql'):
+            if name.endswith(('.sql.gz', '.sql')):
                 path = os.path.join(directory, name)
                 found.append((os.path.getmtime(path), path))
     return max(found)[1] if found else None

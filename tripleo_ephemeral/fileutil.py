@@ -4,9 +4,16 @@ import contextlib
 import ctypes
 import hashlib
 import os
+import re
 import shutil
 import tarfile
 import tempfile
+
+#: What a write or a directory swap that was killed leaves:
+#: ``.<name>.XXXXXXXX.tmp`` (:func:`atomic_open`) and
+#: ``.<name>.new-XXXXXXXX`` (:func:`replace_dir`), XXXXXXXX being
+#: tempfile's random part.
+LEFTOVER = re.compile(r'\..+\.(?:[a-z0-9_]{8}\.tmp|new-[a-z0-9_]{8})')
 
 
 @contextlib.contextmanager
@@ -75,7 +82,7 @@ def replace_dir(dest, build, keep=()):
     """
     dest = os.path.abspath(dest)
     parent, name = os.path.split(dest)
-    os.makedirs(parent, mode=0o700, exist_ok=True)
+    make_private_dirs(parent)
     _restore_swapped(dest)
     new = tempfile.mkdtemp(dir=parent, prefix='.%s.new-' % name)
     try:
@@ -138,6 +145,26 @@ def _remove_tree(path):
         os.unlink(path)
 
 
+def remove_leftovers(directory, skip=()):
+    """Remove what killed writes left under ``directory`` (:data:`LEFTOVER`
+    names), not looking into ``.git`` nor into a directory holding one of
+    the names ``skip`` (another lock's directory: its holder sweeps it).
+    Only the holder of ``directory``'s lock may call it: nothing else
+    writes there then. Returns the paths removed."""
+    removed = []
+    for top, dirs, files in os.walk(directory):
+        if top != directory and any(n in files for n in skip):
+            dirs[:] = []
+            continue
+        for name in list(dirs) + files:
+            if LEFTOVER.fullmatch(name):
+                _remove_tree(os.path.join(top, name))
+                removed.append(os.path.join(top, name))
+        dirs[:] = [d for d in dirs if d != '.git' and
+                   not LEFTOVER.fullmatch(d)]
+    return removed
+
+
 def sha256(path):
     """The hex SHA-256 of the file at ``path``."""
     digest = hashlib.sha256()
@@ -153,17 +180,40 @@ def remove(path):
         os.unlink(path)
 
 
-def user_cache_dir(*parts):
-    """``$XDG_CACHE_HOME/tripleo-ephemeral/<parts>`` (default
-    ``~/.cache``): the one place of the user's cache."""
-    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
-        os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'tripleo-ephemeral', *parts)
+#: What the commands' umask always holds (:func:`restrict_umask`).
+UMASK_FLOOR = 0o022
+
+
+def restrict_umask():
+    """Never let another user write what this process (and what it runs:
+    git, Ansible, pip) creates, whatever the umask it was given (umask
+    000 would make every directory 0777): add :data:`UMASK_FLOOR`."""
+    os.umask(os.umask(UMASK_FLOOR) | UMASK_FLOOR)
+
+
+def make_private_dirs(path, mode=0o700):
+    """Make ``path`` and the directories missing above it, each ``mode``
+    (0700) whatever the umask (``os.makedirs`` gives the parents the
+    umask's mode); a directory that exists is left as it is."""
+    missing = []
+    while not os.path.isdir(path):
+        missing.append(path)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory, mode)
+        except FileExistsError:
+            continue
+        os.chmod(directory, mode)
 
 
 def ensure_private_dir(path):
-    """Create ``path`` (and parents) and make it 0700."""
-    os.makedirs(path, mode=0o700, exist_ok=True)
+    """Create ``path`` (and the parents missing, 0700 too) and make it
+    0700."""
+    make_private_dirs(path)
     os.chmod(path, 0o700)
     return path
 

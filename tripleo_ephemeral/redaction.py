@@ -7,18 +7,25 @@ request line, the bodies), and Heat's own log names every request path.
 The product says the endpoint without the secret and prints no password;
 this is the net under that: once a process knows a secret it calls
 :func:`hide`, and every record its log handlers emit from then on shows
-:data:`MASK` in its place (the message, its arguments and a traceback).
+:data:`MASK` in its place (the message, its arguments and a traceback),
+in each form a secret is written in (:mod:`tripleo_ephemeral.
+secret_forms`: JSON- and YAML-escaped, base64).
 Where the secrets are is the README's "The Heat API answers only its
 owner" and "What the work dir keeps".
 """
 
 import logging
 
+from tripleo_ephemeral import secret_forms
+
 MASK = '***'
 #: Shorter values are not masked: they would mask ordinary words.
 MIN_LENGTH = 8
 
 _secrets = set()
+#: ``_secrets``, longest first (a secret inside a longer one never splits
+#: it): sorted once per :func:`hide`, not per record.
+_ordered = []
 
 
 def _strings(value):
@@ -37,7 +44,9 @@ def _strings(value):
 
 def mask(text):
     """``text`` with every hidden value replaced by :data:`MASK`."""
-    for secret in sorted(_secrets, key=len, reverse=True):
+    if len(_ordered) != len(_secrets):
+        _ordered[:] = sorted(_secrets, key=len, reverse=True)
+    for secret in _ordered:
         if secret in text:
             text = text.replace(secret, MASK)
     return text
@@ -70,8 +79,11 @@ _FILTER = _Filter()
 def hide(*values):
     """Mask these values (strings, or the strings in dicts and lists) in
     every log record of this process from now on."""
-    _secrets.update(s for v in values for s in _strings(v)
-                    if len(s) >= MIN_LENGTH)
+    _secrets.update(form for v in values for s in _strings(v)
+                    if len(s) >= MIN_LENGTH
+                    for form in secret_forms.forms(s)
+                    if len(form) >= MIN_LENGTH)
+    _ordered[:] = sorted(_secrets, key=len, reverse=True)
     if _secrets:
         install()
 

@@ -17,6 +17,7 @@ import tarfile
 import tempfile
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 
 LOG = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ def install(runner, version=VERSION, dest=None, force=False):
             installed_version(dest) == version):
         return dest, False
     parent = os.path.dirname(dest)
-    os.makedirs(parent, exist_ok=True)
+    fileutil.make_private_dirs(parent, 0o755)  # a venv's, for its users
     work = tempfile.mkdtemp(prefix='.%s.' % os.path.basename(dest),
                             dir=parent)
     try:

@@ -20,6 +20,19 @@ command -v ssh >/dev/null || need+=(openssh-client)
 # tripleo-heat-templates' SELinux play (the opt-in real THT run on test
 # hosts, which share this machine's /usr) imports the selinux bindings.
 /usr/bin/python3 -c 'import selinux' 2>/dev/null || need+=(python3-selinux)
+# The pacemaker_resource module's tests run a one-node Pacemaker cluster in
+# a test host (its daemons start there). Only where systemd does not run:
+# there the packages would enable and start corosync, pacemaker and pcsd on
+# this machine itself (those tests then skip, saying so).
+if [ -d /run/systemd/system ]; then
+  [ -x /usr/sbin/pacemakerd ] || echo "[setup-system] not installing" \
+    "pacemaker, corosync, pcs: systemd would start them on this machine"
+else
+  [ -x /usr/sbin/pacemakerd ] || need+=(pacemaker)
+  [ -x /usr/sbin/cibadmin ] || need+=(pacemaker-cli-utils)
+  [ -x /usr/sbin/corosync ] || need+=(corosync)
+  command -v pcs >/dev/null || need+=(pcs)
+fi
 
 if [ "$(id -u)" != 0 ]; then
   [ ${#need[@]} -eq 0 ] || echo "[setup-system] not root; missing: ${need[*]}"

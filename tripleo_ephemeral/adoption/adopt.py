@@ -98,16 +98,16 @@ class Adoption:
                 heat_client.make_client(installed.session()), self.stack)
             self.say('Read stack %s (%s) from the installed Heat at %s: %d '
                      'outputs, %d deployments' % (
-                         self.stack, source.status, installed.endpoint,
+                         self.stack, source.status, installed.shown_endpoint,
                          len(source.outputs), len(source.deployments)))
             dump, check = self._recreate(source, launcher)
             record = {'source': {'kind': 'installed',
-                                 'endpoint': installed.endpoint},
+                                 'endpoint': installed.shown_endpoint},
                       'hidden_parameters_recovered_from_files': recovered,
                       'heat_db_dump': {'path': dump, 'recreated': True,
                                        'outputs_check': check}}
             return source, record, {
-                'source': 'installed Heat %s' % installed.endpoint,
+                'source': 'installed Heat %s' % installed.shown_endpoint,
                 'hidden_recovered': ', '.join(recovered),
                 'outputs_check': check, 'dump': dump}
         return self._run(launcher, read)
@@ -161,7 +161,8 @@ class Adoption:
         path = os.path.abspath(path)
 
         def read(wd):
-            scratch = tempfile.mkdtemp(prefix='.adopt-', dir=wd.path)
+            scratch = tempfile.mkdtemp(prefix='.adopt.', suffix='.tmp',
+                                       dir=wd.path)
             try:
                 copy = os.path.join(scratch, 'heat.sqlite')
                 imported = dump_import.import_dump(path, copy, scratch,

@@ -10,6 +10,7 @@ import io
 import os
 import shlex
 
+from tripleo_ephemeral.ansible import search_paths
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 
@@ -18,9 +19,12 @@ ANSIBLE_LOG = 'ansible.log'
 KNOWN_HOSTS = 'ssh_known_hosts'
 
 
-def merge_cfg(text, override_path):
+def merge_cfg(text, override_path, kept=None):
     """``text`` (an ansible.cfg) with the sections and options of the file
-    ``override_path`` set over it (--override-ansible-cfg)."""
+    ``override_path`` set over it (--override-ansible-cfg), except the
+    ``[defaults]`` keys of ``kept`` (``{key: (value, aliases)}``: the search
+    paths, which hold the override's directories already), whose aliases
+    are dropped."""
     merged = configparser.ConfigParser(interpolation=None)
     merged.read_string(text)
     override = configparser.ConfigParser(interpolation=None)
@@ -36,6 +40,10 @@ def merge_cfg(text, override_path):
             merged.add_section(section)
         for key, value in override.items(section, raw=True):
             merged.set(section, key, value)
+    for key, (value, aliases) in (kept or {}).items():
+        for alias in aliases:
+            merged.remove_option('defaults', alias)
+        merged.set('defaults', key, value)
     out = io.StringIO()
     out.write('# Written by openstack overcloud deploy, with %s merged '
               'over it; rewritten on every deploy.\n' % override_path)
@@ -68,12 +76,14 @@ def _ssh_option(name, path):
     return '-o %s' % shlex.quote('%s="%s"' % (name, quoted))
 
 
-def text(config_dir, options, tripleo=False):
+def text(config_dir, options, tripleo=False, search=None):
     """Return the text of ``ansible.cfg`` for ``config_dir`` (``tripleo``:
     for TripleO's Ansible). What tripleoclient set in the environment
     (forks, timeouts, plugin paths...) is in the environment here too:
     :class:`~tripleo_ephemeral.ansible.environment.
-    PlaybookEnvironment`."""
+    PlaybookEnvironment`. ``search``: the
+    :class:`~tripleo_ephemeral.ansible.search_paths.SearchPaths` written
+    into ``[defaults]`` (as the runs' variables have them)."""
     ssh_args = ' '.join([
         '-o ControlMaster=auto', '-o ControlPersist=60s',
         # Trust on first use: a host's key is recorded in the work dir and a
@@ -100,6 +110,18 @@ def text(config_dir, options, tripleo=False):
     if options.ssh_key:
         lines.append('private_key_file = %s' % _value(os.path.abspath(
             options.ssh_key)))
+    kept = {}
+    if search is not None:
+        lines.append('# Where modules, plugins, roles and collections are '
+                     'found: the product\'s,')
+        lines.append('# then yours, then Ansible\'s defaults (the runs put '
+                     'your ANSIBLE_* variables')
+        lines.append('# after the product\'s).')
+        for setting in search_paths.SETTINGS:
+            key, aliases = setting.keys[0], setting.keys[1:]
+            value = _value(search.cfg_values()[key])
+            kept[key] = (value, aliases)
+            lines.append('%s = %s' % (key, value))
     lines += [
         '',
         '[ssh_connection]',
@@ -110,5 +132,5 @@ def text(config_dir, options, tripleo=False):
     ]
     text = '\n'.join(lines)
     if options.override_cfg:
-        text = merge_cfg(text, options.override_cfg)
+        text = merge_cfg(text, options.override_cfg, kept)
     return text

@@ -15,7 +15,9 @@ known hosts) instead of never checked.
 
 Playbooks that need no tripleo-ansible (the bundled sample) run with the
 product's own ansible-core and the part of that environment that is not
-tripleo-ansible's.
+tripleo-ansible's. Where modules, plugins, roles and collections are looked
+for, in both: :mod:`.search_paths` (the product's first, then the
+operator's, then Ansible's defaults).
 """
 
 import glob
@@ -27,6 +29,7 @@ import sys
 
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.ansible import install as install_mod
+from tripleo_ephemeral.ansible import search_paths as search_mod
 
 SCRIPT = 'ansible-playbook-command.sh'
 #: Names another playbook for the script to run instead of the deploy's.
@@ -37,17 +40,6 @@ CALLBACKS = 'tripleo_dense,tripleo_profile_tasks,tripleo_states'
 STDOUT_CALLBACK = 'tripleo_dense'
 #: What marks playbooks written for tripleo-ansible: its strategies.
 _MARK = 'strategy: tripleo_'
-#: tripleo-ansible's plugin directories under <venv>/share/ansible/plugins.
-_PLUGIN_PATHS = (
-    ('ANSIBLE_LIBRARY', 'modules'),
-    ('ANSIBLE_ACTION_PLUGINS', 'action'),
-    ('ANSIBLE_CALLBACK_PLUGINS', 'callback'),
-    ('ANSIBLE_FILTER_PLUGINS', 'filter'),
-    ('ANSIBLE_LOOKUP_PLUGINS', 'lookup'),
-    ('ANSIBLE_STRATEGY_PLUGINS', 'strategy'),
-    ('ANSIBLE_TEST_PLUGINS', 'tests'),
-    ('ANSIBLE_MODULE_UTILS', 'module_utils'),
-)
 
 
 def config_download_uses_tripleo_ansible(config_dir):
@@ -126,8 +118,20 @@ class PlaybookEnvironment:
     def fact_cache(self):
         return os.path.join(self.config_dir, '.ansible', 'fact_cache')
 
-    def variables(self):
-        """The environment variables (an ordered dict of strings)."""
+    def search_paths(self, for_files=False):
+        """The :class:`~.search_paths.SearchPaths` of the runs. A run
+        reads the operator's directories from config-download's
+        ``ansible.cfg`` (where the deploy kept ``--override-ansible-cfg``'s)
+        and the operator's own ansible.cfg; ``for_files``, when the deploy
+        writes them anew, from ``--override-ansible-cfg`` instead of the
+        ``ansible.cfg`` being replaced."""
+        own = self.options.override_cfg if for_files else self.cfg_path
+        return search_mod.SearchPaths(self.ansible, [
+            own, search_mod.operator_cfg(os.environ, self.cfg_path)])
+
+    def variables(self, search=True):
+        """The environment variables (an ordered dict of strings); without
+        ``search``, those of :meth:`search_paths` left out."""
         options = self.options
         env = {
             'ANSIBLE_CONFIG': self.cfg_path,
@@ -143,17 +147,16 @@ class PlaybookEnvironment:
         }
         if options.ssh_user:
             env['ANSIBLE_REMOTE_USER'] = options.ssh_user
+        if search:
+            env.update(self.search_paths().variables())
         if self.ansible is None:
             return env
-        plugins = os.path.join(self.ansible.share_dir, 'plugins')
         env.update({
             'ANSIBLE_BECOME': 'True',
             'ANSIBLE_REMOTE_USER': (options.ssh_user or
                                     inventory_mod.DEFAULT_SSH_USER),
             'ANSIBLE_STDOUT_CALLBACK': STDOUT_CALLBACK,
             'ANSIBLE_CALLBACKS_ENABLED': CALLBACKS,
-            'ANSIBLE_ROLES_PATH': os.path.join(self.ansible.share_dir,
-                                               'roles'),
             'ANSIBLE_SCP_IF_SSH': 'True',
             'ANSIBLE_GATHERING': 'smart',
             'ANSIBLE_GATHER_SUBSET': '!all,min',
@@ -163,8 +166,6 @@ class PlaybookEnvironment:
             'ANSIBLE_CACHE_PLUGIN_CONNECTION': self.fact_cache,
             'ANSIBLE_CACHE_PLUGIN_TIMEOUT': '7200',
         })
-        for name, sub in _PLUGIN_PATHS:
-            env[name] = os.path.join(plugins, sub)
         return env
 
     def playbook_args(self, playbook):
@@ -195,8 +196,18 @@ class PlaybookEnvironment:
             '# to ansible-playbook (--syntax-check, --limit, --tags...).',
             'set -e',
         ]
-        for name, value in self.variables().items():
+        for name, value in self.variables(search=False).items():
             lines.append('export %s=%s' % (name, shlex.quote(value)))
+        lines += [
+            '# Where modules, plugins, roles and collections are found: '
+            'the product\'s',
+            '# first, then yours (these variables as set when this runs, '
+            'then the',
+            '# ansible.cfg directories the deploy found), then Ansible\'s '
+            'defaults; the',
+            '# product\'s own fallback modules last. ansible.cfg says the '
+            'same.',
+        ] + self.search_paths(for_files=True).script_lines()
         args = [shlex.quote(a) for a in [os.path.join(
             self.bin_dir, 'ansible-playbook')] + self.playbook_args(playbook)]
         # The default is quoted for an unquoted ${...:-word} (in double

@@ -156,7 +156,8 @@ class AnsibleInstall:
                     self.path)
             LOG.info('Removing the incomplete or outdated %s', self.path)
             shutil.rmtree(self.path)
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        # A venv's, for its users.
+        fileutil.make_private_dirs(os.path.dirname(self.path), 0o755)
         try:
             self._build(runner, python)
             fileutil.write_atomic(os.path.join(self.path, STAMP), json.dumps(

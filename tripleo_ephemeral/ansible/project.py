@@ -45,8 +45,10 @@ def write_files(config_dir, options, require=True):
     options = with_saved_key(config_dir, options)
     env = environment(config_dir, options, require=require)
     fileutil.write_atomic(os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG),
-                          ansible_cfg.text(config_dir, options,
-                                           tripleo=env.ansible is not None))
+                          ansible_cfg.text(
+                              config_dir, options,
+                              tripleo=env.ansible is not None,
+                              search=env.search_paths(for_files=True)))
     script = os.path.join(config_dir, env_mod.SCRIPT)
     fileutil.write_atomic(script, env.script(os.path.join(
         config_dir, options.playbook or DEFAULT_PLAYBOOK)))

@@ -140,37 +140,41 @@ def run_playbook(config_dir, playbook, options, out, inventory=None,
     config_dir = os.path.abspath(config_dir)
     inventory = inventory or os.path.join(config_dir,
                                           inventory_mod.INVENTORY_FILE)
-    env = _ready(config_dir, playbook, options, inventory)
+    ready = _ready(config_dir, playbook, options, inventory)
     with history.recording_run(config_dir, playbook, options.limit,
                                options.tags, options.skip_tags):
         return _run_playbook(config_dir, playbook, options, out, inventory,
-                             tolerate_unreachable, env)
+                             tolerate_unreachable, ready)
 
 
 def _ready(config_dir, playbook, options, inventory):
     """Check that ``playbook`` can run (the files, options, modules and
     roles it needs; the ansible.cfg is written if there is none); return
-    its environment."""
+    its environment and what the check found."""
     _check(config_dir, playbook, options, inventory)
     env = ansible_project.environment(config_dir, options)
     cfg = os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG)
     if not os.path.exists(cfg):
         fileutil.write_atomic(cfg, ansible_cfg.text(
-            config_dir, options, tripleo=env.ansible is not None))
+            config_dir, options, tripleo=env.ansible is not None,
+            search=env.search_paths(for_files=True)))
     with interruption.activity('checking the playbooks'):
-        missing.check(env, [playbook])
-    return env
+        checked = missing.check(env, [playbook], inventory=inventory)
+    return env, checked
 
 
 def _run_playbook(config_dir, playbook, options, out, inventory,
-                  tolerate_unreachable, env):
+                  tolerate_unreachable, ready):
     """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
-    there, in ``env`` (what :func:`_ready` checked); return a
+    there, in the environment :func:`_ready` checked (``ready``); return a
     :class:`PlaybookRun`.
 
     With ``tolerate_unreachable`` hosts that cannot be reached do not fail
     the run (``overcloud node delete`` of a dead node); they are reported.
     """
+    env, checked = ready
+    for line in missing.which(checked) + missing.warnings(checked):
+        out(line)
     ident = datetime.datetime.now(datetime.timezone.utc).strftime(
         '%Y%m%d-%H%M%S-%f')
     envvars = dict(env.variables(), ANSIBLE_FORCE_COLOR='False',

@@ -3,27 +3,38 @@
 Run by :mod:`.missing` with the Python of the Ansible that runs the
 playbooks (TripleO's Ansible venv, or the product's own) and the same
 environment, so modules, actions and roles resolve exactly as they will in
-the run. Standard library and ansible-core only: this file is not imported
-by the product.
+the run. Standard library and ansible-core only (and ``walk_context.py``
+beside it): this file is not imported by the product.
 
-    python walk_playbooks.py [--vars FILE]... PLAYBOOK... > report.json
+    python walk_playbooks.py [--vars FILE]... [--extra-vars JSON]
+        [--inventory FILE [--limit HOSTS]] [--tags T] [--skip-tags T]
+        [--which MODULE]... PLAYBOOK... > report.json
 
 It follows plays, ``import_playbook``, ``roles:``, blocks, ``include_tasks``
 / ``import_tasks`` (a templated path is matched as a glob: ``{{
-playbook_dir }}`` is the playbook's directory, any other expression any
-name) and ``include_role`` / ``import_role`` with a literal name (their
-``tasks_from`` file and what it includes). ``--syntax-check`` does not
-follow the dynamic includes; this does. A use behind a ``when`` that is
-false with the ``--vars`` files' variables (config-download's
-``global_vars.yaml``: ``enable_internal_tls: false``) is not counted as
-missing; one whose conditions cannot be told yet is. The report (JSON on
-stdout):
-``playbooks`` (per playbook: plays, task files, tasks), ``missing`` (each
-module or role not found, with the tasks that use it) and ``errors`` (files
-that do not load).
+playbook_dir }}`` is the playbook's directory, a variable known above it
+its value, an inventory variable of the play's hosts each of their values,
+any other expression any name) and ``include_role`` / ``import_role`` with
+a literal name (their ``tasks_from`` file and what it includes).
+``--syntax-check`` does not follow the dynamic includes; this does.
+
+It judges what the run will run, as ansible-playbook would: a play with no
+host in the inventory under ``--limit`` is left out, a task whose tags
+(its own and those it inherits; a dynamic include's own tags stay with it)
+do not run under ``--tags``/``--skip-tags`` is left out, and so is a use
+behind a ``when`` that is false with the variables known (the ``--vars``
+files: config-download's ``global_vars.yaml``, ``enable_internal_tls:
+false``; the ``vars`` of the plays, imports, blocks and tasks above it,
+``step: 1``; ``--extra-vars``). A use whose conditions cannot be told yet
+counts. The report (JSON on stdout): ``playbooks`` (per playbook: plays,
+task files, tasks), ``missing`` (each module or role not found, with the
+tasks that use it), ``errors`` (files that do not load), ``skipped`` (uses
+left out), ``plays_skipped`` (names), ``which`` (where each ``--which``
+module that runs is found, or null) and ``fails`` (tasks that run and
+cannot but fail, with why: a task file included by name that is nowhere, a
+``set_fact`` with nothing to set).
 """
 
-import glob
 import json
 import os
 import re
@@ -33,40 +44,47 @@ from ansible.errors import AnsibleError
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.mod_args import ModuleArgsParser
 from ansible.playbook.role.definition import RoleDefinition
-from ansible.template import Templar
+from ansible.plugins.loader import module_loader
+
+from walk_context import conditions, resolve, Scope, Selection, split_tags
+from walk_context import template
 
 try:  # ansible-core 2.15 and later initialise the loaders on demand
     from ansible.plugins.loader import init_plugin_loader
 except ImportError:  # 2.14 does at import
     init_plugin_loader = None
-try:  # ansible-core 2.19 templates only what is marked trusted
-    from ansible.template import trust_as_template
-except ImportError:
-    def trust_as_template(text):
-        return text
 
 _BLOCK_KEYS = ('block', 'rescue', 'always')
 _PLAY_TASKS = ('pre_tasks', 'tasks', 'post_tasks', 'handlers')
+_STATIC = ('import_tasks', 'import_role')
 _INCLUDE_TASKS = ('include_tasks', 'import_tasks', 'include')
 _INCLUDE_ROLE = ('include_role', 'import_role')
 _UNRESOLVED = re.compile(r"couldn't resolve module/action '([^']+)'")
-_EXPR = re.compile(r'{{.*?}}')
-_VAR = re.compile(r'{{\s*(\w+)\s*}}')
-_YAML = ('.yaml', '.yml')
 
 
 class Walk:
     """One playbook's walk; ``report`` collects across playbooks."""
 
-    def __init__(self, report, playbook, variables=None):
+    def __init__(self, report, playbook, selection, variables=None,
+                 extra=None):
         self.report = report
+        self.selection = selection
         self.variables = dict(variables or {})
+        self.extra = dict(extra or {})
         self.playbook_dir = os.path.dirname(os.path.abspath(playbook))
-        self.loader = DataLoader()
+        self.loader = selection.loader
         self.loader.set_basedir(self.playbook_dir)
         self.seen = set()
         self.files = set()
         self.counts = {'plays': 0, 'files': 0, 'tasks': 0}
+
+    def known(self, scope):
+        """The variables known in ``scope`` (extra vars over all)."""
+        known = dict(self.variables)
+        known.update(scope.variables)
+        known.update(self.extra)
+        known['playbook_dir'] = self.playbook_dir
+        return known
 
     def load(self, path):
         try:
@@ -77,87 +95,132 @@ class Walk:
                 self.report['errors'].append(error)
             return None
 
-    def playbook(self, path):
-        if (path, ()) in self.seen:
+    def playbook(self, path, scope):
+        if (path, scope.key()) in self.seen:
             return
-        self.seen.add((path, ()))
+        self.seen.add((path, scope.key()))
         data = self.load(path)
         for play in data if isinstance(data, list) else ():
             if not isinstance(play, dict):
                 continue
             if 'import_playbook' in play:
-                target = self._resolve(play['import_playbook'],
-                                       [os.path.dirname(path)])
-                for found in target:
-                    self.playbook(found)
+                inner = scope.child(variables=play.get('vars'))
+                for found in self._resolve(play['import_playbook'],
+                                           [os.path.dirname(path)], inner):
+                    self.playbook(found, inner)
                 continue
-            self.counts['plays'] += 1
-            collections = play.get('collections')
-            for role in play.get('roles') or ():
-                name = role.get('role', role.get('name')) \
-                    if isinstance(role, dict) else role
-                self.role(name, 'main', path, '<roles of play "%s">' % (
-                    play.get('name') or play.get('hosts')), ())
-            for key in _PLAY_TASKS:
-                self.tasks(play.get(key), path, [os.path.dirname(path)],
-                           collections, ())
+            self.play(play, path, scope)
 
-    def task_file(self, path, bases, collections=None, when=()):
-        if (path, when) in self.seen:
+    def play(self, play, path, scope):
+        scope = scope.child(variables=play.get('vars'),
+                            tags=split_tags(play.get('tags')))
+        name = str(play.get('name') or play.get('hosts'))
+        hosts = self.selection.play_hosts(play.get('hosts'),
+                                          self.known(scope))
+        if hosts == []:
+            self.report['plays_skipped'].append('%s (hosts: %s)' % (
+                name, play.get('hosts')))
             return
-        self.seen.add((path, when))
+        if hosts:
+            scope = scope.child(host_values=self.selection.host_values(
+                hosts))
+        self.counts['plays'] += 1
+        collections = play.get('collections')
+        for role in play.get('roles') or ():
+            entry = role if isinstance(role, dict) else {'role': role}
+            self.role(entry.get('role', entry.get('name')), 'main',
+                      '<roles of play "%s">' % name, scope.child(
+                          when=conditions(entry),
+                          variables=entry.get('vars'),
+                          tags=split_tags(entry.get('tags'))))
+        for key in _PLAY_TASKS:
+            self.tasks(play.get(key), path, [os.path.dirname(path)],
+                       collections, scope)
+
+    def task_file(self, path, bases, collections, scope):
+        if (path, scope.key()) in self.seen:
+            return
+        self.seen.add((path, scope.key()))
         data = self.load(path)
         if not isinstance(data, list) or any(
                 isinstance(t, dict) and ('hosts' in t or
                                          'import_playbook' in t)
                 for t in data):
             return  # not a task list (a playbook, vars, an inventory)
-        # A file included under other conditions is walked again (what it
-        # lacks may matter there) but counted once.
+        # A file included in another scope is walked again (what it lacks
+        # may matter there) but counted once.
         first = path not in self.files
         if first:
             self.files.add(path)
             self.counts['files'] += 1
         self.tasks(data, path, [os.path.dirname(path)] + bases, collections,
-                   when, count=first)
+                   scope, count=first)
 
-    def tasks(self, tasks, path, bases, collections, when, count=True):
+    def tasks(self, tasks, path, bases, collections, scope, count=True):
         for task in tasks if isinstance(tasks, list) else ():
             if not isinstance(task, dict):
                 continue
-            conditions = when + _conditions(task)
             if any(k in task for k in _BLOCK_KEYS):
+                inner = scope.child(when=conditions(task),
+                                    variables=task.get('vars'),
+                                    tags=split_tags(task.get('tags')))
                 for key in _BLOCK_KEYS:
                     self.tasks(task.get(key), path, bases, collections,
-                               conditions, count)
+                               inner, count)
                 continue
             self.counts['tasks'] += count
-            where = '%s: "%s"' % (os.path.relpath(path, self.playbook_dir)
-                                  if path.startswith(self.playbook_dir)
-                                  else path, task.get('name') or '(unnamed)')
-            try:
-                action, args, _ = ModuleArgsParser(
-                    task, collection_list=collections).parse()
-            except AnsibleError as exc:
-                found = _UNRESOLVED.search(str(exc))
-                if found:
-                    self.missing('module', found.group(1), where,
-                                 conditions)
-                else:
-                    self.report['errors'].append({
-                        'file': path, 'message': '%s: %s' % (
-                            where, _one_line(exc))})
-                continue
-            short = action.rsplit('.', 1)[-1]
-            if short in _INCLUDE_TASKS:
-                target = args.get('_raw_params') or args.get('file')
-                for found in self._resolve(target, bases, task.get('vars')):
-                    self.task_file(found, bases, collections, conditions)
-            elif short in _INCLUDE_ROLE:
-                self.role(args.get('name'), args.get('tasks_from') or 'main',
-                          path, where, conditions)
+            self.task(task, path, bases, collections, scope)
 
-    def role(self, name, tasks_from, path, where, when):
+    def task(self, task, path, bases, collections, scope):
+        where = '%s: "%s"' % (_short(path, self.playbook_dir),
+                              task.get('name') or '(unnamed)')
+        own = scope.child(when=conditions(task), variables=task.get('vars'),
+                          tags=split_tags(task.get('tags')))
+        try:
+            action, args, _ = ModuleArgsParser(
+                task, collection_list=collections).parse()
+        except AnsibleError as exc:
+            found = _UNRESOLVED.search(str(exc))
+            if found:
+                self.missing('module', found.group(1), where, own)
+            else:
+                self.report['errors'].append({
+                    'file': path, 'message': '%s: %s' % (
+                        where, _one_line(exc))})
+            return
+        short = action.rsplit('.', 1)[-1]
+        if short not in _INCLUDE_TASKS + _INCLUDE_ROLE:
+            self.used(action, collections, own)
+            if short == 'set_fact' and not set(args) - {'cacheable'} and \
+                    self.runs(own):
+                # THT's Heat "if" without an else drops the key it sets.
+                self.fails(where, 'sets no fact (an empty set_fact)')
+            return
+        # An import's tags are inherited by what it imports (each of its
+        # tasks is judged); a dynamic include's apply to it alone (its
+        # "apply" to what it includes), which runs only if they do.
+        static = short in _STATIC
+        if not (self.conditions_hold(own) if static else self.runs(own)):
+            self.report['skipped'] += 1
+            return
+        apply = args.get('apply') if isinstance(args.get('apply'),
+                                                dict) else {}
+        inner = scope.child(
+            when=own.when[len(scope.when):], variables=task.get('vars'),
+            tags=split_tags(task.get('tags')) if static
+            else split_tags(apply.get('tags')))
+        if short in _INCLUDE_TASKS:
+            target = args.get('_raw_params') or args.get('file')
+            found = self._resolve(target, bases, own)
+            if not found and isinstance(target, str) and '{{' not in target:
+                self.fails(where, 'includes %s, which is not there' % target)
+            for path_found in found:
+                self.task_file(path_found, bases, collections, inner)
+        else:
+            self.role(args.get('name'), args.get('tasks_from') or 'main',
+                      where, inner)
+
+    def role(self, name, tasks_from, where, scope):
         if not isinstance(name, str) or '{{' in name or '{{' in tasks_from:
             return  # templated: known only at run time
         definition = RoleDefinition(loader=self.loader)
@@ -165,33 +228,46 @@ class Walk:
         try:
             _, role_path = definition._load_role_path(name)
         except AnsibleError:
-            self.missing('role', name, where, when)
+            self.missing('role', name, where, scope)
             return
         tasks_dir = os.path.join(role_path, 'tasks')
         for suffix in ('', '.yml', '.yaml'):
             candidate = os.path.join(tasks_dir, tasks_from + suffix)
             if os.path.isfile(candidate):
-                self.task_file(candidate, [tasks_dir, role_path], None, when)
+                self.task_file(candidate, [tasks_dir, role_path], None,
+                               scope)
                 return
 
-    def _resolve(self, target, bases, variables=None):
-        if not isinstance(target, str):
-            return []
-        variables = dict(variables if isinstance(variables, dict) else {},
-                         playbook_dir=self.playbook_dir)
-        for _ in range(3):  # a task's own vars may name other vars
-            target = _VAR.sub(lambda m: str(variables.get(
-                m.group(1), m.group(0))), target)
-        pattern = _EXPR.sub('*', target)
-        for base in ([''] if os.path.isabs(pattern) else bases):
-            found = sorted(p for p in glob.glob(os.path.join(base, pattern))
-                           if os.path.isfile(p) and p.endswith(_YAML))
-            if found:
-                return found
-        return []
+    def _resolve(self, target, bases, scope):
+        return resolve(target, bases + [self.playbook_dir],
+                       self.known(scope), scope.host_values)
 
-    def missing(self, kind, name, where, when):
-        if any(self._false(condition) for condition in when):
+    def runs(self, scope):
+        """Whether a task of ``scope`` runs: its tags, its conditions."""
+        return self.selection.runs(scope.tags) and \
+            self.conditions_hold(scope)
+
+    def conditions_hold(self, scope):
+        """None of the conditions of ``scope`` is known to be false."""
+        return not any(self._false(c, scope) for c in scope.when)
+
+    def used(self, action, collections, scope):
+        short = action.rsplit('.', 1)[-1]
+        which = self.report['which']
+        if short in which and which[short] is None and self.runs(scope):
+            context = module_loader.find_plugin_with_context(
+                action, collection_list=collections)
+            which[short] = context.plugin_resolved_path \
+                if context.resolved else None
+
+    def fails(self, where, why):
+        """A task that runs and cannot but fail, and why."""
+        entry = {'where': where, 'why': why}
+        if entry not in self.report['fails']:
+            self.report['fails'].append(entry)
+
+    def missing(self, kind, name, where, scope):
+        if not self.runs(scope):
             self.report['skipped'] += 1
             return
         entry = self.report['missing'].setdefault(
@@ -199,27 +275,27 @@ class Walk:
         if where not in entry['uses']:
             entry['uses'].append(where)
 
-    def _false(self, condition):
+    def _false(self, condition, scope):
         """Whether ``condition`` is false with the known variables (an
         undefined variable or any other error: not known to be false)."""
         if not isinstance(condition, str):
             return condition is False
         if '{{' in condition:
             return False  # a template of templates: known at run time only
-        templar = Templar(loader=self.loader, variables=self.variables)
         try:
-            return str(templar.template(trust_as_template(
-                '{%% if %s %%}True{%% else %%}False{%% endif %%}' %
-                condition))).strip() == 'False'
-        except Exception:  # noqa: B902 - any failure means "not known"
+            return str(template(
+                self.loader, '{%% if %s %%}True{%% else %%}False{%% endif %%}'
+                % condition, self.known(scope))).strip() == 'False'
+        except AnsibleError:
             return False
 
 
-def _conditions(task):
-    when = task.get('when')
-    if when is None:
-        return ()
-    return tuple(when) if isinstance(when, list) else (when,)
+def _short(path, playbook_dir):
+    """``path`` relative to the playbooks, else from its ``roles/``."""
+    if path.startswith(playbook_dir + os.sep):
+        return os.path.relpath(path, playbook_dir)
+    head, sep, tail = path.rpartition(os.sep + 'roles' + os.sep)
+    return 'roles' + os.sep + tail if sep else path
 
 
 def _one_line(exc):
@@ -230,18 +306,32 @@ def _one_line(exc):
 def main(argv):
     if init_plugin_loader is not None:
         init_plugin_loader()
-    variables, playbooks = {}, []
+    variables, extra, playbooks, which = {}, {}, [], []
+    given = {'--inventory': None, '--limit': None, '--tags': None,
+             '--skip-tags': None}
     while argv:
         arg = argv.pop(0)
         if arg == '--vars':
             data = DataLoader().load_from_file(argv.pop(0))
             variables.update(data if isinstance(data, dict) else {})
+        elif arg == '--extra-vars':
+            extra.update(json.loads(argv.pop(0)))
+        elif arg == '--which':
+            which.append(argv.pop(0))
+        elif arg in given:
+            given[arg] = argv.pop(0)
         else:
             playbooks.append(arg)
-    report = {'playbooks': {}, 'missing': {}, 'errors': [], 'skipped': 0}
+    selection = Selection(DataLoader(), given['--inventory'],
+                          given['--limit'], given['--tags'],
+                          given['--skip-tags'])
+    report = {'playbooks': {}, 'missing': {}, 'errors': [], 'skipped': 0,
+              'plays_skipped': [], 'which': dict.fromkeys(which),
+              'fails': []}
     for playbook in playbooks:
-        walk = Walk(report, os.path.abspath(playbook), variables)
-        walk.playbook(os.path.abspath(playbook))
+        walk = Walk(report, os.path.abspath(playbook), selection, variables,
+                    extra)
+        walk.playbook(os.path.abspath(playbook), Scope())
         report['playbooks'][playbook] = walk.counts
     report['missing'] = sorted(report['missing'].values(),
                                key=lambda m: (m['kind'], m['name']))

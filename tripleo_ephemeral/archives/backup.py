@@ -123,7 +123,7 @@ def restore(archive, work_dir):
             '%s exists and is not empty; restore into a new '
             'work dir' % work_dir)
     parent = os.path.dirname(work_dir)
-    os.makedirs(parent, exist_ok=True)
+    fileutil.make_private_dirs(parent)
     scratch = tempfile.mkdtemp(prefix='.restore-', dir=parent)
     try:
         try:

@@ -5,7 +5,9 @@ base.DeploymentCommand, command.ShowOne)``):
 
 * :class:`LocalCommand`: every command here needs no Keystone (its Heat is
   its own, or found through clouds.yaml), so osc-lib's shell skips the
-  authentication (``auth_required = False``).
+  authentication (``auth_required = False``); and none lets another user
+  write what it creates, whatever the umask
+  (:func:`~tripleo_ephemeral.fileutil.restrict_umask`).
 * :class:`DeploymentCommand`: a command that works on a deployment takes
   ``--stack``/``--work-dir`` as its :attr:`~DeploymentCommand.
   work_dir_options` say, and reads them with :meth:`~DeploymentCommand.
@@ -17,6 +19,7 @@ base.DeploymentCommand, command.ShowOne)``):
 import gc
 
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import lap_clock
 
 _frozen = []
@@ -37,9 +40,14 @@ def deploy_started():
 
 
 class LocalCommand:
-    """A command that needs no Keystone."""
+    """A command that needs no Keystone, run under a umask that keeps
+    others from writing what it creates."""
 
     auth_required = False
+
+    def run(self, parsed_args):
+        fileutil.restrict_umask()
+        return super().run(parsed_args)
 
 
 class DeploymentCommand(LocalCommand):

@@ -104,9 +104,11 @@ class LaunchHeat(base.LocalCommand, command.ShowOne):
         with interruption.on_force('Heat', launcher.kill), \
                 interruption.activity('launching Heat'):
             launcher.start(restore_db=parsed_args.restore_db)
+        self._forget_stopped()
         try:
             user_file = clouds.set_cloud(parsed_args.cloud_name,
-                                         launcher.endpoint)
+                                         launcher.endpoint,
+                                         heat_dir=launcher.heat_dir)
         except (OSError, ValueError) as exc:
             LOG.warning(_('Could not update your clouds.yaml (%s); use '
                           '%s/heatrc instead'), exc, launcher.heat_dir)
@@ -121,16 +123,27 @@ class LaunchHeat(base.LocalCommand, command.ShowOne):
 
     def _kill(self, launcher):
         info = launcher.describe()
+        endpoint = launcher.endpoint  # the stopped Heat's entry goes too
         if not launcher.is_running():
             LOG.info(_('No Heat is running for %s'), launcher.heat_dir)
             launcher.kill()  # forget a stale pid, if any
             info.update(status='not running', pid=None,
                         dump=_newest(launcher))
-            return self._show(info)
-        with interruption.on_force('Heat', launcher.kill):
-            info['dump'] = launcher.stop(dump=True)
-        info.update(status='stopped', pid=None)
+        else:
+            with interruption.on_force('Heat', launcher.kill):
+                info['dump'] = launcher.stop(dump=True)
+            info.update(status='stopped', pid=None)
+        self._forget_stopped(endpoint)
         return self._show(info)
+
+    def _forget_stopped(self, endpoint=None):
+        """The user's clouds.yaml entries of Heats that stopped go."""
+        removed = manual.forget_stopped(endpoint)
+        if removed:
+            progress.channel(self.app.stderr)(
+                _('Removed %(names)s from %(file)s: no Heat answers there '
+                  'any more') % {'names': ', '.join(removed),
+                                 'file': clouds.user_clouds_file()})
 
     @staticmethod
     def _show(info):

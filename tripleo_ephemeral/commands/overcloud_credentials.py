@@ -11,6 +11,7 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.overcloud import credentials
 
 
@@ -48,7 +49,7 @@ class ShowCredentials(base.DeploymentCommand, command.ShowOne):
                 no_proxy=parsed_args.no_proxy)
             files = [rc]
             if parsed_args.directory:
-                os.makedirs(parsed_args.directory, exist_ok=True)
+                fileutil.make_private_dirs(parsed_args.directory)
                 files.append(credentials.write(
                     wd.stack, outputs,
                     os.path.join(parsed_args.directory,

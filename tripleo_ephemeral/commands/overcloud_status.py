@@ -9,10 +9,13 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.history import hooks as history
+from tripleo_ephemeral import locking
+from tripleo_ephemeral import workdir
 
 
 class ShowStatus(base.DeploymentCommand, command.Lister):
-    """Show how the last deploy of a stack ended (its status file), and
+    """Show how the last deploy of a stack ended (its status file;
+    DEPLOY_INTERRUPTED when the command that was deploying was killed), and
     whether config-download holds changes no Ansible run applied yet."""
 
     def get_parser(self, prog_name):
@@ -32,6 +35,9 @@ class ShowStatus(base.DeploymentCommand, command.Lister):
                 _('No deployment was found for %(stack)s: %(file)s is '
                   'missing; deploy it first') % {'stack': wd.stack,
                                                  'file': wd.status_file})
+        if status == workdir.DEPLOYING and locking.holder(wd.path) == {}:
+            # Its command holds the work dir while it runs: it was killed.
+            status = workdir.DEPLOY_INTERRUPTED
         columns, values = history.status_values(wd)
         return (('Stack Name', 'Deployment Status') + columns,
                 [(wd.stack, status) + values])

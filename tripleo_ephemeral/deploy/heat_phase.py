@@ -7,16 +7,24 @@ took the stack, its database dumped; with ``keep_running`` it is left
 running instead, unless interrupted.
 """
 
+import os
 import time
 
+from tripleo_ephemeral import clouds
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral.heat_db import generations
+from tripleo_ephemeral.heat_launcher import manual
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral.overcloud import inventory
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
+
+
+#: The user's clouds.yaml entry of a Heat a deploy leaves running (as
+#: ``openstack tripleo launch heat``'s default).
+CLOUD_NAME = 'heat'
 
 
 class HeatPhase:
@@ -103,12 +111,32 @@ class HeatPhase:
             return None
         if keep_running and not interruption.requested():
             launcher.release()
-            self.say('Heat left running: export OS_CLOUD=heat or source '
-                     '%s/heatrc; stop it with "openstack tripleo launch '
-                     'heat --heat-dir %s --kill"' % (launcher.heat_dir,
-                                                     launcher.heat_dir))
+            self.say('Heat left running: %s; stop it with "openstack '
+                     'tripleo launch heat --heat-dir %s --kill"' % (
+                         self._cloud_entry(launcher), launcher.heat_dir))
             return None
-        return launcher.stop(dump=origin is not None, origin=origin)
+        try:
+            return launcher.stop(dump=origin is not None, origin=origin)
+        finally:
+            # An entry of the user's clouds.yaml this Heat (or another,
+            # gone since) was left running with points nowhere now.
+            removed = manual.forget_stopped()
+            if removed:
+                self.say('Removed %s from %s: no Heat answers there any '
+                         'more' % (', '.join(removed),
+                                   clouds.user_clouds_file()))
+
+    def _cloud_entry(self, launcher):
+        """The ``heat`` entry of the user's clouds.yaml, for the Heat left
+        running: how to reach it."""
+        heatrc = os.path.join(launcher.heat_dir, 'heatrc')
+        try:
+            path = clouds.set_cloud(CLOUD_NAME, launcher.endpoint,
+                                    heat_dir=launcher.heat_dir)
+        except (OSError, ValueError) as exc:
+            return 'source %s (your clouds.yaml: %s)' % (heatrc, exc)
+        return 'export OS_CLOUD=%s (in %s) or source %s' % (
+            CLOUD_NAME, path, heatrc)
 
     def _expected_size(self, digest):
         """The resources of the stack, if the last successful deploy of the

@@ -80,7 +80,7 @@ class Build:
                 wd.stack_environment_file)
             excluded = deleted_hosts.names(wd)
             parent, name = os.path.split(wd.config_download_dir)
-            os.makedirs(parent, mode=0o700, exist_ok=True)
+            fileutil.make_private_dirs(parent)
             # replace_dir's own prefix: the same clean-up applies.
             self._staged = tempfile.mkdtemp(dir=parent,
                                             prefix='.%s.new-' % name)

@@ -8,18 +8,20 @@ time, and the same on every deploy of the same templates.
 :class:`ParsedTemplates` keeps each parse (or the ValueError that says a
 file is no template) under the SHA-256 of its text and of what parses it
 (heatclient's and PyYAML's versions, libyaml or not), in the user's cache
-(:func:`~tripleo_ephemeral.fileutil.user_cache_dir`), so:
+(:mod:`tripleo_ephemeral.usercache`), so:
 
 * a changed template has another key: it is never served a stale parse;
-* an entry is written to a temporary file and renamed, and holds the
-  digest of its body: a torn or damaged one fails the check, is removed
-  and parsed again;
-* entries are marshal data (dicts, lists, strings, numbers), loaded into
-  new objects at every hit (heatclient changes what it parsed);
+* an entry is sealed with the user's cache key (HMAC-SHA256) over its
+  key and body, written to a temporary file and renamed: a torn or
+  damaged entry, or one another user planted, fails the check, is named
+  once, removed and parsed again;
+* entries are marshal data (dicts, lists, strings, numbers), read only
+  once their seal is checked, loaded into new objects at every hit
+  (heatclient changes what it parsed);
 * the cache holds at most :data:`MAX_BYTES`: past it, the entries used
   longest ago go first;
-* a cache that cannot be read or written (a read-only home, a full disk)
-  is only slower: the deploy never fails for it.
+* a cache that cannot be used or written (another user's, a read-only
+  home, a full disk) is named once and only makes the deploy slower.
 
 While :meth:`ParsedTemplates.installed`, heatclient's
 ``template_format.parse`` goes through the cache; the original is put
@@ -27,10 +29,12 @@ back after (the YAML limits are checked before, on the file's text, by
 :class:`~tripleo_ephemeral.overcloud.template_processing.LimitedReader`).
 
 :func:`compiled_templates` does the same for the Jinja2 templates of the
-template set (THT's ``*.j2.yaml``): Jinja2's own bytecode cache, whose
-entries hold the SHA-1 of their template's source (a changed template is
-compiled again), written to a temporary file and renamed; an entry it
-cannot read is compiled again, and the cache is bounded the same way.
+template set (THT's ``*.j2.yaml``): a bytecode cache of its own, not
+Jinja2's (whose entries are a pickle, loaded before any check): each
+entry is the template's compiled code (marshal) with the SHA-1 of its
+source (a changed template is compiled again), sealed the same way, for
+the Python and Jinja2 that compiled it; an entry that fails its check is
+compiled again, and the cache is bounded the same way.
 """
 
 import contextlib
@@ -39,17 +43,20 @@ from importlib import metadata
 import logging
 import marshal
 import os
+import sys
 
-from tripleo_ephemeral import fileutil
+from tripleo_ephemeral import usercache
 
 LOG = logging.getLogger(__name__)
 
 #: Bytes the cache may hold (THT 18.0.0 at 1+1 takes about 7 MB).
 MAX_BYTES = 256 << 20
 #: The layout of an entry; a new one is a new key.
-FORMAT = b'tripleo-ephemeral parsed template 1'
+FORMAT = b'tripleo-ephemeral parsed template 2'
+PARSED_DIR = 'parsed-templates'
+COMPILED_DIR = 'compiled-templates'
 _SUFFIX = '.parsed'
-_DIGEST = hashlib.sha256().digest_size
+_COMPILED_SUFFIX = '.j2c'
 
 
 def _parser_id():
@@ -66,12 +73,13 @@ def _parser_id():
 
 
 class ParsedTemplates:
-    """heatclient's parses, kept in ``directory`` (default: the user's
-    cache) up to ``max_bytes``."""
+    """heatclient's parses, kept in ``cache`` (a
+    :class:`~tripleo_ephemeral.usercache.UserCache`; default: the
+    user's) up to ``max_bytes``."""
 
-    def __init__(self, directory=None, max_bytes=MAX_BYTES):
-        self.directory = directory or fileutil.user_cache_dir(
-            'parsed-templates')
+    def __init__(self, cache=None, max_bytes=MAX_BYTES):
+        self.cache = cache or usercache.cache()
+        self.directory = self.cache.directory(PARSED_DIR)
         self.max_bytes = max_bytes
         self.hits = self.misses = 0
         self._salt = FORMAT + b'\0' + _parser_id() + b'\0'
@@ -86,41 +94,33 @@ class ParsedTemplates:
         return os.path.join(self.directory, key + _SUFFIX)
 
     def _load(self, key):
-        """The entry of ``key``, or None (none, or a damaged one: gone)."""
-        path = self._path(key)
-        try:
-            with open(path, 'rb') as f:
-                data = f.read()
-        except OSError:
+        """The entry of ``key``, or None (none, or one that fails its
+        check: gone)."""
+        if self.directory is None:
             return None
-        body = data[_DIGEST:]
+        path = self._path(key)
+        body = self.cache.read(path, PARSED_DIR + '/' + key)
+        if body is None:
+            return None
         try:
-            if data[:_DIGEST] != hashlib.sha256(body).digest():
-                raise ValueError('digest')
             entry = marshal.loads(body)
-        except (ValueError, EOFError, TypeError):
-            LOG.debug('Parsed template cache: %s is damaged, parsed again',
-                      path)
-            fileutil.remove(path)
+            kind, _value = entry
+        except (ValueError, EOFError, TypeError):  # sealed, yet not ours
+            self.cache.drop(path)
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # used now: evicted last
         return entry
 
     def _store(self, key, entry):
+        if self.directory is None:
+            return
         try:
             body = marshal.dumps(entry)
         except ValueError:
             return  # not plain data (a YAML tag heatclient keeps as is)
-        try:
-            os.makedirs(self.directory, mode=0o700, exist_ok=True)
-            with fileutil.atomic_open(self._path(key), binary=True,
-                                      durable=False) as f:
-                f.write(hashlib.sha256(body).digest() + body)
+        if self.cache.write(self._path(key), PARSED_DIR + '/' + key, body):
             self._written = True
-        except OSError as exc:
-            LOG.debug('Parsed template cache: %s not written: %s',
-                      self._path(key), exc)
 
     def parse(self, parse, text):
         """``parse(text)`` (heatclient's), from the cache when it has it."""
@@ -143,7 +143,8 @@ class ParsedTemplates:
     def evict(self):
         """Remove the entries used longest ago while the cache holds more
         than :attr:`max_bytes`."""
-        evict(self.directory, _SUFFIX, self.max_bytes)
+        if self.directory is not None:
+            evict(self.directory, _SUFFIX, self.max_bytes)
 
     @contextlib.contextmanager
     def installed(self):
@@ -184,52 +185,101 @@ def evict(directory, suffix, max_bytes):
             total -= size
 
 
-#: Jinja2's names for its cache files.
-_JINJA_PATTERN = '__jinja2_%s.cache'
+def _remove_jinja_entries(directory):
+    """Jinja2's own cache files (a pickle each) that earlier versions
+    kept here: removed unread."""
+    with contextlib.suppress(OSError), os.scandir(directory) as found:
+        for entry in found:
+            if entry.name.startswith('__jinja2_') and \
+                    entry.name.endswith('.cache'):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _compiled_cache_class():
+    import jinja2
+    from jinja2 import bccache
+
+    #: What compiled an entry: another Python or Jinja2 never loads it.
+    compiler = b'\0'.join((b'tripleo-ephemeral compiled template 1',
+                           bccache.bc_magic,
+                           sys.implementation.cache_tag.encode(),
+                           jinja2.__version__.encode()))
+
+    class CompiledTemplates(jinja2.BytecodeCache):
+        """Jinja2's compiled templates, sealed with the user's cache
+        key; never a pickle."""
+
+        def __init__(self, cache, directory):
+            self.cache = cache
+            self.directory = directory
+            self.written = False
+
+        def get_bucket(self, environment, name, filename, source):
+            # By the template's name in its set, not the path of the work
+            # dir's copy: every work dir shares it (its source is checked);
+            # and by the environment's class (a sandbox compiles other
+            # code), and by the Python and Jinja2 (both keep theirs).
+            kind = type(environment).__qualname__
+            key = hashlib.sha256(b'\0'.join((
+                compiler, kind.encode(), name.encode('utf-8')))).hexdigest()
+            bucket = bccache.Bucket(environment, key,
+                                    self.get_source_checksum(source))
+            self.load_bytecode(bucket)
+            return bucket
+
+        def _path(self, bucket):
+            return os.path.join(self.directory, bucket.key + _COMPILED_SUFFIX)
+
+        def _context(self, bucket):
+            return '%s/%s' % (COMPILED_DIR, bucket.key)
+
+        def load_bytecode(self, bucket):
+            path = self._path(bucket)
+            data = self.cache.read(path, self._context(bucket))
+            if data is None:
+                return
+            size = int.from_bytes(data[:4], 'big')
+            if data[4:4 + size] != self._head(bucket):
+                return  # another compiler, or a changed template
+            code = data[4 + size:]
+            try:
+                bucket.code = marshal.loads(code)
+            except (EOFError, ValueError, TypeError):
+                self.cache.drop(path)
+                return
+            with contextlib.suppress(OSError):
+                os.utime(path)
+
+        @staticmethod
+        def _head(bucket):
+            return compiler + b'\0' + bucket.checksum.encode()
+
+        def dump_bytecode(self, bucket):
+            head = self._head(bucket)
+            if self.cache.write(self._path(bucket), self._context(bucket),
+                                len(head).to_bytes(4, 'big') + head +
+                                marshal.dumps(bucket.code)):
+                self.written = True
+
+    return CompiledTemplates
 
 
 @contextlib.contextmanager
-def compiled_templates(directory=None, max_bytes=MAX_BYTES):
-    """Yield a Jinja2 bytecode cache in ``directory`` (default: the
-    user's cache; None when it cannot be made), bounded to ``max_bytes``
-    on the way out; an entry it cannot read is compiled again (Jinja2
-    would raise on a torn one)."""
-    import jinja2
-
-    class CompiledTemplates(jinja2.FileSystemBytecodeCache):
-
-        def get_cache_key(self, name, filename=None):
-            # By the template's name in its set, not the path of the work
-            # dir's copy: every work dir shares it (its source is checked).
-            return hashlib.sha256(name.encode('utf-8')).hexdigest()
-
-        def load_bytecode(self, bucket):
-            try:
-                super().load_bytecode(bucket)
-            except Exception as exc:  # pickle's errors on a torn entry
-                LOG.debug('Compiled template cache: %s unread (%s): '
-                          'compiled again', bucket.key, exc)
-                bucket.reset()
-                return
-            if bucket.code is not None:
-                with contextlib.suppress(OSError):
-                    os.utime(self._get_cache_filename(bucket))
-
-        def dump_bytecode(self, bucket):
-            self.written = True
-            super().dump_bytecode(bucket)
-
-    directory = directory or fileutil.user_cache_dir('compiled-templates')
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-    except OSError as exc:
-        LOG.debug('Compiled template cache %s unusable: %s', directory, exc)
+def compiled_templates(cache=None, max_bytes=MAX_BYTES):
+    """Yield a Jinja2 bytecode cache in ``cache`` (a
+    :class:`~tripleo_ephemeral.usercache.UserCache`; default: the
+    user's; None when it cannot be used), bounded to ``max_bytes`` on
+    the way out."""
+    cache = cache or usercache.cache()
+    directory = cache.directory(COMPILED_DIR)
+    if directory is None:
         yield None
         return
-    cache = CompiledTemplates(directory, _JINJA_PATTERN)
-    cache.written = False
+    _remove_jinja_entries(directory)
+    compiled = _compiled_cache_class()(cache, directory)
     try:
-        yield cache
+        yield compiled
     finally:
-        if cache.written:
-            evict(directory, '.cache', max_bytes)
+        if compiled.written:
+            evict(directory, _COMPILED_SUFFIX, max_bytes)

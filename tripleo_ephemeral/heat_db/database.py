@@ -71,7 +71,8 @@ def _image(conn, scratch_dir):
     """
     if hasattr(conn, 'serialize'):
         return conn.serialize()
-    fd, path = tempfile.mkstemp(dir=scratch_dir, prefix='.image.')
+    fd, path = tempfile.mkstemp(dir=scratch_dir, prefix='.image.',
+                                suffix='.tmp')
     os.close(fd)
     try:
         copy = sqlite3.connect(path)

@@ -8,6 +8,7 @@ import os
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.runner import api_owner
 
 
 class InstalledHeatLauncher(base.HeatLauncher):
@@ -71,9 +72,16 @@ class InstalledHeatLauncher(base.HeatLauncher):
             self.session().get(endpoint + '/stacks', raise_exc=True)
         except ks_exceptions.ClientException as exc:
             raise exceptions.LauncherError(
-                'The installed Heat at %s does not answer: %s' %
-                (endpoint, exc))
+                'The installed Heat at %s does not answer: %s' % (
+                    self.shown_endpoint, str(exc).replace(
+                        endpoint, self.shown_endpoint)))
         return self
+
+    @property
+    def shown_endpoint(self):
+        """The endpoint, an ephemeral Heat's API secret in it named, not
+        given (another of this product's Heats, used as installed)."""
+        return api_owner.shown(self.endpoint)
 
     def is_running(self):
         return True
@@ -88,6 +96,6 @@ class InstalledHeatLauncher(base.HeatLauncher):
         pass
 
     def describe(self):
-        return {'heat_type': self.heat_type, 'api_url': self.endpoint,
+        return {'heat_type': self.heat_type, 'api_url': self.shown_endpoint,
                 'heat_dir': self.heat_dir, 'pid': None, 'database': None,
                 'clouds_yaml': None}

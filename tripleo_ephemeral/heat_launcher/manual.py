@@ -4,12 +4,15 @@ A heat dir that holds a deployment's dumps is never started empty by
 accident: the user says ``--restore-db`` (go on from a dump) or
 ``--empty`` (an empty Heat; the dumps stay, and an empty database is never
 dumped over them). ``--kill`` of a heat dir that does not exist creates
-nothing and names the heat dirs whose Heat does run.
+nothing and names the heat dirs whose Heat does run. The user's
+clouds.yaml entries of Heats that stopped are removed
+(:func:`forget_stopped`).
 """
 
 import glob
 import os
 
+from tripleo_ephemeral import clouds
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_db import dumps
 from tripleo_ephemeral.heat_launcher import state as launcher_state
@@ -56,25 +59,41 @@ def running_heat_dirs(roots=()):
     """The heat dirs whose Heat runs: those of the work dirs under the
     default root (and ``roots``), and those the entries of the user's
     clouds.yaml point at; read from their launcher state."""
-    from tripleo_ephemeral import heat_launcher
-
     found = []
     candidates = []
     for root in _roots(roots):
         candidates += sorted(glob.glob(os.path.join(
             glob.escape(root), '*', workdir.HEAT_DIR)))
     for heat_dir in candidates + _clouds_heat_dirs():
-        saved = launcher_state.LauncherState(heat_dir).load()
-        if not saved.get('running') or heat_dir in found:
-            continue
-        try:
-            launcher = heat_launcher.get_launcher(
-                saved.get('heat_type') or 'native', heat_dir)
-            if launcher.is_running():
-                found.append(heat_dir)
-        except (ValueError, exceptions.TripleoEphemeralError):
-            continue
+        if heat_dir not in found and runs(heat_dir):
+            found.append(heat_dir)
     return found
+
+
+def runs(heat_dir):
+    """Whether a Heat runs for ``heat_dir`` (its launcher state says so,
+    and its process is there)."""
+    from tripleo_ephemeral import heat_launcher
+
+    saved = launcher_state.LauncherState(heat_dir).load()
+    if not saved.get('running'):
+        return False
+    try:
+        return heat_launcher.get_launcher(
+            saved.get('heat_type') or 'native', heat_dir).is_running()
+    except (ValueError, exceptions.TripleoEphemeralError):
+        return False
+
+
+def forget_stopped(endpoint=None):
+    """Remove the user's clouds.yaml entries this product wrote for a
+    Heat that no longer runs (their heat dir's), and the one pointing at
+    ``endpoint`` (a Heat just stopped); return the names removed."""
+    def stopped(heat_dir, entry_endpoint):
+        if endpoint and entry_endpoint == endpoint:
+            return True
+        return heat_dir is not None and not runs(heat_dir)
+    return clouds.forget(stopped)
 
 
 def _clouds_heat_dirs():
@@ -85,8 +104,6 @@ def _clouds_heat_dirs():
 
     import psutil
     import yaml
-
-    from tripleo_ephemeral import clouds
 
     from tripleo_ephemeral.overcloud import yamlfile
 

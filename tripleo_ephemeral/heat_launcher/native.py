@@ -1,11 +1,13 @@
 """Native Heat: the project's heat-all runner as a local process."""
 
 import logging
+import os
 import sys
 import time
 
 import psutil
 
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import ephemeral
 from tripleo_ephemeral.heat_db import database
 from tripleo_ephemeral.heat_launcher import logtail
@@ -15,6 +17,10 @@ from tripleo_ephemeral.heat_db import sqlite_schema
 from tripleo_ephemeral.heat_launcher import state as launcher_state
 
 LOG = logging.getLogger(__name__)
+
+#: The runner's copy of a new database once migrated (a dot file: left
+#: out of archives and backups).
+SCHEMA_SAVE = '.heat-schema-new.sqlite'
 
 
 class NativeHeatLauncher(ephemeral.EphemeralHeatLauncher):
@@ -43,10 +49,34 @@ class NativeHeatLauncher(ephemeral.EphemeralHeatLauncher):
     def runner_log(self):
         return self.files.path('log', 'heat-all.out')
 
+    @property
+    def schema_save(self):
+        """Where the runner copies a new database once migrated, for the
+        schema cache (:mod:`~tripleo_ephemeral.heat_db.sqlite_schema`)."""
+        return self.files.path(SCHEMA_SAVE)
+
     def runner_argv(self):
-        return [sys.executable, '-m', 'tripleo_ephemeral.runner.heat_all',
-                '--config-file', self.files.config_file, '--db-sync',
-                '--schema-cache', sqlite_schema.schema_cache_path()]
+        """The runner's command line; a new database is the cached empty
+        schema (seeded here, so that this command names a cache that
+        fails its check), else migrated and saved for the cache."""
+        argv = [sys.executable, '-m', 'tripleo_ephemeral.runner.heat_all',
+                '--config-file', self.files.config_file, '--db-sync']
+        fileutil.remove(self.schema_save)
+        cache = sqlite_schema.SchemaCache()
+        loaded = cache.load()
+        if loaded is not None:
+            if not os.path.exists(self._database.path):
+                cache.seed(self._database.path)
+            argv += ['--schema-revisions', ','.join(loaded[0])]
+        elif cache.path is not None:
+            argv += ['--schema-save', self.schema_save]
+        return argv
+
+    def _extra_ready_checks(self, deadline, saved):
+        super()._extra_ready_checks(deadline, saved)
+        if os.path.exists(self.schema_save):
+            sqlite_schema.SchemaCache().store(self.schema_save)
+            fileutil.remove(self.schema_save)
 
     def _launch(self):
         self._child = self.runner.spawn(self.runner_argv(),

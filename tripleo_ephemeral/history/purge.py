@@ -222,7 +222,8 @@ def purge(history, values, names):
             stream.ref(name, sha)
     noted = {sha: history.noted(sha) for sha in stream.marks}
     stream.notes(versions.PARAMETERS_NOTES, {
-        sha: versions.note_text(history.store.mask_parameters(params))
+        sha: versions.note_text(history.store.mask_parameters(
+            params, keep=True))
         for sha, params in noted.items() if params is not None})
     head = history.head()
     git.run('fast-import', '--force', '--quiet', input=stream.payload())

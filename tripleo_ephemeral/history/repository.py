@@ -13,6 +13,7 @@ import logging
 import os
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import git as git_mod
 from tripleo_ephemeral.history import secret_filter
 from tripleo_ephemeral.history import secrets
@@ -52,7 +53,7 @@ class Repository:
         if not self.git.exists():
             self.git.run('init', '-q', '--template=', self.config_dir)
         info = os.path.join(self.git.git_dir, 'info')
-        os.makedirs(info, exist_ok=True)
+        fileutil.make_private_dirs(info)
         with open(os.path.join(info, 'exclude'), 'w') as f:
             f.write('# What Ansible runs leave here (tripleo-ephemeral)\n')
             f.write(''.join(p + '\n' for p in RUN_STATE))

@@ -6,11 +6,15 @@ given), of the parameters THT marks ``hidden: true`` that its environments
 set (Heat masks those: :func:`tripleo_ephemeral.overcloud.outputs.
 hidden_names`) and the private keys it holds or that a rendered file holds
 (a PEM block). :class:`SecretStore` turns them into the texts that stand for
-them in the files (the value, each line of a multi-line one, as YAML and
-JSON quote them, and as a long YAML line folds them) and writes the store
-git's filter (:mod:`.secret_filter`) reads. A placeholder names the secret
-and a fingerprint of its text (HMAC with a key of the store): a rotated
-password is a changed line of the history, not its value.
+them in the files (the value, each line of a multi-line one, in every form
+:mod:`tripleo_ephemeral.secret_forms` knows: as written, JSON- and
+YAML-escaped, base64 as a Secret holds it; and as a long YAML line folds
+them) and writes the store git's filter (:mod:`.secret_filter`) reads. A
+placeholder names the secret and a fingerprint of its text (HMAC with a
+key of the store): a rotated password is a changed line of the history,
+not its value. Whatever a password holds is masked, text that looks like a
+placeholder too: only the placeholders this store made stand for a masked
+value.
 """
 
 import hashlib
@@ -20,10 +24,9 @@ import os
 import re
 import secrets as random
 
-import yaml
-
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import secret_filter
+from tripleo_ephemeral import secret_forms
 
 #: Shorter texts are not masked: they would hide unrelated words (and are
 #: no secret worth the name).
@@ -70,20 +73,13 @@ def fragments(text):
         found += [line.strip() for line in text.splitlines()
                   if not line.strip().startswith('-----')]
     return [f for f in found if len(f) >= MIN_LENGTH and
-            f not in _NOT_SECRET and '<secret:' not in f]
+            f not in _NOT_SECRET]
 
 
 def encodings(text):
-    """How ``text`` appears in a rendered file: as is, and as JSON and
-    YAML quote it."""
-    found = [text, json.dumps(text)[1:-1],
-             json.dumps(text, ensure_ascii=False)[1:-1],
-             text.replace("'", "''")]
-    quoted = yaml.dump(text, Dumper=yaml.SafeDumper, default_style='"',
-                       width=float('inf')).rstrip('\n')
-    if quoted.startswith('"') and quoted.endswith('"'):
-        found.append(quoted[1:-1])
-    return list(dict.fromkeys(found))
+    """How ``text`` appears in a rendered file
+    (:func:`tripleo_ephemeral.secret_forms.forms`)."""
+    return secret_forms.forms(text)
 
 
 def _folding(encoded):
@@ -130,6 +126,14 @@ class SecretStore:
         """The secret parameters' names."""
         return frozenset(self.data.get('names') or ())
 
+    @property
+    def placeholders(self):
+        """The placeholders this store made for the texts it holds: the
+        only texts that stand for a masked value (a password may look
+        like one)."""
+        return frozenset(s['placeholder']
+                         for s in self.data.get('secrets') or ())
+
     def _key(self):
         key = self.data.get('key')
         if not key:
@@ -137,8 +141,8 @@ class SecretStore:
         return key
 
     def placeholder(self, name, text):
-        digest = hmac.new(self._key().encode(), text.encode('utf-8'),
-                          hashlib.sha256).hexdigest()[:12]
+        digest = hmac.new(self._key().encode(), text.encode(
+            'utf-8', 'surrogatepass'), hashlib.sha256).hexdigest()[:12]
         return '<secret:%s:%s>' % (_NAME.sub('_', name)[:200], digest)
 
     def value_placeholder(self, name, value):
@@ -153,8 +157,11 @@ class SecretStore:
         as the ``texts`` (file contents) hold them."""
         found = {}
         folded = []
+        made = self.placeholders
         for name, value in values:
             for leaf, text in leaves(name, value):
+                if text in made:
+                    continue  # a note's masked value
                 for fragment in fragments(text):
                     for encoded in encodings(fragment):
                         found.setdefault(encoded, leaf)
@@ -207,16 +214,24 @@ class SecretStore:
                  for s in self.data.get('secrets') or ()]
         return secret_filter.Masker(pairs + self.pairs(extra))
 
-    def mask_parameters(self, parameters, names=None):
+    def mask_parameters(self, parameters, names=None, keep=False):
         """``parameters`` with the value of every secret one replaced by
-        its placeholder (a note holds no secret)."""
+        its placeholder (a note holds no secret); a value that is one of
+        this store's placeholders is one already (a password that only
+        looks like one is masked). ``keep``: the placeholders of whole
+        values (a mapping's) are stored too, for the next time."""
         names = self.names if names is None else names
-        return {name: self.value_placeholder(name, value)
-                if is_secret_name(name, names) and value is not None and
-                not _masked(value) else value
-                for name, value in parameters.items()}
-
-
-def _masked(value):
-    return isinstance(value, str) and bool(
-        secret_filter.PLACEHOLDER.fullmatch(value))
+        made = self.placeholders
+        masked, kept = {}, []
+        for name, value in parameters.items():
+            if is_secret_name(name, names) and value is not None and \
+                    not (isinstance(value, str) and value in made):
+                masked[name] = self.value_placeholder(name, value)
+                if not isinstance(value, str):
+                    kept.append((json.dumps(value, sort_keys=True,
+                                            default=str), masked[name]))
+            else:
+                masked[name] = value
+        if keep and kept:
+            self.add(kept)
+        return masked

@@ -105,7 +105,8 @@ class ConfigHistory(repository.Repository):
         if sha and parameters is not None:
             self.git.run('notes', '--ref', PARAMETERS_NOTES, 'add', '-f',
                          '-F', '-', sha, input=note_text(
-                             self.store.mask_parameters(parameters)))
+                             self.store.mask_parameters(parameters,
+                                                        keep=True)))
         if sha:
             # Packed early: loose objects are ten times the size of a
             # pack, and every render carries the history over file by

@@ -10,7 +10,6 @@ import hashlib
 import importlib.metadata
 import importlib.resources
 
-from tripleo_ephemeral import fileutil
 
 NAME = 'localhost/tripleo-ephemeral-heat'
 DISTRIBUTION = 'tripleo-ephemeral'
@@ -67,5 +66,13 @@ def default_image():
 
 
 def cache_dir():
-    """Where builds keep their root filesystems and wheels."""
-    return fileutil.user_cache_dir('images')
+    """Where builds keep their root filesystems and wheels: the user's
+    cache (:mod:`tripleo_ephemeral.usercache`; nothing there is sealed,
+    so only where no other user can swap it), else (said once) a private
+    scratch directory of this build."""
+    import tempfile
+
+    from tripleo_ephemeral import usercache
+
+    return usercache.cache().directory('images', strict=True) or \
+        tempfile.mkdtemp(prefix='tripleo-ephemeral-images-')

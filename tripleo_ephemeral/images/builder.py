@@ -6,6 +6,7 @@ import shutil
 import tempfile
 import time
 
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import images
 from tripleo_ephemeral.images import rootfs
 from tripleo_ephemeral.images import wheelhouse
@@ -47,7 +48,7 @@ class ImageBuilder:
                                cached=True)
         base = base_image or rootfs.build_base(
             self.podman, self.runner, self.cache_dir, self.suite, self.mirror)
-        os.makedirs(self.cache_dir, exist_ok=True)
+        fileutil.ensure_private_dir(self.cache_dir)
         target = self._python_of(base)
         with tempfile.TemporaryDirectory(dir=self.cache_dir,
                                          prefix='context.') as context:

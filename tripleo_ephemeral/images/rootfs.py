@@ -12,6 +12,7 @@ import os
 import shutil
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import images
 
 LOG = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ def build_base(podman, runner, cache_dir, suite=DEFAULT_SUITE,
         raise exceptions.LauncherError(
             'debootstrap needs root; run the build as root or pass '
             '--base-image with a Debian-based image')
-    os.makedirs(cache_dir, exist_ok=True)
+    fileutil.ensure_private_dir(cache_dir)
     key = name.rpartition(':')[2]
     rootfs = os.path.join(cache_dir, 'rootfs-' + key)
     done = rootfs + '.done'

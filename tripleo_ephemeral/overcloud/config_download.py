@@ -29,6 +29,7 @@ import re
 import shutil
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.overcloud import deployment_files
 from tripleo_ephemeral.overcloud import deployment_tasks
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
@@ -112,7 +113,7 @@ class _Writer:
 
     def mkdir(self, *parts):
         path = self.path(*parts)
-        os.makedirs(path, mode=0o700, exist_ok=True)
+        fileutil.make_private_dirs(path)
         return path
 
     def text(self, text, *parts):
@@ -220,9 +221,9 @@ def render(outputs, dest, stack_name, deployments=None,
         raise exceptions.StackOutputsError(
             'Stack %s has no RoleData output: the templates are not an '
             'overcloud template set' % stack_name)
-    os.makedirs(dest, mode=0o700, exist_ok=True)
+    fileutil.make_private_dirs(dest)
     for sub in RUNNER_DIRS:
-        os.makedirs(os.path.join(dest, sub), mode=0o700, exist_ok=True)
+        fileutil.make_private_dirs(os.path.join(dest, sub))
     writer = _Writer(dest)
 
     _write_role_data(writer, outputs.get('RoleData') or {})

@@ -15,6 +15,7 @@ import yaml
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
+from tripleo_ephemeral import secret_forms
 
 #: tripleo-common's templates (package, directory).
 TEMPLATES = ('tripleo_common', 'templates')
@@ -87,8 +88,9 @@ def document(deployment, server_id, jinja_template=None):
         pass
     if not isinstance(body, str):
         # Sorted: the same whether the deployment came from Heat or from
-        # the saved outputs (a re-render changes no byte).
-        body = json.dumps(body, indent=2, sort_keys=True)
+        # the saved outputs (a re-render changes no byte). Astral
+        # characters as they are: YAML refuses their JSON escapes.
+        body = secret_forms.json_for_yaml(body, indent=2, sort_keys=True)
     config['config'] = body
     # heat-config's hiera hook took a mapping, every other hook a text.
     config['scalar'] = config.get('group') != 'hiera'

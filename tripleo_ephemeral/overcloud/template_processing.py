@@ -91,11 +91,14 @@ def _environment(directory, root, bytecode_cache=None):
     As in process-templates.py: ``{% include 'deploy-steps.j2' %}`` in
     ``common/post.j2.yaml`` names ``common/deploy-steps.j2``. Default
     (lenient) undefined handling: THT templates test optional role keys
-    such as role.deprecated_param_*.
+    such as role.deprecated_param_*. Sandboxed: the templates are the
+    operator's (or whoever wrote the set), and render data, nothing more
+    (no attribute of Python's internals, no unsafe call).
     """
     import jinja2
+    from jinja2 import sandbox
 
-    return jinja2.Environment(
+    return sandbox.SandboxedEnvironment(
         loader=jinja2.FileSystemLoader([directory, root]),
         bytecode_cache=bytecode_cache,
         keep_trailing_newline=True)

@@ -164,9 +164,10 @@ def write_texts(texts, mode=0o600):
         for path, text in texts.items():
             directory = os.path.dirname(os.path.abspath(path))
             with fileutil.naming(path):
-                os.makedirs(directory, exist_ok=True)
+                fileutil.make_private_dirs(directory)
                 fd, tmp = tempfile.mkstemp(
-                    dir=directory, prefix='.%s.' % os.path.basename(path))
+                    dir=directory, prefix='.%s.' % os.path.basename(path),
+                    suffix='.tmp')
                 staged.append((tmp, path))
                 os.fchmod(fd, mode)
                 with os.fdopen(fd, 'w') as f:

@@ -50,6 +50,21 @@ class OwnerOnly:
         return [UNAUTHORIZED]
 
 
+def shown(url):
+    """``url`` as a user may be shown it: a segment before ``/v1/`` (an
+    ephemeral Heat's secret, however the URL was found) named, not
+    given."""
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(url)
+    segments = parts.path.split('/')
+    if 'v1' in segments and segments.index('v1') == 2 and segments[1]:
+        segments[1] = '<api_secret>'
+        return urllib.parse.urlunsplit(parts._replace(
+            path='/'.join(segments)))
+    return url
+
+
 def read_secret(path):
     with open(path) as f:
         return f.read().strip()

@@ -54,7 +54,6 @@ import os  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
 import socketserver  # noqa: E402
-import sqlite3  # noqa: E402
 import threading  # noqa: E402
 from wsgiref import simple_server  # noqa: E402
 
@@ -66,6 +65,8 @@ from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 
 from tripleo_ephemeral.engine_tuning import guard  # noqa: E402
+from tripleo_ephemeral import fileutil  # noqa: E402
+from tripleo_ephemeral.heat_db import sqlite_schema  # noqa: E402
 from tripleo_ephemeral.engine_tuning import report as tuning_report  # noqa: E402,E501
 from tripleo_ephemeral.runner import options as runner_options  # noqa: E402
 from tripleo_ephemeral.runner import stop as runner_stop  # noqa: E402
@@ -133,10 +134,14 @@ def _own_options(argv):
     """Split this runner's own flags from oslo.config's."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument('--db-sync', action='store_true')
-    parser.add_argument('--schema-cache', metavar='PATH',
-                        help='SQLite only: start a new database as a copy '
-                             'of this freshly migrated one, and make it on '
-                             'the first run')
+    parser.add_argument('--schema-revisions', metavar='REV[,REV]',
+                        type=lambda text: tuple(sorted(text.split(','))),
+                        help='SQLite only: the head revisions of this Heat '
+                             '(from the cached schema): a database at them '
+                             'needs no migration')
+    parser.add_argument('--schema-save', metavar='PATH',
+                        help='SQLite only: a new database, once migrated, '
+                             'is copied there too (for the schema cache)')
     parser.add_argument('--mode', choices=MODES, default='all')
     parser.add_argument('--workers', type=int, default=1)
     return parser.parse_known_args(argv)
@@ -147,31 +152,15 @@ def _sqlite_path():
     return url[len('sqlite:///'):] if url.startswith('sqlite:///') else None
 
 
-def _schema_revisions(path):
-    """The alembic revisions a SQLite file is at; () when unknown."""
-    try:
-        conn = sqlite3.connect('file:%s?mode=ro' % path, uri=True)
-        try:
-            return tuple(row[0] for row in conn.execute(
-                'SELECT version_num FROM alembic_version ORDER BY 1'))
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return ()
-
-
-def _db_sync(schema_cache=None):
-    db_path = _sqlite_path() if schema_cache else None
+def _db_sync(own):
+    db_path = _sqlite_path()
     fresh = db_path is not None and not os.path.exists(db_path)
-    if fresh and os.path.exists(schema_cache):
-        LOG.info('New database from the schema cache %s', schema_cache)
-        shutil.copyfile(schema_cache, db_path)
-        return
-    if db_path is not None and os.path.exists(schema_cache):
-        # A restored database at the cache's revision (this Heat's head)
-        # has nothing to migrate: skip loading alembic to find that out.
-        current = _schema_revisions(db_path)
-        if current and current == _schema_revisions(schema_cache):
+    if db_path is not None and not fresh and own.schema_revisions:
+        # A database at this Heat's head (seeded from the schema cache, or
+        # restored) has nothing to migrate: skip loading alembic to find
+        # that out.
+        current = sqlite_schema.revisions(db_path)
+        if current and current == own.schema_revisions:
             LOG.info('Database schema is current (%s)', ', '.join(current))
             return
     # Imported only here: alembic alone costs 0.17 s of a 1.7 s start.
@@ -193,12 +182,18 @@ def _db_sync(schema_cache=None):
         os._exit(EXIT_DB_SYNC_FAILED)
     finally:
         engine.dispose()
-    if fresh:
-        os.makedirs(os.path.dirname(schema_cache), exist_ok=True)
-        tmp = '%s.%d.tmp' % (schema_cache, os.getpid())
-        shutil.copyfile(db_path, tmp)
-        os.replace(tmp, schema_cache)
-        LOG.info('Saved the empty schema to %s', schema_cache)
+    if fresh and own.schema_save:
+        # For the launcher, which keeps it in the user's cache: a copy
+        # that cannot be written only costs the next start the migrations.
+        try:
+            with fileutil.atomic_open(own.schema_save, binary=True,
+                                      durable=False) as out, \
+                    open(db_path, 'rb') as f:
+                shutil.copyfileobj(f, out)
+            LOG.info('Saved the empty schema to %s', own.schema_save)
+        except OSError as exc:
+            LOG.warning('The empty schema is not saved to %s: %s',
+                        own.schema_save, exc)
 
 
 def _install_tunings(own, opts, stage):
@@ -224,7 +219,7 @@ def _prepare_engine(own, opts):
     """Database settings, migrations if asked, then the tuning shims."""
     _install_tunings(own, opts, 'database')  # before the first query
     if own.db_sync:
-        _db_sync(own.schema_cache)
+        _db_sync(own)
     _install_tunings(own, opts, 'engine')
 
 

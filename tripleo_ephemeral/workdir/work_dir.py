@@ -57,6 +57,9 @@ GENERATED_ENVIRONMENTS = (PASSWORDS, DEPLOYED_SERVERS, THT_PARAMETERS,
 DEPLOYING = 'DEPLOYING'
 DEPLOY_SUCCESS = 'DEPLOY_SUCCESS'
 DEPLOY_FAILED = 'DEPLOY_FAILED'
+#: What ``overcloud status`` says of a DEPLOYING that no command holds:
+#: the command was killed (never written in the status file).
+DEPLOY_INTERRUPTED = 'DEPLOY_INTERRUPTED'
 
 
 def default_path(stack=DEFAULT_STACK):

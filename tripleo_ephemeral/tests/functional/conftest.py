@@ -17,9 +17,14 @@ from tripleo_ephemeral.tests.functional import testhosts
 
 @pytest.fixture
 def cli(tmp_path):
+    """The CLI with a HOME of the test's own; after the test, no secret its
+    commands used is in what they printed or in their Heats' logs
+    (:func:`~.helpers.assert_no_secret_printed`)."""
     home = tmp_path / 'home'
     home.mkdir()
-    return helpers.Cli(str(home))
+    cli = helpers.Cli(str(home))
+    yield cli
+    helpers.assert_no_secret_printed(cli, tmp_path)
 
 
 @pytest.fixture

@@ -33,6 +33,13 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
 #: Deploys the scenarios of the real tripleo-heat-templates.
 THT_TOOL = os.path.join(REPO, 'tools', 'tht_deploy.py')
+#: What any RHEL host has and a Debian test host may not, for THT's tasks
+#: (run in the host): the SELinux config its SELinux play edits and GRUB's
+#: defaults that tripleo_kernel edits.
+RHEL_HOST_FILES = (
+    'mkdir -p /etc/default /etc/selinux && touch /etc/default/grub && '
+    'printf "SELINUX=permissive\\nSELINUXTYPE=targeted\\n" '
+    '> /etc/selinux/config')
 #: What a test of the real tripleo-heat-templates is marked with.
 THT_OPT_IN = [
     pytest.mark.skipif(os.environ.get('TRIPLEO_EPHEMERAL_THT') != '1',
@@ -59,6 +66,10 @@ class Cli:
                     if not k.startswith('OS_')}
         self.env['HOME'] = home
         self.env['PATH'] = BIN + os.pathsep + self.env.get('PATH', '')
+        #: ``(command, text)`` of what the commands printed where no
+        #: secret may be: every stderr, the stdout of a failed command
+        #: (:func:`assert_no_secret_printed` reads them)
+        self.printed = []
 
     def argv(self, *args):
         return [os.path.join(BIN, 'openstack')] + list(args)
@@ -67,6 +78,9 @@ class Cli:
         proc = subprocess.run(
             self.argv(*args), env=dict(self.env, **(env or {})),
             capture_output=True, text=True, timeout=timeout)
+        self.printed.append((' '.join(args[:3]), proc.stderr))
+        if proc.returncode != 0:
+            self.printed.append((' '.join(args[:3]), proc.stdout))
         if check and proc.returncode != 0:
             raise AssertionError('openstack %s failed (%d):\n%s\n%s' % (
                 ' '.join(args), proc.returncode, proc.stdout, proc.stderr))
@@ -83,7 +97,9 @@ class Cli:
 
     def running(self, *args, env=None):
         """Start ``openstack``; a :class:`Running` reads its stderr."""
-        return Running(self.spawn(*args, env=env))
+        running = Running(self.spawn(*args, env=env))
+        self.printed.append((' '.join(args[:3]), running))
+        return running
 
     def deploy(self, work_dir, *args, port=None, heat_type='native',
                stack_only=True, check=True, env=None, timeout=600):
@@ -138,6 +154,54 @@ def stop_heat_in(heat_dir):
     if saved.get('heat_type'):
         heat_launcher.get_launcher(saved['heat_type'], str(heat_dir),
                                    api_port=saved.get('api_port', 1)).kill()
+
+
+def secrets_under(root):
+    """``{text: where}`` of the secrets the commands of a test used: the
+    values of every passwords file (``<stack>-passwords.yaml``) and every
+    API secret (``api_secret``) under ``root``, in each form they are
+    written in (8 characters and more: shorter ones are words)."""
+    from tripleo_ephemeral.history import secrets as history_secrets
+    from tripleo_ephemeral import secret_forms
+
+    found = {}
+    root = pathlib.Path(root)
+    for path in root.rglob('*-passwords.yaml'):
+        try:
+            data = (yaml.safe_load(path.read_text()) or {}).get(
+                'parameter_defaults') or {}
+        except (OSError, ValueError, yaml.YAMLError, AttributeError):
+            continue
+        for name, value in history_secrets.leaves('', data):
+            for fragment in history_secrets.fragments(value):
+                found.setdefault(fragment, '%s %s' % (path.name, name[1:]))
+    for path in root.rglob('api_secret'):
+        try:
+            found.setdefault(path.read_text().strip(), str(path))
+        except OSError:
+            continue
+    return {form: where for text, where in found.items() if len(text) >= 8
+            for form in secret_forms.forms(text) if len(form) >= 8}
+
+
+def assert_no_secret_printed(cli, root):
+    """No secret a test's commands used (:func:`secrets_under` ``root``)
+    is in what they printed where none may be (every stderr, the stdout
+    of a failed command: :attr:`Cli.printed`) nor in the logs of the
+    Heats they ran (the heat dirs' ``log/``)."""
+    secrets = secrets_under(root)
+    if not secrets:
+        return
+    texts = [(command, out.stderr if isinstance(out, Running) else out)
+             for command, out in cli.printed]
+    for secret_file in pathlib.Path(root).rglob('api_secret'):
+        for log in (secret_file.parent / 'log').glob('*'):
+            if log.is_file():
+                texts.append((str(log), log.read_text(errors='replace')))
+    leaks = sorted({(where, what) for what, text in texts
+                    for secret, where in secrets.items()
+                    if text and secret in text})
+    assert not leaks, 'secrets printed (secret, in): %s' % leaks
 
 
 def one_line_error(proc):

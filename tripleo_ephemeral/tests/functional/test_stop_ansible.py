@@ -1,6 +1,8 @@
 """A signal while Ansible configures the servers: ansible-playbook and its
-ssh connections (ControlPersist masters included) are gone within 15 s."""
+ssh connections (ControlPersist masters included) are gone (in seconds; a
+master still there after a minute is one left behind)."""
 
+import contextlib
 import signal
 import time
 
@@ -28,6 +30,18 @@ def _ssh_masters():
             if '/te-ssh-' in ' '.join(p.info['cmdline'] or ())]
 
 
+def _control_dirs(pids):
+    """The te-ssh-* directories the masters ``pids`` serve (those still
+    running)."""
+    found = set()
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            for word in psutil.Process(pid).cmdline():
+                if '/te-ssh-' in word:
+                    found.add(word.split('/te-ssh-')[1].split('/')[0])
+    return found
+
+
 def _cmdline(proc):
     """Its command line, or '' for a process gone or a zombie."""
     try:
@@ -47,7 +61,10 @@ def test_signal_while_ansible_runs(cli, work_dir, hosts, tmp_path):
     ansible = [p for p in deploy.children(recursive=True)
                if 'ansible-playbook' in _cmdline(p)]
     assert ansible, 'no ansible-playbook under the deploy'
-    assert set(_ssh_masters()) - before  # the run keeps ssh masters
+    # The run keeps ssh masters, in a te-ssh-* directory of its own (other
+    # tests running meanwhile have theirs).
+    dirs = _control_dirs(set(_ssh_masters()) - before)
+    assert dirs
     run.send(signal.SIGINT)
     rc, out = run.finish('Ansible')
     assert rc != 0 and 'Traceback' not in run.stderr
@@ -60,11 +77,12 @@ def test_signal_while_ansible_runs(cli, work_dir, hosts, tmp_path):
         time.sleep(0.1)
     assert not [p.pid for p in ansible if p.is_running() and
                 p.status() != psutil.STATUS_ZOMBIE]
-    end = time.monotonic() + 5
-    while set(_ssh_masters()) - before and time.monotonic() < end:
+    # A master exits once its socket is closed: seconds, more on a loaded
+    # machine; a master that stays is a minute's hang, not a slow stop.
+    end = time.monotonic() + 60
+    while _control_dirs(_ssh_masters()) & dirs and time.monotonic() < end:
         time.sleep(0.1)
-    left = set(_ssh_masters()) - before
-    assert not left, [_cmdline(psutil.Process(pid)) for pid in left]
+    assert not _control_dirs(_ssh_masters()) & dirs
     wd = helpers.Layout(work_dir)
     assert wd.status() == 'DEPLOY_FAILED'
     helpers.assert_no_heat_left(wd.heat_dir)

@@ -9,9 +9,11 @@ Opt-in (minutes; TripleO's Ansible must be installed, which
 For each THT overcloud the tests deploy (``--stack-only``), every
 playbook the lifecycle commands run passes ``--syntax-check`` through the
 deploy's own ``ansible-playbook-command.sh``, and every task file and role
-task file they include loads with ansible-core's loader; the only thing
-missing is ``pacemaker_resource``, named for the Controller's (the
-Standalone's) update, upgrade and post-upgrade tasks. Then a real deploy
+task file they include loads with ansible-core's loader; nothing is
+missing: ansible-pacemaker's ``pacemaker_resource`` and
+``pacemaker_cluster``, which the Controller's (the Standalone's) update,
+upgrade and post-upgrade tasks use, are the product's own (and the script
+finds them too). Then a real deploy
 of THT 1+1 onto two test hosts runs as far as a Debian host goes and stops
 there cleanly.
 """
@@ -30,6 +32,7 @@ from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import testhosts
 from tripleo_ephemeral.ansible import install
 from tripleo_ephemeral.ansible import missing
+from tripleo_ephemeral.ansible import search_paths
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
@@ -41,9 +44,13 @@ LIFECYCLE = ('deploy_steps_playbook.yaml', 'update_steps_playbook.yaml',
              'pre_upgrade_rolling_steps_playbook.yaml',
              'external_update_steps_playbook.yaml',
              'external_upgrade_steps_playbook.yaml', 'scale_playbook.yaml')
-#: The playbooks that need pacemaker_resource (not on PyPI), and where.
-PACEMAKER = {'update_steps_playbook.yaml', 'upgrade_steps_playbook.yaml',
-             'post_upgrade_steps_playbook.yaml'}
+#: The playbooks that use ansible-pacemaker's modules (not on PyPI), and
+#: which.
+PACEMAKER = {
+    'update_steps_playbook.yaml': ['pacemaker_cluster', 'pacemaker_resource'],
+    'upgrade_steps_playbook.yaml': ['pacemaker_cluster',
+                                    'pacemaker_resource'],
+    'post_upgrade_steps_playbook.yaml': ['pacemaker_resource']}
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get('TRIPLEO_EPHEMERAL_THT') != '1',
@@ -92,40 +99,24 @@ def test_lifecycle_playbooks_load(cli, tool, tmp_path, work_dir, port,
     assert report.errors == []
     print('%s: %s in all; %d uses behind a false "when" not counted' % (
         scenario, report.totals(), report.skipped))
-    uses = []
-    for entry in report.missing:
-        assert (entry['kind'], entry['name']) == ('module',
-                                                  'pacemaker_resource')
-        uses = entry['uses']
-    needing = set()
+    assert report.missing == []
+    using = {}
     for playbook in LIFECYCLE:
         single = missing.walk(env, [str(cd / playbook)])
         counts = single.playbooks[str(cd / playbook)]
-        print('%s %s: %s, missing %s' % (
-            scenario, playbook, counts,
-            [m['name'] for m in single.missing]))
+        print('%s %s: %s, the product\'s own %s' % (
+            scenario, playbook, counts, sorted(single.which)))
         assert counts['tasks'] > 0
-        if single.missing:
-            needing.add(playbook)
+        if single.which:
+            using[playbook] = sorted(single.which)
+            assert {os.path.dirname(p) for p in single.which.values()} == {
+                search_paths.FALLBACK_MODULES}
+        # The script looks where the product's runs do.
         passed, output = _syntax_check(cd, playbook)
-        # --syntax-check stops only where a missing module is imported
-        # statically; what it does not follow, the walk above names.
-        assert passed or (playbook in needing and "couldn't resolve "
-                          "module/action 'pacemaker_resource'" in output), (
-            playbook, output[-3000:])
-    files = sorted({use.split(':')[0] for use in uses})
-    print('%s: pacemaker_resource used by %s' % (scenario, files))
-    # The pacemaker role's update, upgrade and post-upgrade tasks, nothing
-    # else (deploy, scale and the external steps have all they need).
-    role = 'Standalone' if scenario == 'standalone' else 'Controller'
-    assert needing == PACEMAKER
-    assert files == ['%s/%s.yaml' % (role, name) for name in (
-        'post_upgrade_tasks', 'update_tasks_step1', 'upgrade_tasks_step1')]
+        assert passed, (playbook, output[-3000:])
+    assert using == PACEMAKER
 
 
-RHEL_FILES = ('mkdir -p /etc/default /etc/selinux && touch /etc/default/grub '
-              '&& printf "SELINUX=permissive\\nSELINUXTYPE=targeted\\n" '
-              '> /etc/selinux/config')
 #: How far THT 1+1's deploy_steps_playbook gets on the Debian test hosts
 #: (measured: 115-137 s of Ansible, ok=55-59 changed=27 per host): the plays
 #: that run, the last one failing at the first task that needs RHEL (the
@@ -153,10 +144,7 @@ def test_real_deploy_stops_at_the_first_rhel_task(cli, tool, tmp_path,
         network.start()
         for name in (controller, compute):
             host = network.add(name)
-            # What any RHEL host has and a Debian one may not: the SELinux
-            # config THT's SELinux play edits and GRUB's defaults that
-            # tripleo_kernel edits (in the host's own /etc overlay).
-            proc = host.run('sh', '-c', RHEL_FILES)
+            proc = host.run('sh', '-c', helpers.RHEL_HOST_FILES)
             assert proc.returncode == 0, proc.stderr
         servers = helpers.host_servers_file(
             tmp_path, 'servers.yaml', network, [controller], [compute])

@@ -4,7 +4,8 @@ Each test host is a network namespace with a veth on a private bridge
 (``10.254.<n>.0/24``, the host side is ``.1``) and its own sshd, started
 in its own mount namespace where every directory a playbook writes
 (``/etc``, ``/usr``, ``/var``, ``/opt``, ``/srv``, ``/home``) is an overlay
-with a per-host upper directory, ``/run`` and ``/root`` are tmpfs, and
+with a per-host upper directory, ``/run``, ``/root`` and ``/dev/shm`` are
+tmpfs, and
 ``/proc/sys`` and ``/sys`` are read-only (tripleo-heat-templates' tasks set
 kernel-wide sysctls: they fail there instead of changing this machine). So
 the host shares the machine's programs (python3, sudo, sh, useradd) but
@@ -38,8 +39,10 @@ SSHD = '/usr/sbin/sshd'
 OVERLAID = ('/etc', '/usr', '/var', '/opt', '/srv', '/home')
 #: Read-only in each host: kernel-wide settings stay this machine's.
 READ_ONLY = ('/proc/sys', '/sys')
-#: Empty per host: root's home (this machine's dotfiles stay out).
-EMPTIED = ('/run', '/root')
+#: Empty per host: root's home (this machine's dotfiles stay out), and
+#: /dev/shm (what a host's daemons leave there, Pacemaker's libqb files,
+#: podman's lock, goes with it).
+EMPTIED = (('/run', '0755'), ('/root', '0755'), ('/dev/shm', '1777'))
 SSHD_CONFIG = """\
 ListenAddress {address}
 Port 22
@@ -140,8 +143,8 @@ class TestHost:
                 address=self.address, dir=self.dir,
                 authorized_keys=self.network.authorized_keys))
         self._network()
-        mounts = ['mount -t tmpfs -o mode=0755 tmpfs %s' % target
-                  for target in EMPTIED] + ['mkdir -p /run/sshd']
+        mounts = ['mount -t tmpfs -o mode=%s tmpfs %s' % (mode, target)
+                  for target, mode in EMPTIED] + ['mkdir -p /run/sshd']
         for target in OVERLAID:
             if not os.path.isdir(target):
                 continue

@@ -29,3 +29,30 @@ def test_default_location_is_under_home(tmp_path, monkeypatch):
     monkeypatch.setenv('HOME', str(tmp_path))
     path = clouds.set_cloud('heat', 'http://e/v1/admin')
     assert path == str(tmp_path / '.config/openstack/clouds.yaml')
+
+
+def test_the_entries_of_stopped_heats_are_forgotten(tmp_path, monkeypatch):
+    path = tmp_path / 'clouds.yaml'
+    monkeypatch.setenv('OS_CLIENT_CONFIG_FILE', str(path))
+    clouds.set_cloud('heat', 'http://127.0.0.1:1/s1/v1/admin',
+                     heat_dir=str(tmp_path / 'a'))
+    clouds.set_cloud('other', 'http://127.0.0.1:2/s2/v1/admin',
+                     heat_dir=str(tmp_path / 'b'))
+    clouds.set_cloud('old', 'http://127.0.0.1:3/s3/v1/admin')
+    data = yaml.safe_load(path.read_text())
+    data['clouds']['prod'] = {'auth_type': 'password', 'region_name': 'x'}
+    path.write_text(yaml.safe_dump(data))
+    seen = []
+
+    def stopped(heat_dir, endpoint):
+        seen.append((heat_dir, endpoint))
+        return heat_dir == str(tmp_path / 'a') or endpoint.startswith(
+            'http://127.0.0.1:3/')
+    assert clouds.forget(stopped) == ['heat', 'old']
+    assert sorted(yaml.safe_load(path.read_text())['clouds']) == [
+        'other', 'prod']
+    assert (None, 'http://127.0.0.1:3/s3/v1/admin') in seen
+    assert len(seen) == 3  # never asked about another tool's cloud
+    assert clouds.forget(lambda *a: True) == ['other']
+    path.write_text('clouds: [broken')
+    assert clouds.forget(lambda *a: True) == []

@@ -55,7 +55,8 @@ FOREIGN = {
     '.ci/run', 'doc/build/html',
     # tripleo-common's, tripleo-ansible's and tripleoclient's
     'quay.io/tripleomastercentos9', 'cli-config-download.yaml',
-    'cli-enable-ssh-admin.yaml',
+    'cli-enable-ssh-admin.yaml', 'tripleo_nova_migration_target',
+    'nova_migration_target_update.yaml',
     'build_enabled_sevices_image_params',
     # THT's inventory and global variables, named after the networks
     'internal_api_ip', 'storage_ip', 'internal_api_vip',

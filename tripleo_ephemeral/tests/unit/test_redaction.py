@@ -40,3 +40,18 @@ def test_hidden_values_are_masked_in_messages_arguments_and_tracebacks(log):
     assert 'ValueError: bad ***' in text
     # Short values would mask ordinary words.
     assert redaction.mask('a short word') == 'a short word'
+
+
+def test_a_secret_is_masked_in_every_form_it_is_written(log):
+    import base64
+    import json
+
+    logger, stream = log
+    password = 'key\U0001F511key-Zz"quoted'
+    redaction.hide({'AdminPassword': password})
+    redaction.install(logger)
+    logger.debug('request body %s', json.dumps({'p': password}))
+    logger.debug('a Secret: %s', base64.b64encode(password.encode()).decode())
+    text = stream.getvalue()
+    assert 'key-Zz' not in text
+    assert 'request body {"p": "***"}' in text

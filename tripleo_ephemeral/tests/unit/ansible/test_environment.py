@@ -6,6 +6,7 @@ import subprocess
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.ansible import environment
 from tripleo_ephemeral.ansible import install
+from tripleo_ephemeral.ansible import search_paths
 
 
 def _options(**kwargs):
@@ -20,8 +21,11 @@ def test_tripleo_playbooks_get_tripleoclient_s_environment(tmp_path):
     share = os.path.join(ansible.path, 'share', 'ansible')
     assert values['ANSIBLE_BECOME'] == 'True'
     assert values['ANSIBLE_REMOTE_USER'] == 'tripleo-admin'
-    assert values['ANSIBLE_ROLES_PATH'] == os.path.join(share, 'roles')
-    assert values['ANSIBLE_STRATEGY_PLUGINS'] == os.path.join(
+    # tripleo-ansible's first (search_paths: then the operator's, then
+    # Ansible's defaults).
+    assert values['ANSIBLE_ROLES_PATH'].split(':')[0] == os.path.join(
+        share, 'roles')
+    assert values['ANSIBLE_STRATEGY_PLUGINS'].split(':')[0] == os.path.join(
         share, 'plugins', 'strategy')
     assert values['ANSIBLE_CALLBACKS_ENABLED'] == (
         'tripleo_dense,tripleo_profile_tasks,tripleo_states')
@@ -37,7 +41,11 @@ def test_plain_playbooks_get_the_product_s_ansible_core(tmp_path):
         str(tmp_path), _options(ssh_user='stack', forks=3))
     values = env.variables()
     assert 'ANSIBLE_BECOME' not in values
-    assert 'ANSIBLE_LIBRARY' not in values
+    # No tripleo-ansible: the operator's, Ansible's defaults, the
+    # product's fallbacks.
+    assert values['ANSIBLE_LIBRARY'].split(':')[-1] == (
+        search_paths.FALLBACK_MODULES)
+    assert 'tripleo-ephemeral/ansible' not in values['ANSIBLE_ROLES_PATH']
     assert values['ANSIBLE_REMOTE_USER'] == 'stack'
     assert values['ANSIBLE_FORKS'] == '3'
 

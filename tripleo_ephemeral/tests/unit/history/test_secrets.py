@@ -180,3 +180,73 @@ def test_an_old_history_is_purged(tmp_path):
     # The files are untouched and agree with the last version.
     assert _files(cd) == rendered
     assert history.uncommitted() == []
+
+
+#: Passwords an operator may choose: placeholder syntax, quotes and
+#: backslashes, non-ASCII and astral characters.
+ODD_PASSWORDS = ('Sx9q<secret:Tw7pLm2', '<secret:AdminPassword:0123456789ab>',
+                 'key\U0001F511key-Zz', 'p\u00e9"x\\y\'z \u2028end')
+
+
+def _secret_doc(value, longer):
+    """A Kubernetes Secret placed in config-download by hand: the value's
+    base64, and a whole file holding it (base64 at another offset)."""
+    import base64
+
+    def b64(text):
+        return base64.b64encode(text.encode()).decode()
+    return ('apiVersion: v1\nkind: Secret\nmetadata: {name: osp-secret}\n'
+            'data:\n  AdminPassword: %s\n  passwords.yaml: %s\n' % (
+                b64(value), b64(longer)))
+
+
+def _forms(text):
+    from tripleo_ephemeral import secret_forms
+    return [f for f in secret_forms.forms(text) if len(f) >= 4]
+
+
+@pytest.mark.parametrize('admin', ODD_PASSWORDS)
+def test_any_password_is_masked_in_every_form(tmp_path, admin):
+    """Whatever a password holds (the placeholder syntax too), in every
+    form it is written (as is, JSON- and YAML-escaped, base64 as a Secret
+    holds it, inside a longer value), git holds none of it; the files
+    keep it."""
+    wd = deployment.make(tmp_path / 'work', admin=admin)
+    cd = wd.config_download_dir
+    sha = deployment.commit(wd)
+    assert deployment.found_in(deployment.everything(cd), _forms(admin)) \
+        == []
+    assert versions.ConfigHistory(cd).noted(sha)['AdminPassword'] != admin
+    # A hand edit: the Secret, committed as the operator's.
+    with open(os.path.join(cd, 'osp-secret.yaml'), 'w') as f:
+        f.write(_secret_doc(admin, 'AdminPassword: %s\nx: y\n' % admin))
+    deployment.render(wd, admin=admin, identifier='101')
+    deployment.commit(wd)
+    assert git(cd, 'log', '--all', '--format=%an', '-1',
+               '--', 'osp-secret.yaml').stdout.startswith('')
+    everything = deployment.everything(cd)
+    assert 'osp-secret' in everything
+    assert deployment.found_in(everything, _forms(admin)) == []
+    # What is checked out again is what was written.
+    os.unlink(os.path.join(cd, 'osp-secret.yaml'))
+    git(cd, 'checkout', '--', '.')
+    with open(os.path.join(cd, 'osp-secret.yaml')) as f:
+        assert f.read() == _secret_doc(admin, 'AdminPassword: %s\nx: y\n'
+                                       % admin)
+
+
+def test_purge_finds_what_the_filter_masks(tmp_path):
+    """A history written in clear (a base64 Secret and a password holding
+    "<secret:" among it): purge-secrets counts them, and none is left."""
+    admin = ODD_PASSWORDS[0]
+    wd = deployment.make(tmp_path / 'work', admin=admin)
+    cd = wd.config_download_dir
+    with open(os.path.join(cd, 'osp-secret.yaml'), 'w') as f:
+        f.write(_secret_doc(admin, 'AdminPassword: %s\n' % admin))
+    _old_style_history(wd)
+    assert deployment.found_in(deployment.everything(cd), _forms(admin))
+    done = hooks.purge_secrets(wd)
+    assert done.secret_texts_found >= 3  # as is, base64, base64 in a file
+    assert done.secret_texts_left == 0
+    assert deployment.found_in(deployment.everything(cd), _forms(admin)) \
+        == []

@@ -5,24 +5,31 @@
     python3 tools/dev.py test [pytest options]
     python3 tools/dev.py lint           # flake8, mypy (mypy.ini), the layer
                                         # and readers checks, the docs (-W)
+    python3 tools/dev.py docs           # the docs build alone
     python3 tools/dev.py bench [benchmark options]
     python3 tools/dev.py shell          # a shell with the venv on PATH
 
 It makes ``.venv`` beside this repository (once), installs the project and
 its dependencies into it against OpenStack 2026.1's upper-constraints
-(tools/constraints/; again only when setup.cfg or the constraints changed),
-and then runs the command. ``test`` also installs and sets up the system
-parts the tests use (see tools/ci/setup-system.sh) when it may: as root, or
-with CI set, and tripleo-heat-templates 18.0.0 into the venv; with
-TRIPLEO_EPHEMERAL_THT=1 (the opt-in tests of the real templates) also
-TripleO's Ansible ("openstack tripleo ansible install").
+(tools/constraints/; again only when setup.cfg or the constraints changed)
+with uv where it can have it (on PATH, else pip-installed into the venv;
+pip's index settings passed on) and pip otherwise, and then runs the
+command. ``deploy`` deploys the bundled sample as the stack ``sample``
+(``~/overcloud-deploy/sample``) unless given ``--stack`` or ``--work-dir``:
+the default work dir stays free for a real deploy. ``test`` also installs
+and sets up the system parts the tests use (see tools/ci/setup-system.sh)
+when it may: as root, or with CI set, and tripleo-heat-templates 18.0.0
+into the venv; with TRIPLEO_EPHEMERAL_THT=1 (the opt-in tests of the real
+templates) also TripleO's Ansible ("openstack tripleo ansible install").
 Standard library only: it runs before anything is installed.
 """
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.environ.get('TRIPLEO_EPHEMERAL_VENV', os.path.join(ROOT, '.venv'))
@@ -34,6 +41,14 @@ CONSTRAINTS = os.environ.get('TOX_CONSTRAINTS_FILE') or os.path.join(
 LINT_VENV = os.path.join(ROOT, '.venv-lint')
 #: Extras of the development venv (tests and docs).
 DEV_EXTRAS = 'test,doc'
+#: The stack (and so the work dir, ~/overcloud-deploy/<stack>) the quick
+#: start deploys the bundled sample as: never a real deployment's.
+SAMPLE_STACK = 'sample'
+#: "<pid> <boot-clock seconds>" of the exec into the command: the deploy's
+#: phase_seconds books the time before it (this script, the venv) as
+#: ``venv``, apart from the command's own ``startup``
+#: (tripleo_ephemeral/lap_clock.py reads it).
+EXEC_ENV = 'TRIPLEO_EPHEMERAL_EXEC_AT'
 
 
 def _say(msg):
@@ -87,13 +102,70 @@ def ensure_venv(extras=''):
     except FileNotFoundError:
         pass
     extras = ','.join(sorted(_extras(extras) | _extras(installed)))
-    pip = [os.path.join(BIN, 'python'), '-m', 'pip',
-           '--disable-pip-version-check']
-    _run(pip + ['install', '-q', '--upgrade', 'pip'])
     target = '.[%s]' % extras if extras else '.'
-    _run(pip + ['install', '-q', '-c', CONSTRAINTS, '-e', target], cwd=ROOT)
+    if not _uv_install(target):
+        pip = [os.path.join(BIN, 'python'), '-m', 'pip',
+               '--disable-pip-version-check']
+        _run(pip + ['install', '-q', '--upgrade', 'pip'])
+        _run(pip + ['install', '-q', '-c', CONSTRAINTS, '-e', target],
+             cwd=ROOT)
     with open(STAMP, 'w') as f:
         f.write('%s %s' % (extras, _fingerprint()))
+
+
+def _pip_settings():
+    """uv's arguments for pip's index settings (its configuration files
+    and PIP_* variables, as ``pip config list`` shows them; the
+    environment's win): uv reads neither."""
+    proc = subprocess.run(
+        [os.path.join(BIN, 'python'), '-m', 'pip', 'config', 'list'],
+        capture_output=True, text=True)
+    found = {}
+    for line in proc.stdout.splitlines():
+        where, _, rest = line.partition('.')
+        key, _, value = rest.partition('=')
+        value = value.strip().strip('\'"')
+        if key not in found or where == ':env:':
+            found[key] = value
+    args = []
+    if found.get('index-url'):
+        args += ['--index-url', found['index-url']]
+    for option in ('extra-index-url', 'find-links', 'constraint'):
+        for value in found.get(option, '').split():
+            args += ['--' + option, value]
+    if found.get('no-index', '').lower() in ('1', 'true', 'yes', 'on'):
+        args.append('--no-index')
+    env = dict(os.environ)
+    if found.get('cert'):
+        env.setdefault('SSL_CERT_FILE', found['cert'])
+    return args, env
+
+
+def _uv_install(target):
+    """Install ``target`` with uv (several times quicker than pip on a
+    cold machine: parallel downloads, no build of what has a wheel): the
+    one on PATH, else uv pip-installed into the venv. False when uv cannot
+    be had or fails (then pip does it)."""
+    uv = shutil.which('uv')
+    if not uv:
+        uv = os.path.join(BIN, 'uv')
+        if not os.path.exists(uv):
+            proc = subprocess.run(
+                [os.path.join(BIN, 'python'), '-m', 'pip', 'install', '-q',
+                 '--disable-pip-version-check', 'uv'],
+                stdout=sys.stderr, stderr=sys.stderr)
+            if proc.returncode != 0 or not os.path.exists(uv):
+                _say('uv cannot be installed: installing with pip')
+                return False
+    args, env = _pip_settings()
+    try:
+        _run([uv, 'pip', 'install', '-q', '--python',
+              os.path.join(BIN, 'python'), '-c', CONSTRAINTS] + args +
+             ['-e', target], cwd=ROOT, env=env)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        _say('uv failed (%s): installing with pip' % exc)
+        return False
+    return True
 
 
 def _env():
@@ -101,6 +173,19 @@ def _env():
     env['PATH'] = BIN + os.pathsep + env.get('PATH', '')
     env['VIRTUAL_ENV'] = VENV
     return env
+
+
+def _exec(argv):
+    """Become the command (``argv``), telling it when: its
+    ``phase_seconds`` keep this script's time (the venv) apart."""
+    env = _env()
+    env[EXEC_ENV] = '%d %.3f' % (os.getpid(),
+                                 time.clock_gettime(time.CLOCK_BOOTTIME))
+    os.execve(argv[0], argv, env)
+
+
+def _given(args, *names):
+    return any(a.split('=')[0] in names for a in args)
 
 
 def setup_system():
@@ -123,9 +208,17 @@ def cmd_deploy(args):
     # on: without servers of your own (or a mode of your own), render only.
     modes = ('--deployed-servers', '--stack-only', '--config-download-only',
              '--dry-run', '--setup-only')
-    if not any(a.split('=')[0] in modes for a in args):
+    if not _given(args, *modes):
         argv += ['--stack-only']
-    os.execve(argv[0], argv + list(args), _env())
+    # The sample never lands where a real deploy lives.
+    if not _given(args, '--stack', '--work-dir', '--working-dir'):
+        argv += ['--stack', SAMPLE_STACK]
+        _say('deploying the bundled sample as stack %s into %s (the '
+             'default work dir, ~/overcloud-deploy/overcloud, stays for '
+             'your own deploys); look at it with --stack %s' % (
+                 SAMPLE_STACK, os.path.join('~', 'overcloud-deploy',
+                                            SAMPLE_STACK), SAMPLE_STACK))
+    _exec(argv + list(args))
 
 
 def install_templates():
@@ -189,9 +282,20 @@ def cmd_lint(args):
     _run([sys.executable, os.path.join(ROOT, 'tools', 'check_layers.py')])
     # YAML through the one reader; Jinja2 on input sandboxed.
     _run([sys.executable, os.path.join(ROOT, 'tools', 'check_readers.py')])
+    build_docs()
+
+
+def build_docs():
     _run([os.path.join(BIN, 'python'), '-m', 'sphinx', '-q', '-W', '-b',
           'html', 'doc/source', os.path.join('doc', 'build', 'html')],
-         env=_env())
+         env=_env(), cwd=ROOT)
+    _say('the pages are in %s' % os.path.join(ROOT, 'doc', 'build', 'html',
+                                              'index.html'))
+
+
+def cmd_docs(args):
+    ensure_venv(DEV_EXTRAS)
+    build_docs()
 
 
 def cmd_bench(args):
@@ -209,7 +313,7 @@ def cmd_shell(args):
 
 
 COMMANDS = {'deploy': cmd_deploy, 'test': cmd_test, 'lint': cmd_lint,
-            'bench': cmd_bench, 'shell': cmd_shell}
+            'docs': cmd_docs, 'bench': cmd_bench, 'shell': cmd_shell}
 
 
 def main():

@@ -9,7 +9,9 @@ them as ``phase_seconds``; ``startup`` (the ``openstack`` process's own
 start: Python, the CLI and plugin imports, argument parsing) is measured
 from the process's start time where the system tells it (Linux ``/proc``)
 to :func:`started`, which a command calls first thing in its
-``take_action``.
+``take_action``. Run through ``tools/dev.py``, the process began as that
+script, which may have built the venv first: it says when it handed over
+(:data:`EXEC_ENV`), and the time before is booked as ``venv``.
 """
 
 import os
@@ -17,6 +19,8 @@ import time
 
 #: Seconds are shown to the hundredth.
 DIGITS = 2
+#: "<pid> <boot-clock seconds>": tools/dev.py exec'd into this process then.
+EXEC_ENV = 'TRIPLEO_EPHEMERAL_EXEC_AT'
 
 
 class Phases:
@@ -68,8 +72,27 @@ def process_age(pid='self'):
     return max(0.0, uptime - int(fields[19]) / ticks)
 
 
-def started(clock=time.monotonic):
-    """A :class:`Phases` whose ``startup`` holds the process's start."""
+def exec_age(environ=None):
+    """Seconds since tools/dev.py exec'd into this very process (its pid in
+    :data:`EXEC_ENV`; a child that inherited the variable is not it), or
+    None."""
+    value = (os.environ if environ is None else environ).get(EXEC_ENV, '')
+    try:
+        pid, at = value.split()
+        if int(pid) != os.getpid():
+            return None
+        return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - float(at))
+    except (ValueError, AttributeError):
+        return None
+
+
+def started(clock=time.monotonic, environ=None):
+    """A :class:`Phases` whose ``startup`` holds the process's start, and
+    ``venv`` what tools/dev.py spent before it (building the venv)."""
     phases = Phases(clock)
-    phases.add('startup', process_age())
+    age, since_exec = process_age(), exec_age(environ)
+    if age is not None and since_exec is not None and since_exec <= age:
+        phases.add('venv', age - since_exec)
+        age = since_exec
+    phases.add('startup', age)
     return phases

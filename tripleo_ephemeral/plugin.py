@@ -68,8 +68,9 @@ def warn_beside_tripleoclient():
             'as tripleo-ephemeral: %(count)d commands (%(names)s) are '
             'registered by both, and only the plugin loaded last answers '
             'them. Install tripleo-ephemeral in a venv of its own (python3 '
-            '-m venv ~/tripleo-ephemeral, then ~/tripleo-ephemeral/bin/pip '
-            'install <its source>), remove it from this environment, and '
-            'run ~/tripleo-ephemeral/bin/openstack'),
+            '-m venv ~/tripleo-ephemeral-venv, then '
+            '~/tripleo-ephemeral-venv/bin/pip install <its source>), remove '
+            'it from this environment, and run '
+            '~/tripleo-ephemeral-venv/bin/openstack'),
             {'count': len(shared), 'names': ', '.join(shared)})
     return tuple(shared)

@@ -103,7 +103,7 @@ class PlayProgress:
             self._out('[%4ds] FAILED %s' % (self._elapsed(), failure))
         elif name == 'playbook_on_stats':
             self._end_play()
-            self.recap = _recap(data)
+            self.recap = _recap(data, self._unreachable_counts())
             for host, line in sorted(self.recap.items()):
                 self._out('         %-24s %s' % (host, line))
         return True
@@ -111,16 +111,33 @@ class PlayProgress:
     def finish(self):
         self._end_play()
 
+    def _unreachable_counts(self):
+        counts = {}
+        for failure in self.failures:
+            if failure.unreachable:
+                counts[failure.host] = counts.get(failure.host, 0) + 1
+        return counts
 
-def _recap(stats):
-    hosts = set()
-    for key in ('ok', 'changed', 'failures', 'dark', 'skipped'):
+
+def _recap(stats, unreachable=None):
+    """Each host's recap line. A host a play with ``ignore_unreachable``
+    could not reach is in Ansible's stats as ok and ignored, not dark: its
+    ``unreachable`` is the count of its unreachable results
+    (``unreachable``: ``{host: n}``) all the same."""
+    unreachable = unreachable or {}
+    hosts = set(unreachable)
+    for key in ('ok', 'changed', 'failures', 'dark', 'skipped', 'ignored'):
         hosts.update((stats.get(key) or {}).keys())
     recap = {}
     for host in hosts:
-        recap[host] = ' '.join('%s=%d' % (label, (stats.get(key) or {}).get(
-            host, 0)) for label, key in (
-                ('ok', 'ok'), ('changed', 'changed'),
-                ('unreachable', 'dark'), ('failed', 'failures'),
-                ('skipped', 'skipped')))
+        counts = {key: (stats.get(key) or {}).get(host, 0) for key in (
+            'ok', 'changed', 'dark', 'failures', 'skipped', 'ignored')}
+        counts['dark'] = max(counts['dark'], unreachable.get(host, 0))
+        recap[host] = ' '.join('%s=%d' % (label, counts[key])
+                               for label, key in (
+                                   ('ok', 'ok'), ('changed', 'changed'),
+                                   ('unreachable', 'dark'),
+                                   ('failed', 'failures'),
+                                   ('skipped', 'skipped'),
+                                   ('ignored', 'ignored')))
     return recap

@@ -134,26 +134,23 @@ def run_config_download(config_dir, options, out):
 def run_playbook(config_dir, playbook, options, out, inventory=None,
                  tolerate_unreachable=False):
     """Run ``playbook`` as :func:`_run_playbook`, recording in the
-    config-download history the version it applied (or failed to)."""
-    with history.recording_run(config_dir, playbook, options.limit,
-                               options.tags, options.skip_tags):
-        return _run_playbook(config_dir, playbook, options, out, inventory,
-                             tolerate_unreachable)
-
-
-def _run_playbook(config_dir, playbook, options, out, inventory=None,
-                  tolerate_unreachable=False):
-    """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
-    there (a default one is written if there is none); return a
-    :class:`PlaybookRun`.
-
-    ``inventory`` defaults to the rendered one. With
-    ``tolerate_unreachable`` hosts that cannot be reached do not fail the
-    run (``overcloud node delete`` of a dead node); they are reported.
-    """
+    config-download history the version it applied (or failed to). A run
+    refused before Ansible starts (a missing file, module or role) is no
+    run: nothing is recorded."""
     config_dir = os.path.abspath(config_dir)
     inventory = inventory or os.path.join(config_dir,
                                           inventory_mod.INVENTORY_FILE)
+    ready = _ready(config_dir, playbook, options, inventory)
+    with history.recording_run(config_dir, playbook, options.limit,
+                               options.tags, options.skip_tags):
+        return _run_playbook(config_dir, playbook, options, out, inventory,
+                             tolerate_unreachable, ready)
+
+
+def _ready(config_dir, playbook, options, inventory):
+    """Check that ``playbook`` can run (the files, options, modules and
+    roles it needs; the ansible.cfg is written if there is none); return
+    its environment and what the check found."""
     _check(config_dir, playbook, options, inventory)
     env = ansible_project.environment(config_dir, options)
     cfg = os.path.join(config_dir, ansible_cfg.ANSIBLE_CFG)
@@ -163,6 +160,19 @@ def _run_playbook(config_dir, playbook, options, out, inventory=None,
             search=env.search_paths(for_files=True)))
     with interruption.activity('checking the playbooks'):
         checked = missing.check(env, [playbook], inventory=inventory)
+    return env, checked
+
+
+def _run_playbook(config_dir, playbook, options, out, inventory,
+                  tolerate_unreachable, ready):
+    """Run ``playbook`` (a path) in ``config_dir`` with the ansible.cfg
+    there, in the environment :func:`_ready` checked (``ready``); return a
+    :class:`PlaybookRun`.
+
+    With ``tolerate_unreachable`` hosts that cannot be reached do not fail
+    the run (``overcloud node delete`` of a dead node); they are reported.
+    """
+    env, checked = ready
     for line in missing.which(checked) + missing.warnings(checked):
         out(line)
     ident = datetime.datetime.now(datetime.timezone.utc).strftime(

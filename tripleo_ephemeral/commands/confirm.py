@@ -1,7 +1,12 @@
-"""Asking before a command changes an overcloud, as tripleoclient did.
+"""Asking before a command changes the servers.
 
-``-y/--yes`` skips the question. Without a terminal to ask on, the command
-refuses in one line instead of guessing.
+Every command that changes the servers asks first (a deploy that runs
+Ansible, the update and upgrade runs, ``node delete``, ``admin
+authorize``, ``tripleo deploy`` of this machine; ``overcloud delete``,
+which removes the deployment), and no other one does (a prepare, a
+``--stack-only`` deploy: they accept ``-y`` and ask nothing). ``-y/--yes``
+skips the question. Without a terminal to ask on, the command refuses in
+one line instead of guessing.
 """
 
 import sys
@@ -19,12 +24,29 @@ UPGRADE_PROMPT = _('You are about to run a UPGRADE command. It is strongly '
 NODE_DELETE_PROMPT = _('Are you sure you want to delete these overcloud '
                        'nodes [y/N]? ')
 DELETE_PROMPT = _('Are you sure you want to delete this overcloud [y/N]? ')
+DEPLOY_PROMPT = _('You are about to run Ansible on the servers of stack '
+                  '%(stack)s (%(hosts)s). Are you sure you want to deploy '
+                  '[y/N]?')
+AUTHORIZE_PROMPT = _('You are about to create the tripleo-admin user on the '
+                     'servers of stack %(stack)s (%(hosts)s). Are you sure '
+                     '[y/N]?')
+STANDALONE_PROMPT = _('You are about to deploy %(stack)s onto this machine '
+                      '(%(hosts)s). Are you sure you want to deploy [y/N]?')
 
 
-def add_yes_option(parser):
+def hosts(limit):
+    """How a prompt names the hosts of a ``--limit``."""
+    return _('--limit %s') % limit if limit else _('every host')
+
+
+def add_yes_option(parser, asks=True):
+    """``-y/--yes``; ``asks``: whether the command may ask at all (else
+    the option is tripleoclient's, accepted)."""
     parser.add_argument(
         '-y', '--yes', action='store_true',
-        help=_('Skip the confirmation question'))
+        help=_('Skip the confirmation question asked before the servers '
+               'are changed') if asks else
+        _('Accepted for compatibility: nothing is asked'))
 
 
 def confirm(parsed_args, prompt, what, stdin=None, stdout=None):

@@ -11,7 +11,6 @@ from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
@@ -24,7 +23,11 @@ def add_options(parser):
         help=_('YAML with "templates", "environments" (applied before the '
                '-e files), "roles" and "networks"; the options given on the '
                'command line win'))
-    confirm.add_yes_option(group)
+    group.add_argument(
+        '-y', '--yes', action='store_true',
+        help=_('Skip the confirmation question a deploy that runs Ansible '
+               'asks before it starts (a --stack-only deploy and the '
+               'prepares ask nothing)'))
     group.add_argument(
         '--override-ansible-cfg', metavar='<file>', type=options.abs_path,
         help=_('An ansible.cfg whose sections and options are merged over '

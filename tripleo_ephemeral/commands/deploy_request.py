@@ -126,11 +126,14 @@ def add_options(parser, stack):
                'it with "openstack tripleo launch heat --work-dir '
                '<work-dir> --kill"'))
 
+    add_long_option(mode)
+
     ANSIBLE.add(
         parser, parser.add_argument_group(_('Ansible (config-download)')),
-        ssh_user_default=_('the ssh_user of each host in '
-                           '--deployed-servers, else tripleo-admin'),
-        ssh_key_default=_('the last deploy\'s, else ssh\'s own'))
+        ssh_user_default=_('the last successful deploy\'s, else the '
+                           'ssh_user of each host in --deployed-servers, '
+                           'else tripleo-admin'),
+        ssh_key_default=_('the last successful deploy\'s, else ssh\'s own'))
 
     options.add_heat_launcher_options(
         parser, default_type='native',
@@ -138,6 +141,16 @@ def add_options(parser, stack):
     options.add_container_options(parser)
     deploy_compat.add_options(parser)
     tripleoclient_options.add_deploy_options(parser)
+
+
+def add_long_option(group):
+    """``--long``: the result's table shows every value whole."""
+    group.add_argument(
+        '--long', action='store_true',
+        help=_('Show every value of the result whole in the table '
+               '(phase_seconds, engine_tunings, undeployed_changes are '
+               'summarised without it; -f json and -f yaml give them '
+               'whole)'))
 
 
 def read(parsed_args, workdir):

@@ -8,6 +8,7 @@ from osc_lib.command import command
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import ansible_options
+from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import tripleoclient_options
@@ -40,6 +41,7 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
             help=_('Seconds to wait for each host to let the user in '
                    '(default: 60; tripleoclient waited 600)'))
         tripleoclient_options.add_options(parser, tripleoclient_options.ADMIN)
+        confirm.add_yes_option(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -50,6 +52,9 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
         tripleoclient_options.check_ssh_network(parsed_args)
         wd = self.work_dir(parsed_args)
         ansible = ANSIBLE.read(parsed_args, ssh_user=False)
+        confirm.confirm(parsed_args, confirm.AUTHORIZE_PROMPT % {
+            'stack': wd.stack, 'hosts': confirm.hosts(ansible.limit)},
+            'admin authorize')
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('admin authorize')):
             run, key = ssh_admin.authorize(

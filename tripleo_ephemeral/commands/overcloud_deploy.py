@@ -5,6 +5,7 @@ import logging
 from osc_lib.command import command
 
 from tripleo_ephemeral.commands import base
+from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 
 LOG = logging.getLogger(__name__)
@@ -33,5 +34,9 @@ class DeployOvercloud(base.DeploymentCommand, command.ShowOne):
         self.log.debug('take_action(%s)', parsed_args)
         request = deploy_request.read(parsed_args,
                                       self.work_dir(parsed_args))
+        if not request.stack_only and not request.stop:
+            confirm.confirm(parsed_args, confirm.DEPLOY_PROMPT % {
+                'stack': request.stack,
+                'hosts': confirm.hosts(request.ansible.limit)}, 'deploy')
         return deploy_request.run(request, self.app.stderr,
-                                  phases=phases).row()
+                                  phases=phases).row(parsed_args.long)

@@ -10,12 +10,8 @@ from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
-from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
-
-
-_PROMPTS = {'update': confirm.UPDATE_PROMPT, 'upgrade': confirm.UPGRADE_PROMPT}
 
 
 class _Prepare(base.DeploymentCommand, command.ShowOne):
@@ -29,8 +25,7 @@ class _Prepare(base.DeploymentCommand, command.ShowOne):
 
     def take_action(self, parsed_args):
         phases = base.deploy_started()  # startup: until here
-        confirm.confirm(parsed_args, _PROMPTS[self.kind],
-                        '%s prepare' % self.kind)
+        # A prepare changes no server: it asks nothing (-y is accepted).
         if parsed_args.config_download_only:
             raise osc_exceptions.CommandError(
                 _('%s prepare creates a stack: drop --config-download-only')
@@ -43,7 +38,7 @@ class _Prepare(base.DeploymentCommand, command.ShowOne):
         if result.status == 'DEPLOY_SUCCESS':  # not --dry-run/--setup-only
             self.app.stderr.write('%s init on stack %s complete.\n' % (
                 self.kind.capitalize(), request.stack))
-        return result.row()
+        return result.row(parsed_args.long)
 
 
 class PrepareUpdate(_Prepare):

@@ -9,6 +9,7 @@ from osc_lib.command import command
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import base
+from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
@@ -100,9 +101,8 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
             action='store_true',
             help=_('Create the stack and render the Ansible project, but do '
                    'not run it'))
-        group.add_argument(
-            '-y', '--yes', action='store_true',
-            help=_('Accepted for compatibility: nothing is asked'))
+        confirm.add_yes_option(group)
+        deploy_request.add_long_option(group)
         ANSIBLE.add(parser, group)
         group.add_argument(
             '--keep-running', action='store_true',
@@ -118,9 +118,13 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
     def take_action(self, parsed_args):
         phases = base.deploy_started()  # startup: until here
         self.log.debug('take_action(%s)', parsed_args)
-        return deploy_request.run(
-            _request(parsed_args, self.work_dir(parsed_args)),
-            self.app.stderr, phases=phases).row()
+        request = _request(parsed_args, self.work_dir(parsed_args))
+        if not request.stack_only:
+            confirm.confirm(parsed_args, confirm.STANDALONE_PROMPT % {
+                'stack': request.stack,
+                'hosts': request.standalone.local_ip}, 'tripleo deploy')
+        return deploy_request.run(request, self.app.stderr,
+                                  phases=phases).row(parsed_args.long)
 
 
 def _request(parsed_args, workdir):

@@ -15,6 +15,7 @@ import difflib
 import logging
 import os
 
+from tripleo_ephemeral.deploy import choices as choices_mod
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import input_paths
 from tripleo_ephemeral import workdir
@@ -30,8 +31,10 @@ RULES_FILE = os.path.join(os.path.dirname(__file__), 'check_rules.yaml')
 VOLATILE_PARAMETERS = frozenset(('DeployIdentifier', 'DeployIdentifierUUID'))
 
 
-def snapshot(environment_files, roles, servers=None):
-    """What the checks compare: env files, merged parameters, roles."""
+def snapshot(environment_files, roles, servers=None, choices=None):
+    """What the checks compare: env files, merged parameters, roles; and
+    the per-deployment ``choices`` (:mod:`.choices`) the next deploy
+    keeps."""
     parameters = {}
     for path in environment_files:
         try:
@@ -47,6 +50,7 @@ def snapshot(environment_files, roles, servers=None):
         'roles': sorted(r['name'] for r in roles),
         'hosts': sorted(h.get('hostname', '') for hosts in
                         (servers or {}).values() for h in hosts),
+        'choices': dict(choices or {}),
     }
 
 
@@ -114,6 +118,10 @@ def compare(previous, current, rules=None, skip=()):
                      current['parameters'].get(k))
     if changed:
         summary.append('parameters changed:  %s' % ', '.join(changed))
+    for option, old, new in choices_mod.changes(
+            choices_mod.saved(previous), current.get('choices') or {}):
+        summary.append('option changed:      %s %s -> %s' % (
+            option, choices_mod.describe(old), choices_mod.describe(new)))
     if not summary:
         summary.append('Inputs unchanged since the last successful deploy')
     violations = []

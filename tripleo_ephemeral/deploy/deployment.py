@@ -17,6 +17,7 @@ import os
 from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral.ansible import project as ansible_project
 from tripleo_ephemeral.ansible import run as ansible_run
+from tripleo_ephemeral.deploy import choices
 from tripleo_ephemeral.deploy import heat_phase
 from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral.deploy import preparation
@@ -248,6 +249,8 @@ class Deployment:
         status = workdir_mod.DEPLOY_FAILED
         with locking.DirLock(wd.path):
             wd.set_status(workdir_mod.DEPLOYING)
+            given = choices.given(self.request)
+            _keep_choices(wd, wd.deploy_inputs_file, given)
             try:
                 values['config_download'], outputs = rendering.render_saved(
                     wd, self.say, self.inputs.previous_servers(),
@@ -260,6 +263,7 @@ class Deployment:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
+                _keep_choices(wd, wd.last_success_file, given)
                 values.update(history.result_values(
                     wd, self.say if ansible is None else None))
             finally:
@@ -267,3 +271,12 @@ class Deployment:
                 values['archive'] = self._archive(
                     status == workdir_mod.DEPLOY_SUCCESS)
         return result.Result(self.stack, status, **values)
+
+
+def _keep_choices(workdir, path, given):
+    """Record the choices of a render of the saved outputs in the saved
+    file ``path`` (the inputs, the last success), when it exists."""
+    saved = workdir.load(path)
+    if isinstance(saved, dict) and saved.get('choices') != given:
+        saved['choices'] = given
+        workdir.save(path, saved)

@@ -12,6 +12,7 @@ import time
 import uuid
 
 from tripleo_ephemeral.deploy import checks
+from tripleo_ephemeral.deploy import choices
 from tripleo_ephemeral.deploy import deleted_hosts
 from tripleo_ephemeral.deploy import prepared
 from tripleo_ephemeral.deploy import template_cache
@@ -222,10 +223,14 @@ class Inputs:
             generated.append(deployed_environment.write(
                 environment, wd.deployed_servers_file))
             wd.save(wd.ip_allocations_file, checked.addresses.record())
-            if checked.addresses.new:
-                say('Allocated %s (kept in %s)' % (
-                    checked.addresses.describe_new(), wd.ip_allocations_file))
             removed = self._removed_hosts(servers)
+            if checked.addresses.new:  # said once every input passed
+                new = checked.addresses.describe_new()
+                removed.insert(0, (
+                    'Would allocate %s (--dry-run keeps nothing)' % new
+                    if self.request.stop == 'dry-run' else
+                    'Allocated %s (kept in %s)' % (new,
+                                                   wd.ip_allocations_file)))
         if self.request.generate_passwords:
             generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
         elif os.path.exists(wd.passwords_file):
@@ -260,8 +265,12 @@ class Inputs:
 
     def _check_against_last_success(self, env_files, roles, servers, say):
         """Stop before Heat on a change that would break the overcloud."""
-        snapshot = checks.snapshot(env_files, roles, servers)
+        snapshot = checks.snapshot(env_files, roles, servers,
+                                   choices.given(self.request))
         previous = self.workdir.load(self.workdir.last_success_file)
+        if self.request.kept_choices:
+            say('Kept from the last successful deploy: %s' % ', '.join(
+                '%s %s' % item for item in self.request.kept_choices))
         summary, violations = checks.compare(
             previous, snapshot, skip=set(self.request.skip_checks))
         for line in summary:
@@ -299,6 +308,7 @@ class Inputs:
             'deployed_servers': self.deployed_servers,
             'deployed_servers_data': servers,
             'environment_files': env_files,
+            'choices': choices.given(self.request),
             'roles': roles,
             'networks': networks,
             'saved_at': datetime.datetime.now(

@@ -11,6 +11,7 @@ stop before Heat (``--dry-run``, ``--setup-only``), or a render of the
 saved outputs (``--config-download-only``).
 """
 
+from tripleo_ephemeral.deploy import choices
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as inputs_mod
 from tripleo_ephemeral.deploy import standalone
@@ -28,6 +29,7 @@ def run(request, out=None, phases=None):
     say = progress.channel(out)
     if phases is not None:
         phases.lap('request')
+    request = with_kept_choices(request)
     inputs = (standalone.StandaloneInputs if request.standalone else
               inputs_mod.Inputs)(request)
     deploy = deployment.Deployment(inputs, out=out, phases=phases)
@@ -44,6 +46,15 @@ def run(request, out=None, phases=None):
     return deploy.run(launcher, keep_running=request.keep_running,
                       ansible=request.ansible,
                       run_ansible=not request.stack_only)
+
+
+def with_kept_choices(request):
+    """``request`` with the per-deployment choices it leaves out taken
+    from the last successful deploy (:mod:`.choices`)."""
+    wd = request.workdir
+    request, kept = choices.resolve(
+        request, choices.saved(wd.load(wd.last_success_file)))
+    return request.replace(kept_choices=tuple(kept.items()))
 
 
 def _choose_heat_type(inputs, say, spec):

@@ -15,9 +15,10 @@ from heatclient.common import utils as heat_utils
 class PreparedInputs:
     """What the prepared inputs give the run: the stack create kwargs, the
     deployed servers (or None), the snapshot the checks compared and a
-    digest of the request (:func:`request_digest`), and the warnings for
-    the servers the last deploy had and this one drops (said only once
-    every input passed: a run that stops on input removes nothing)."""
+    digest of the request (:func:`request_digest`), and the lines said only
+    once every input passed (the addresses allocated, the servers the last
+    deploy had and this one drops: a run that stops on input keeps and
+    removes nothing)."""
 
     def __init__(self, create_args, servers, snapshot, digest=None,
                  removed=()):

@@ -62,6 +62,9 @@ class DeployRequest:
         default_factory=launcher_spec.LauncherSpec)
     ansible: ansible_run.AnsibleOptions = dataclasses.field(
         default_factory=ansible_run.AnsibleOptions)
+    #: ``(option, value)`` of the per-deployment choices this request took
+    #: from the last successful deploy (:mod:`.choices`)
+    kept_choices: tuple = ()
 
     @property
     def stack(self):

@@ -20,6 +20,8 @@ LOG = logging.getLogger(__name__)
 
 #: What a re-render of config-download carries over (fileutil.replace_dir).
 KEEP = (versions.GIT_DIR,)
+#: Said of a history no Ansible run applied a version of: rendered only.
+NOTHING_APPLIED = 'no version applied yet: rendered only'
 
 
 def _warn(say, text):
@@ -111,6 +113,8 @@ class Pending:
         if self.diff is None:
             return 'none: version %s is the one applied' % self.head.short
         text = self.diff.summary()
+        if self.applied is None:
+            text = '%s (%s)' % (text, NOTHING_APPLIED)
         if self.partial:
             text += '; partly applied by %s' % ', '.join(
                 r.message for r in self.partial)
@@ -152,7 +156,8 @@ def status_values(workdir):
     if found is None:
         return columns, (None, None, None, None, None)
     return columns, (
-        found.head.short, found.applied.short if found.applied else None,
+        found.head.short, found.applied.short if found.applied else
+        'none (%s)' % NOTHING_APPLIED,
         found.summary() if found.undeployed else 'none',
         found.since.date.isoformat() if found.undeployed else None, hand)
 

@@ -13,9 +13,15 @@ LOG = logging.getLogger(__name__)
 def saved_parameters(workdir):
     """The parameters of the work dir's saved inputs: the
     ``parameter_defaults`` (and ``parameters``) of its environment files,
-    later files winning."""
+    later files winning; and the deploy's per-deployment choices under
+    their option's name (``--overcloud-ssh-user``), so that a change of
+    theirs is named like a parameter's."""
     inputs = workdir.load(workdir.deploy_inputs_file) or {}
     merged = {}
+    choices = inputs.get('choices')
+    if isinstance(choices, dict):
+        merged.update((k, v) for k, v in choices.items()
+                      if isinstance(k, str) and k.startswith('--'))
     for path in inputs.get('environment_files') or []:
         try:
             data = yamlfile.load(path)

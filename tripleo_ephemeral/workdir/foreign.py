@@ -55,6 +55,9 @@ WORK_DIR_SIGNS = ('*-install-*.tar.bzip2', 'tripleo-*-passwords.yaml',
 STATUS_SUFFIX = '-deployment_status.yaml'
 #: The name the refusal suggests for the adopted work dir, beside it.
 ADOPTED_SUFFIX = '-ephemeral'
+#: The key file the adoption it suggests passes: what the docs have the
+#: operator write (from-tripleoclient.rst, "Adopting a 17.1 deployment").
+KEY_FILE = '~/heat-17.1-key'
 
 
 def _matches(names, patterns):
@@ -135,4 +138,5 @@ class Tripleoclient:
         target = os.path.join(os.path.dirname(self.path),
                               os.path.basename(self.path) + ADOPTED_SUFFIX)
         return ('openstack overcloud adopt --stack %s --heat-db-dump %s '
-                '--work-dir %s' % (stack, dump, target))
+                '--heat-db-auth-encryption-key %s --work-dir %s' % (
+                    stack, dump, KEY_FILE, target))

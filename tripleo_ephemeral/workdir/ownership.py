@@ -83,8 +83,11 @@ def refuse_tripleoclient(path, stack, option):
         raise exceptions.ForeignWorkDirError(
             '%s holds a deployment another tool made (tripleoclient\'s %s), '
             'which is left untouched: adopt it into a work dir of its own '
-            'with "%s", or choose another %s' % (
-                path, found.describe(), found.way_in(stack), option))
+            'with "%s" (%s holds the auth_encryption_key of its Heat: '
+            'Heat\'s built-in one for RHOSP 17.1, see "Adopting a 17.1 '
+            'deployment" in the docs), or choose another %s' % (
+                path, found.describe(), found.way_in(stack),
+                foreign.KEY_FILE, option))
 
 
 def check_heat_dir(heat_dir, stack):

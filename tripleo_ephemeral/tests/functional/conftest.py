@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from tripleo_ephemeral.heat_launcher import readiness
+from tripleo_ephemeral.tests.functional import docs_run
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import testhosts
 
@@ -134,3 +135,43 @@ def dumped(cli, work_dir, port, demo_templates):
         cli.run('tripleo', 'launch', 'heat', '--work-dir', str(work_dir),
                 '--kill')
     return work_dir
+
+
+@pytest.fixture
+def page_servers(tmp_path):
+    """The servers the user pages deploy onto, at their addresses
+    (:mod:`.docs_run`), with the pages' SSH user; one set at a time on this
+    machine."""
+    reason = testhosts.unavailable_reason()
+    if reason:
+        pytest.skip('No test hosts: %s' % reason)
+    with open(docs_run.LOCK, 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if testhosts.subnet_in_use(docs_run.SUBNET):
+            pytest.skip('%s is in use on this machine: the pages\' servers '
+                        'cannot be made' % docs_run.SUBNET)
+        network = testhosts.TestHostNetwork(str(tmp_path / 'servers'),
+                                            subnet=docs_run.SUBNET)
+        try:
+            network.start()
+            for name, address in docs_run.SERVERS:
+                host = network.add(name, address)
+                # The user's own authorized_keys: sshd reads the test
+                # network's as the user, who cannot read the test's dir.
+                user = docs_run.SSH_USER
+                home = '/home/%s' % user
+                for argv in (['useradd', '-m', user],
+                             ['install', '-d', '-m', '700', '-o', user,
+                              home + '/.ssh'],
+                             ['install', '-m', '600', '-o', user,
+                              network.key + '.pub',
+                              home + '/.ssh/authorized_keys'],
+                             ['sh', '-c', 'echo "%s ALL=(ALL) NOPASSWD:ALL" '
+                              '> /etc/sudoers.d/%s && chmod 440 '
+                              '/etc/sudoers.d/%s' % ((user,) * 3)]):
+                    proc = host.run(*argv)
+                    assert proc.returncode == 0, proc.stderr
+            yield network
+        finally:
+            problems = network.stop()
+            assert not problems, problems

@@ -110,6 +110,8 @@ class Cli:
             argv += ['--heat-type', heat_type]
         if stack_only:
             argv.append('--stack-only')
+        elif not any(a in ('--dry-run', '--setup-only') for a in args):
+            argv.append('-y')  # a deploy that runs Ansible asks first
         if port:
             argv += ['--heat-api-port', str(port)]
         return Deployed(self.run(*(argv + list(args)), check=check, env=env,

@@ -15,7 +15,7 @@ def test_openstack_warns_once_beside_tripleoclient(cli, tmp_path):
     assert proc.stdout.strip() == '[]'
     assert proc.stderr.count('python-tripleoclient is installed') == 1, \
         proc.stderr
-    assert 'run ~/tripleo-ephemeral/bin/openstack' in proc.stderr
+    assert 'run ~/tripleo-ephemeral-venv/bin/openstack' in proc.stderr
 
 
 def test_no_warning_alone(cli, tmp_path):

@@ -236,7 +236,7 @@ def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
 
     # 11. admin authorize: tripleo-admin with the work dir's key.
     shown = steps.run('admin authorize', openstack, 'overcloud', 'admin',
-                      'authorize')
+                      'authorize', '-y')
     key = shown['ssh_key']
     assert key == str(work_dir / 'ssh_private_key')
     public = (work_dir / 'ssh_private_key.pub').read_text().strip()

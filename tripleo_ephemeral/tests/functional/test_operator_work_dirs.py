@@ -24,8 +24,11 @@ def _refused(proc, path, dump):
         'overcloud-deployment_status.yaml: DEPLOY_SUCCESS, ' % path), line
     assert line.endswith(
         'adopt it into a work dir of its own with "openstack overcloud adopt '
-        '--stack overcloud --heat-db-dump %s --work-dir %s-ephemeral", or '
-        'choose another --work-dir' % (dump, path)), line
+        '--stack overcloud --heat-db-dump %s --heat-db-auth-encryption-key '
+        '~/heat-17.1-key --work-dir %s-ephemeral" (~/heat-17.1-key holds the '
+        'auth_encryption_key of its Heat: Heat\'s built-in one for RHOSP '
+        '17.1, see "Adopting a 17.1 deployment" in the docs), or choose '
+        'another --work-dir' % (dump, path)), line
     return line
 
 

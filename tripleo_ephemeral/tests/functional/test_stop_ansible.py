@@ -52,7 +52,8 @@ def _cmdline(proc):
 
 def test_signal_while_ansible_runs(cli, work_dir, hosts, tmp_path):
     before = set(_ssh_masters())
-    run = cli.running('overcloud', 'deploy', '--work-dir', str(work_dir),
+    run = cli.running('overcloud', 'deploy', '-y', '--work-dir',
+                      str(work_dir),
                       '--deployed-servers', str(_servers(tmp_path, hosts)),
                       '--overcloud-ssh-key', hosts.key)
     run.wait_for(r'\] PLAY Host preparation', timeout=400)

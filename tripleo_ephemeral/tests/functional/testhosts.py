@@ -91,6 +91,23 @@ def unavailable_reason():
     return None
 
 
+def subnet_in_use(subnet):
+    """Whether this machine routes ``subnet`` already (a fixed subnet for
+    test hosts must be free)."""
+    used = _run(['ip', '-4', 'route', 'show', 'table', 'all']).stdout
+    net = ipaddress.ip_network(subnet)
+    for line in used.split('\n'):
+        word = line.split(' ', 1)[0]
+        if word in ('local', 'broadcast', 'unreachable'):
+            word = line.split()[1] if len(line.split()) > 1 else ''
+        try:
+            if ipaddress.ip_network(word, strict=False).overlaps(net):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 def _free_subnet():
     used = _run(['ip', '-4', 'route', 'show', 'table', 'all']).stdout
     for _ in range(50):
@@ -104,10 +121,11 @@ def _free_subnet():
 class TestHost:
     """One server: a netns, a mount namespace and an sshd."""
 
-    def __init__(self, network, name, index):
+    def __init__(self, network, name, index, address=None):
         self.network = network
         self.name = name
-        self.address = str(network.subnet.network_address + 10 + index)
+        self.address = address or str(
+            network.subnet.network_address + 10 + index)
         self.netns = '%s-%s' % (network.prefix, index)
         self.veth = '%sh%d' % (network.prefix, index)
         self.dir = os.path.join(network.base_dir, name)
@@ -260,8 +278,11 @@ class TestHost:
 class TestHostNetwork:
     """A bridge, an SSH key and the test hosts on it."""
 
-    def __init__(self, base_dir):
+    def __init__(self, base_dir, subnet=None):
         self.base_dir = base_dir
+        #: a subnet of the caller's (e.g. the docs' 192.168.24.0/24),
+        #: else a free 10.254.x.0/24
+        self.fixed_subnet = subnet
         self.prefix = 'te7%s' % secrets.token_hex(2)
         self.bridge = '%sbr' % self.prefix
         self.subnet = None
@@ -275,7 +296,8 @@ class TestHostNetwork:
         _run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C',
               'tripleo-ephemeral-tests', '-f', self.key])
         shutil.copy(self.key + '.pub', self.authorized_keys)
-        self.subnet = _free_subnet()
+        self.subnet = (ipaddress.ip_network(self.fixed_subnet)
+                       if self.fixed_subnet else _free_subnet())
         _run(['ip', 'link', 'add', self.bridge, 'type', 'bridge'])
         _run(['ip', 'addr', 'add', '%s/%d' % (self.subnet.network_address + 1,
                                               self.subnet.prefixlen),
@@ -283,9 +305,10 @@ class TestHostNetwork:
         _run(['ip', 'link', 'set', self.bridge, 'up'])
         return self
 
-    def add(self, name):
-        """Start and return a new host called ``name``."""
-        host = TestHost(self, name, self._count)
+    def add(self, name, address=None):
+        """Start and return a new host called ``name`` (at ``address``,
+        else the next one of the subnet from .10)."""
+        host = TestHost(self, name, self._count, address)
         self._count += 1
         self.hosts[name] = host
         try:

@@ -58,7 +58,17 @@ def test_the_result_shows_them_as_one_mapping():
     columns, values = shown.row()
     value = dict(zip(columns, values))['phase_seconds']
     assert value.machine_readable() == {'checks': 0.5, 'create': 15.0}
-    assert 'create=' in value.human_readable()
+    # A table summarises (the total, the longest phases); --long: whole.
+    assert value.human_readable() == 'total 15.5: checks 0.5, create 15.0'
+    columns, values = shown.row(long=True)
+    assert 'create=' in dict(zip(columns, values))[
+        'phase_seconds'].human_readable()
+    many = {'venv': 0.1, 'startup': 2.0, 'checks': 0.5, 'launch': 4.0,
+            'create': 15.0, 'render': 1.0}
+    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
+                                    phase_seconds=many).row()
+    assert dict(zip(columns, values))['phase_seconds'].human_readable() == (
+        'total 22.6: venv 0.1, startup 2.0, launch 4.0, create 15.0, 2 more')
     columns, values = result.Result('oc', 'CHECKED').row()
     assert dict(zip(columns, values))['phase_seconds'] is None
 
@@ -73,6 +83,31 @@ def test_the_result_names_the_tunings_in_force_and_those_off():
     value = dict(zip(columns, values))['engine_tunings']
     assert value.machine_readable() == tunings
     assert value.human_readable() == (
+        '2 in force; refused: prompt_executor_stop; not needed: ... (--long)')
+    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
+                                    engine_tunings=tunings).row(long=True)
+    value = dict(zip(columns, values))['engine_tunings']
+    assert value.human_readable() == (
         'in force: fast_create, gc_freeze\n'
         'refused: prompt_executor_stop (futurist differs)\n'
         'not needed: thread_safe_ast_parse (not needed on Python 3.12.1)')
+
+
+def test_the_venv_build_before_tools_dev_execs_is_not_startup():
+    """tools/dev.py says when it exec'd into the command (its pid and the
+    boot clock): the process's time before is ``venv``, after ``startup``;
+    a variable inherited by another process is not believed."""
+    if phases.process_age() is None:
+        return
+    import time
+    now = time.clock_gettime(time.CLOCK_BOOTTIME)
+    age = phases.process_age()
+    exec_at = now - age / 2  # half the process's life was the venv
+    mine = {phases.EXEC_ENV: '%d %.3f' % (os.getpid(), exec_at)}
+    started = phases.started(environ=mine).values()
+    assert list(started) == ['venv', 'startup']
+    assert abs(started['venv'] - age / 2) < 0.5
+    assert abs(started['startup'] - age / 2) < 0.5
+    inherited = {phases.EXEC_ENV: '%d %.3f' % (os.getpid() + 1, exec_at)}
+    assert list(phases.started(environ=inherited).values()) == ['startup']
+    assert phases.exec_age({phases.EXEC_ENV: 'garbage'}) is None

@@ -54,3 +54,25 @@ def test_unreachable_loop_item():
         'msg': 'All items completed', 'results': [
             {'unreachable': True, 'msg': 'Permission denied (publickey).'}]
     }) == 'Permission denied (publickey).'
+
+
+def test_an_ignored_unreachable_host_is_unreachable_in_its_recap():
+    """A play with ignore_unreachable (the scale playbook): Ansible counts
+    the dead host ok and ignored, not dark; its recap line says what the
+    FAILED line said."""
+    lines = []
+    progress = ansible_progress.PlayProgress(lines.append, clock=lambda: 0)
+    for event in (
+            {'event': 'playbook_on_play_start', 'event_data': {
+                'play': 'Scaling'}},
+            {'event': 'runner_on_unreachable', 'event_data': {
+                'host': 'cmp-1', 'task': 'Gathering Facts',
+                'res': {'msg': 'ssh: connect to host: No route to host'}}},
+            {'event': 'playbook_on_stats', 'event_data': {
+                'ok': {'cmp-1': 2}, 'ignored': {'cmp-1': 1}}}):
+        progress(event)
+    assert progress.recap['cmp-1'] == ('ok=2 changed=0 unreachable=1 '
+                                       'failed=0 skipped=0 ignored=1')
+    assert lines[-1].split() == ['cmp-1', 'ok=2', 'changed=0',
+                                 'unreachable=1', 'failed=0', 'skipped=0',
+                                 'ignored=1']

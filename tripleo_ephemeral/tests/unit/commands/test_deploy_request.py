@@ -56,7 +56,7 @@ class TestDeployRequest(osc_base.TestCommand):
             'tripleo_ephemeral.heat_launcher.auto.choose',
             lambda *args: ('pod', 'a test')))
         cmd = overcloud_deploy.DeployOvercloud(self.app, None)
-        parsed = self.check_parser(cmd, ['--heat-type', 'auto',
+        parsed = self.check_parser(cmd, ['--heat-type', 'auto', '-y',
                                          '--work-dir', '/w'], [])
         self.assertRaises(RuntimeError, cmd.take_action, parsed)
         self.assertEqual('pod', built[-1].heat_type)

@@ -110,7 +110,7 @@ class TestPrepare(osc_base.TestCommand):
             def status(self):
                 return status[0]
 
-            def row(self):
+            def row(self, long=False):
                 return (), ()
 
         def deploy(request, out, phases=None):

@@ -156,7 +156,8 @@ class TestDeployOvercloudResult(osc_base.TestCommand):
             'tripleo_ephemeral.deploy.deployment.Deployment', FakeDeployment))
         cmd = overcloud_deploy.DeployOvercloud(self.app, None)
         parsed = self.check_parser(cmd, [
-            '--stack', 'oc', '--work-dir', '/w', '--config-download-only'],
+            '--stack', 'oc', '--work-dir', '/w', '--config-download-only',
+            '-y'],
             [])
         columns, values = cmd.take_action(parsed)
         self.assertEqual(result.Result.COLUMNS, columns)

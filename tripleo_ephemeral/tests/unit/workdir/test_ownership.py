@@ -157,7 +157,9 @@ def test_a_tripleoclient_work_dir_is_refused_and_left_as_it_was(tmp_path):
         'overcloud-deployment_status.yaml: DEPLOY_SUCCESS, heat-launcher/'
         'heat-db.sql-' % path)
     assert ('"openstack overcloud adopt --stack overcloud --heat-db-dump %s '
-            '--work-dir %s-ephemeral"' % (dump, path)) in message
+            '--heat-db-auth-encryption-key ~/heat-17.1-key --work-dir '
+            '%s-ephemeral" (~/heat-17.1-key holds the auth_encryption_key of '
+            'its Heat' % (dump, path)) in message
     with pytest.raises(exceptions.ForeignWorkDirError, match='--heat-dir'):
         ownership.check_heat_dir(wd.heat_dir, 'overcloud')
     # Another stack in the same directory is refused as well.
@@ -173,7 +175,8 @@ def test_the_way_in_names_a_native_heats_database(tmp_path):
     database = tripleoclient_workdir.make(str(path), heat_type='native')
     with pytest.raises(exceptions.ForeignWorkDirError) as err:
         ownership.check(workdir.WorkDir(str(path), 'overcloud'))
-    assert '--heat-db-dump %s --work-dir' % database in str(err.value)
+    assert '--heat-db-dump %s --heat-db-auth-encryption-key' % database \
+        in str(err.value)
     assert database.endswith('/tripleo_deploy-x1y2z3/heat.sqlite.db')
 
 

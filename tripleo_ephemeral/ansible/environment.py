@@ -30,6 +30,7 @@ import sys
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.ansible import install as install_mod
 from tripleo_ephemeral.ansible import search_paths as search_mod
+from tripleo_ephemeral.ansible import ssh_masters
 
 SCRIPT = 'ansible-playbook-command.sh'
 #: Names another playbook for the script to run instead of the deploy's.
@@ -198,6 +199,16 @@ class PlaybookEnvironment:
         ]
         for name, value in self.variables(search=False).items():
             lines.append('export %s=%s' % (name, shlex.quote(value)))
+        lines += [
+            '# ssh\'s connections live in a short directory of this run, '
+            'as the product\'s',
+            '# do (a socket path has 108 bytes; ~/.ansible/cp can be '
+            'longer): the next',
+            '# openstack overcloud command closes what is left in it.',
+            'export ANSIBLE_SSH_CONTROL_PATH_DIR="${ANSIBLE_SSH_CONTROL_PATH_'
+            'DIR:-$(mktemp -d "${TMPDIR:-/tmp}/%s$$-XXXXXXXX")}"'
+            % ssh_masters.PREFIX,
+        ]
         lines += [
             '# Where modules, plugins, roles and collections are found: '
             'the product\'s',

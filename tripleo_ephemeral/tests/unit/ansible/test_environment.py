@@ -7,6 +7,7 @@ from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.ansible import environment
 from tripleo_ephemeral.ansible import install
 from tripleo_ephemeral.ansible import search_paths
+from tripleo_ephemeral.ansible import ssh_masters
 
 
 def _options(**kwargs):
@@ -105,3 +106,28 @@ def test_script_finds_a_playbook_whose_path_has_spaces_and_quotes(tmp_path):
                          text=True, check=True).stdout.splitlines()
     assert out[-1] == str(config_dir / 'p.yaml')
     assert out[2] == str(config_dir / 'tripleo-ansible-inventory.yaml')
+
+
+def test_script_keeps_ssh_masters_where_the_next_command_sweeps(tmp_path):
+    """A HOME long enough made ~/.ansible/cp/<hash>.<random> longer than a
+    socket path may be (the docs' hand re-run failed): the script's masters
+    live in a short te-ssh-<pid>- directory that sweep_stale closes and
+    removes once the run is gone; the operator's own directory is kept."""
+    env = environment.PlaybookEnvironment(str(tmp_path), _options())
+    script = tmp_path / 'run.sh'
+    script.write_text(env.script(str(tmp_path / 'p.yaml')).replace(
+        'exec ', 'echo "$ANSIBLE_SSH_CONTROL_PATH_DIR" #'))
+    temp = tmp_path / 't'
+    temp.mkdir()
+    out = subprocess.run(['bash', str(script)], capture_output=True,
+                         text=True, check=True,
+                         env=dict(os.environ, TMPDIR=str(temp))).stdout
+    made = out.strip()
+    assert os.path.dirname(made) == str(temp)
+    assert os.path.basename(made).startswith(ssh_masters.PREFIX)
+    assert ssh_masters.sweep_stale(parent=str(temp)) == [made]
+    assert not os.path.exists(made)
+    mine = subprocess.run(
+        ['bash', str(script)], capture_output=True, text=True, check=True,
+        env=dict(os.environ, ANSIBLE_SSH_CONTROL_PATH_DIR='/x/cp')).stdout
+    assert mine.strip() == '/x/cp'

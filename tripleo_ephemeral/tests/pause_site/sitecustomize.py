@@ -7,3 +7,7 @@ if os.environ.get('TRIPLEO_EPHEMERAL_TEST_PAUSE'):
     from tripleo_ephemeral.tests import pause_hook
 
     pause_hook.install()
+if os.environ.get('TRIPLEO_EPHEMERAL_TEST_PAUSE_WRITING'):
+    from tripleo_ephemeral.tests import pause_hook
+
+    pause_hook.install_writing()

@@ -15,11 +15,11 @@ errors and signals become the one-line error. Nothing writes into
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
-from tripleo_ephemeral.commands import deploy_compat
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import tripleoclient_options
+from tripleo_ephemeral.commands.tripleoclient import deploy as deploy_compat
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
@@ -140,7 +140,7 @@ def add_options(parser, stack):
         types=heat_launcher.heat_types() + ['auto'])
     options.add_container_options(parser)
     deploy_compat.add_options(parser)
-    tripleoclient_options.add_deploy_options(parser)
+    tripleoclient.add_deploy_options(parser)
 
 
 def add_long_option(group):
@@ -161,7 +161,7 @@ def read(parsed_args, workdir):
     from tripleo_ephemeral.deploy import request as request_mod
 
     given = deploy_compat.apply_answers(parsed_args)
-    compat = tripleoclient_options.read_deploy(
+    compat = tripleoclient.read_deploy(
         parsed_args, parsed_args.config_download_only)
     templates = given['templates']
     if templates is INSTALLED:

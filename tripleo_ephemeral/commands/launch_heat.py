@@ -12,7 +12,8 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import tripleoclient_standalone_options
+from tripleo_ephemeral.commands.tripleoclient import (
+    standalone as tripleoclient)
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import progress
@@ -75,7 +76,7 @@ class LaunchHeat(base.LocalCommand, command.ShowOne):
             '--kill', '-k', action='store_true',
             help=_('Stop the Heat running for the heat dir and dump its '
                    'database'))
-        tripleoclient_standalone_options.add_launch_options(parser)
+        tripleoclient.add_launch_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -91,7 +92,7 @@ class LaunchHeat(base.LocalCommand, command.ShowOne):
             launcher = options.build_launcher(
                 options.launcher_spec(parsed_args).replace(
                     heat_type=parsed_args.heat_type or
-                    tripleoclient_standalone_options.launch_heat_type(
+                    tripleoclient.launch_heat_type(
                         parsed_args)), path,
                 say=progress.channel(self.app.stderr))
             if parsed_args.kill:

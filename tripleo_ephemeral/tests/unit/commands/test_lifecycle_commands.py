@@ -156,7 +156,8 @@ class TestDeployCompat(osc_base.TestCommand):
     def test_answers_file(self):
         import tempfile
 
-        from tripleo_ephemeral.commands import deploy_compat
+        from tripleo_ephemeral.commands.tripleoclient import (
+            deploy as deploy_compat)
 
         cmd = overcloud_deploy.DeployOvercloud(self.app, None)
         with tempfile.NamedTemporaryFile('w', suffix='.yaml') as answers:

@@ -5,7 +5,7 @@ project has no option of its own for is declared here as a
 :class:`CompatOption` of one of three kinds:
 
 * ``VALUE``: tripleoclient's meaning, read into a value by the command's
-  option group (:mod:`.tripleoclient_options`);
+  option group (:mod:`.overcloud`);
 * ``NOOP``: accepted, and its help says why it changes nothing here;
 * ``REFUSED``: accepted by the parser so that the user gets one line
   saying why and what to do instead (:func:`check_refused`), not argparse's

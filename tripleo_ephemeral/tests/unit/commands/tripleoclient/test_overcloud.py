@@ -4,15 +4,15 @@ import fixtures
 from osc_lib import exceptions as osc_exceptions
 from osc_lib.test import base as osc_base
 
-from tripleo_ephemeral.commands import compat_options
+from tripleo_ephemeral.commands.tripleoclient import declaration
 from tripleo_ephemeral.commands import launch_heat
 from tripleo_ephemeral.commands import overcloud_admin
 from tripleo_ephemeral.commands import overcloud_delete
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import overcloud_node
 from tripleo_ephemeral.commands import tripleo_deploy
-from tripleo_ephemeral.commands import tripleoclient_options as tco
-from tripleo_ephemeral.commands import tripleoclient_standalone_options as tso
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tco
+from tripleo_ephemeral.commands.tripleoclient import standalone as tso
 
 
 class TestDeployOptions(osc_base.TestCommand):
@@ -154,9 +154,9 @@ class TestOtherCommands(osc_base.TestCommand):
 
 
 def test_help_says_what_each_kind_does():
-    noop = compat_options.CompatOption('--x', kind=compat_options.NOOP,
-                                       why='because')
-    refused = compat_options.CompatOption(
-        '--y', kind=compat_options.REFUSED, why='do z')
+    noop = declaration.CompatOption('--x', kind=declaration.NOOP,
+                                    why='because')
+    refused = declaration.CompatOption(
+        '--y', kind=declaration.REFUSED, why='do z')
     assert noop.help().endswith('no effect here: because')
     assert refused.help().endswith('refused here: do z')

@@ -1,7 +1,7 @@
 """tripleoclient 20.0.0's options of ``tripleo deploy`` and ``tripleo launch
 heat`` that this project has no option of its own for, and their values.
 
-Declared as :mod:`.tripleoclient_options` declares the overcloud ones.
+Declared as :mod:`.overcloud` declares the overcloud ones.
 """
 
 import dataclasses
@@ -9,13 +9,13 @@ import dataclasses
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands.compat_options import CompatOption
-from tripleo_ephemeral.commands.compat_options import NOOP
-from tripleo_ephemeral.commands.compat_options import REFUSED
-from tripleo_ephemeral.commands.compat_options import VALUE
-from tripleo_ephemeral.commands import compat_options
+from tripleo_ephemeral.commands.tripleoclient.declaration import CompatOption
+from tripleo_ephemeral.commands.tripleoclient.declaration import NOOP
+from tripleo_ephemeral.commands.tripleoclient.declaration import REFUSED
+from tripleo_ephemeral.commands.tripleoclient.declaration import VALUE
+from tripleo_ephemeral.commands.tripleoclient import declaration
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import tripleoclient_options
+from tripleo_ephemeral.commands.tripleoclient import overcloud
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -89,19 +89,19 @@ class StandaloneValues:
 
 
 def add_standalone_options(parser):
-    return tripleoclient_options.add_options(parser, STANDALONE)
+    return overcloud.add_options(parser, STANDALONE)
 
 
 def read_standalone(parsed_args):
-    compat_options.check_refused(parsed_args, STANDALONE)
-    hieradata = compat_options.value(parsed_args, HIERADATA)
+    declaration.check_refused(parsed_args, STANDALONE)
+    hieradata = declaration.value(parsed_args, HIERADATA)
     if hieradata:
         _check_environment(hieradata)
     return StandaloneValues(
-        python_interpreter=compat_options.value(parsed_args, PYTHON),
+        python_interpreter=declaration.value(parsed_args, PYTHON),
         inflight_validations=INFLIGHT.given(parsed_args),
         heat_type=_native_or_container(
-            compat_options.value(parsed_args, HEAT_NATIVE)),
+            declaration.value(parsed_args, HEAT_NATIVE)),
         environment_files=(hieradata,) if hieradata else ())
 
 
@@ -145,7 +145,7 @@ LAUNCH_HEAT = (
 
 
 def add_launch_options(parser):
-    return tripleoclient_options.add_options(parser, LAUNCH_HEAT)
+    return overcloud.add_options(parser, LAUNCH_HEAT)
 
 
 def launch_heat_type(parsed_args):

@@ -14,9 +14,13 @@ project has no option of its own for is declared here as a
 Every one of them defaults to ``None``, so "given" is "not ``None``".
 """
 
+import logging
+
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
+
+LOG = logging.getLogger(__name__)
 
 VALUE = 'value'
 NOOP = 'noop'
@@ -74,6 +78,14 @@ def check_refused(parsed_args, declared):
         if option.kind == REFUSED and option.given(parsed_args):
             raise osc_exceptions.CommandError(
                 '%s: %s' % ('/'.join(option.strings), option.why))
+
+
+def warn_ignored(parsed_args, declared):
+    """Log a warning for each no-op of ``declared`` given (the commands
+    whose tripleoclient options were deprecated there)."""
+    for option in declared:
+        if option.kind == NOOP and option.given(parsed_args):
+            LOG.warning(_('%s is deprecated and ignored'), option.strings[0])
 
 
 def value(parsed_args, option, default=None):

@@ -187,13 +187,32 @@ def check_ssh_network(parsed_args):
 
 # -- overcloud admin authorize ----------------------------------------------
 
+STATIC_INVENTORY = CompatOption(
+    '--static-inventory', kind=NOOP, metavar='<inventory>',
+    why=_('the rendered inventory of the work dir is used'))
+
 ADMIN = (
     SSH_NETWORK,
     CompatOption('--overcloud-ssh-enable-timeout', kind=NOOP, type=int,
                  metavar='<seconds>',
                  why=_('as in tripleoclient 20, which no longer used it')),
-    CompatOption('--static-inventory', kind=NOOP, metavar='<inventory>',
-                 why=_('the rendered inventory of the work dir is used')),
+    STATIC_INVENTORY,
+)
+
+
+# -- overcloud update|upgrade|external-update|external-upgrade run ----------
+
+#: What tripleoclient deprecated in its run commands: accepted, a warning
+#: when given (:func:`.declaration.warn_ignored`).
+RUN = (
+    CompatOption('--ssh-user', kind=NOOP, metavar='<user>',
+                 why=_('use --overcloud-ssh-user')),
+    STATIC_INVENTORY,
+)
+EXTERNAL_UPDATE_RUN = RUN + (
+    CompatOption('--refresh', kind=NOOP,
+                 why=_('"openstack overcloud update prepare" renders the '
+                       'playbooks again')),
 )
 
 

@@ -8,7 +8,7 @@ from osc_lib.test import base as osc_base
 
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.deploy import result
+from tripleo_ephemeral.commands import output as result
 
 
 class TestDeployOvercloudParser(osc_base.TestCommand):

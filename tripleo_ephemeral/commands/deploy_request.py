@@ -9,15 +9,18 @@ inputs, how to report, what to run, the Heat
 (:class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`) and the
 Ansible options, with ``--answers-file`` merged in and ``--templates``
 without a value resolved. :func:`run` runs a request as a command does: its
-errors and signals become the one-line error. Nothing writes into
-``parsed_args``.
+errors and signals become the one-line error; :func:`show` is its result as
+the command prints it. Nothing writes into ``parsed_args``.
 """
+
+import functools
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.commands.tripleoclient import deploy as deploy_compat
 from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import heat_launcher
@@ -32,6 +35,15 @@ INSTALLED = object()
 WORK_DIR = options.WorkDirOptions(title=_('Stack'))
 #: The Ansible options of the deploy commands.
 ANSIBLE = ansible_options.AnsibleArguments(limit=True, tags=True, forks=True)
+#: The columns of a deploy's result, in their order.
+COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
+           'stack_seconds', 'ansible_seconds', 'work_dir',
+           'config_download', 'dump', 'archive', 'config_version',
+           'undeployed_changes', 'phase_seconds', 'engine_tunings')
+#: The columns a table summarises (:func:`show`), and how.
+SUMMARISED = {'engine_tunings': output.TuningsColumn,
+              'phase_seconds': output.PhasesColumn,
+              'undeployed_changes': output.ChangesColumn}
 
 
 def add_options(parser, stack):
@@ -218,3 +230,13 @@ def run(request, out, phases=None):
     with errors.user_errors('--work-dir'), \
             interrupts.stop_in_order(_('the deployment'), say):
         return pipeline.run(request, out=out, phases=phases)
+
+
+def show(result, long=False):
+    """``(columns, values)`` of a deploy's
+    :class:`~tripleo_ephemeral.deploy.result.Result`, as the deploy
+    commands return it: the :data:`SUMMARISED` columns summarised in a
+    table unless ``long`` (``--long``), whole in ``-f json``/``-f yaml``."""
+    return output.item_row(result, COLUMNS, {
+        column: functools.partial(formatter, long=long)
+        for column, formatter in SUMMARISED.items()})

@@ -1,10 +1,16 @@
-"""What a deploy ends with, as the commands show it.
+"""What the commands print: the columns of a result, in one place.
 
-A table shows each long value summarised, so that the result reads in an
-80-100 column terminal (``phase_seconds``: the total and the longest
+The library returns values (dataclasses); a command picks the columns it
+shows and their order, and hands them to cliff with :func:`item_row`:
+lists and dicts in osc-lib's ``ListColumn``/``DictColumn``
+(``osc_lib.cli.format_columns``), whose ``-f json``/``-f yaml`` are the
+values themselves, and the long values of a deploy in the formatters
+here. A table shows each of those summarised, so that the result reads in
+an 80-100 column terminal (``phase_seconds``: the total and the longest
 phases; ``engine_tunings``: how many are in force, the others by name;
-``undeployed_changes``: shortened); ``-f json``/``-f yaml`` give every value
-whole, and so does a table with ``--long``.
+``undeployed_changes``: shortened); ``-f json``/``-f yaml`` give every
+value whole, and so does a table with ``--long``. No module below
+``commands/`` imports cliff or osc-lib's output.
 """
 
 import textwrap
@@ -22,7 +28,10 @@ class _Summarised(columns.FormattableColumn):
     """A value a table shows summarised (:meth:`summary`), whole with
     ``long`` (``--long``) and in ``-f json``/``-f yaml``."""
 
-    long = False
+    def __init__(self, value, long=False):
+        super().__init__(value)
+        #: ``--long``: the whole value in a table too
+        self.long = long
 
     def human_readable(self):
         return self.whole() if self.long else self.summary()
@@ -93,44 +102,17 @@ class ChangesColumn(_Summarised):
     """What the render changes against the applied version."""
 
 
-class Result:
-    """What a deploy ends with: the command shows it (``-f json``...)."""
-
-    COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
-               'stack_seconds', 'ansible_seconds', 'work_dir',
-               'config_download', 'dump', 'archive', 'config_version',
-               'undeployed_changes', 'phase_seconds', 'engine_tunings')
-    #: Columns shown by a column type of their own (summarised in a table).
-    FORMATS = {'engine_tunings': TuningsColumn,
-               'phase_seconds': PhasesColumn,
-               'undeployed_changes': ChangesColumn}
-
-    def __init__(self, stack, status, **values):
-        unknown = set(values) - set(self.COLUMNS)
-        if unknown:
-            raise TypeError('unknown result field(s): %s' % ', '.join(
-                sorted(unknown)))
-        self.values = dict(values, stack=stack, status=status)
-
-    @property
-    def status(self):
-        return self.values['status']
-
-    def __getitem__(self, column):
-        return self.values.get(column)
-
-    def row(self, long=False):
-        """(columns, values), as a cliff ShowOne returns them; ``long``
-        (``--long``): a table shows every value whole."""
-        return self.COLUMNS, tuple(self._formatted(c, long)
-                                   for c in self.COLUMNS)
-
-    def _formatted(self, column, long=False):
-        value = self[column]
-        if value is None:
-            return None
-        if column in self.FORMATS:
-            shown = self.FORMATS[column](value)
-            shown.long = long
-            return shown
-        return value
+def item_row(item, columns, formatters=None):
+    """``(columns, values)`` of ``item`` (a library result, a dataclass)
+    as a cliff ShowOne returns them: each column is the field of that
+    name; ``formatters`` (column -> a FormattableColumn class, or a
+    function of the value making one) wraps a list or dict. None stays
+    None (``null`` in ``-f json``)."""
+    formatters = formatters or {}
+    values = []
+    for column in columns:
+        value = getattr(item, column)
+        if value is not None and column in formatters:
+            value = formatters[column](value)
+        values.append(value)
+    return tuple(columns), tuple(values)

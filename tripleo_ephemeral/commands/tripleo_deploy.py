@@ -124,8 +124,9 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
             confirm.confirm(parsed_args, confirm.STANDALONE_PROMPT % {
                 'stack': request.stack,
                 'hosts': request.standalone.local_ip}, 'tripleo deploy')
-        return deploy_request.run(request, self.app.stderr,
-                                  phases=phases).row(parsed_args.long)
+        return deploy_request.show(
+            deploy_request.run(request, self.app.stderr, phases=phases),
+            parsed_args.long)
 
 
 def _request(parsed_args, workdir):

@@ -23,7 +23,7 @@ from tripleo_ephemeral.deploy import outcome
 from tripleo_ephemeral.deploy import preparation
 from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral.deploy import rendering
-from tripleo_ephemeral.commands import output as result
+from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import rollback
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.history import hooks as history

@@ -10,6 +10,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import overcloud_prepare
 from tripleo_ephemeral.commands import overcloud_run
+from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.lifecycle import run as lifecycle
 
 
@@ -105,17 +106,9 @@ class TestPrepare(osc_base.TestCommand):
 
         status = ['DEPLOY_SUCCESS']
 
-        class Result:
-            @property
-            def status(self):
-                return status[0]
-
-            def row(self, long=False):
-                return (), ()
-
         def deploy(request, out, phases=None):
             seen.append(request)
-            return Result()
+            return result.Result(request.stack, status[0])
         self.useFixture(fixtures.MonkeyPatch(
             'tripleo_ephemeral.commands.deploy_request.run', deploy))
         cmd = overcloud_prepare.PrepareUpgrade(self.app, None)

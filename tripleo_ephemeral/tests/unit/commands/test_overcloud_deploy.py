@@ -8,7 +8,7 @@ from osc_lib.test import base as osc_base
 
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import overcloud_deploy
-from tripleo_ephemeral.commands import output as result
+from tripleo_ephemeral.deploy import result
 
 
 class TestDeployOvercloudParser(osc_base.TestCommand):
@@ -160,7 +160,7 @@ class TestDeployOvercloudResult(osc_base.TestCommand):
             '-y'],
             [])
         columns, values = cmd.take_action(parsed)
-        self.assertEqual(result.Result.COLUMNS, columns)
+        self.assertEqual(deploy_request.COLUMNS, columns)
         shown = dict(zip(columns, values))
         self.assertEqual('DEPLOY_SUCCESS', shown['status'])
         # --config-download-only runs the playbooks: no inflight

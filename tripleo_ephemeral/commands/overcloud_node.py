@@ -2,6 +2,7 @@
 
 import logging
 
+from osc_lib.cli import format_columns
 from osc_lib.cli import parseractions
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
@@ -73,6 +74,8 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
             run = node_delete.delete(wd, found, ansible, say)
         columns = ('stack', 'deleted', 'unreachable', 'ansible_seconds',
                    'deleted_hosts_file', 'config_download')
-        return columns, (wd.stack, [f[0] for f in found], run.unreachable,
+        return columns, (wd.stack,
+                         format_columns.ListColumn([f[0] for f in found]),
+                         format_columns.ListColumn(run.unreachable),
                          round(run.seconds, 1), wd.deleted_hosts_file,
                          wd.config_download_dir)

@@ -3,6 +3,7 @@
 They run what the prepare rendered, without Heat.
 """
 
+from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
@@ -11,9 +12,15 @@ from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.commands.tripleoclient import declaration
 from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import progress
+
+#: What a run shows of its :class:`~tripleo_ephemeral.lifecycle.run.
+#: RunResult`, in order.
+COLUMNS = ('status', 'stack', 'playbooks', 'limit', 'ansible_seconds',
+           'unreachable', 'config_download')
 
 
 class _Run(base.DeploymentCommand, command.ShowOne):
@@ -73,7 +80,9 @@ class _Run(base.DeploymentCommand, command.ShowOne):
                 self.work_dir(parsed_args), self.kind, ansible,
                 progress.channel(self.app.stderr),
                 playbooks=None if self.external else parsed_args.playbook)
-        return result.row()
+        return output.item_row(result, COLUMNS, {
+            'playbooks': format_columns.ListColumn,
+            'unreachable': format_columns.ListColumn})
 
 
 class RunUpdate(_Run):

@@ -10,6 +10,7 @@ playbook. As in tripleoclient the status file
 is left alone: it tells how the last deploy ended.
 """
 
+import dataclasses
 import os
 
 from tripleo_ephemeral.ansible import run as ansible_run
@@ -51,17 +52,20 @@ def resolve_playbooks(config_dir, kind, names=None):
     return paths
 
 
+@dataclasses.dataclass(frozen=True)
 class RunResult:
-    """What a run command shows (``-f json``)."""
+    """How a run ended (``<KIND>_RUN_SUCCESS``), and what it ran."""
 
-    COLUMNS = ('status', 'stack', 'playbooks', 'limit', 'ansible_seconds',
-               'unreachable', 'config_download')
-
-    def __init__(self, **values):
-        self.values = values
-
-    def row(self):
-        return self.COLUMNS, tuple(self.values.get(c) for c in self.COLUMNS)
+    status: str
+    stack: str | None = None
+    #: the playbooks run, in order (their names)
+    playbooks: list[str] | None = None
+    limit: str | None = None
+    ansible_seconds: float | None = None
+    #: the hosts Ansible could not reach
+    unreachable: list[str] | None = None
+    #: the Ansible project run
+    config_download: str | None = None
 
 
 def run_playbooks(config_dir, playbooks, options, out, **kwargs):

@@ -1,24 +1,144 @@
-"""What ``launch heat`` by hand may do to a heat dir.
+"""``tripleo launch heat``: a Heat started or stopped by hand.
 
-A heat dir that holds a deployment's dumps is never started empty by
-accident: the user says ``--restore-db`` (go on from a dump) or
-``--empty`` (an empty Heat; the dumps stay, and an empty database is never
-dumped over them). ``--kill`` of a heat dir that does not exist creates
-nothing and names the heat dirs whose Heat does run. The user's
-clouds.yaml entries of Heats that stopped are removed
+:func:`run` takes the command's :class:`LaunchRequest` and returns what it
+did (:class:`LaunchResult`). A heat dir that holds a deployment's dumps is
+never started empty by accident: the user says ``--restore-db`` (go on
+from a dump) or ``--empty`` (an empty Heat; the dumps stay, and an empty
+database is never dumped over them). ``--kill`` of a heat dir that does
+not exist creates nothing and names the heat dirs whose Heat does run. The
+user's clouds.yaml entries of Heats that stopped are removed
 (:func:`forget_stopped`).
 """
 
+import dataclasses
 import glob
+import logging
 import os
+from typing import Callable
 
 from tripleo_ephemeral import clouds
+from tripleo_ephemeral.engine_tuning import report
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.heat_launcher import base
+from tripleo_ephemeral.heat_launcher import spec as launcher_spec
 from tripleo_ephemeral.heat_launcher import state as launcher_state
+from tripleo_ephemeral import interruption
+from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
 
+LOG = logging.getLogger(__name__)
+
 KILL_HINT = 'openstack tripleo launch heat --heat-dir <heat-dir> --kill'
+
+
+@dataclasses.dataclass(frozen=True)
+class LaunchRequest:
+    """What ``tripleo launch heat`` asks, read once from its options:
+    start the Heat ``spec`` describes for ``heat_dir`` (from the dump
+    ``restore_db`` names, or ``empty``) and name it ``cloud_name`` in the
+    user's clouds.yaml, or stop it (``kill``) and dump its database."""
+
+    heat_dir: str
+    spec: launcher_spec.LauncherSpec = dataclasses.field(
+        default_factory=launcher_spec.LauncherSpec)
+    cloud_name: str = 'heat'
+    #: None, 'newest', 'last-success' or a dump's id
+    restore_db: str | None = None
+    empty: bool = False
+    kill: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class LaunchResult:
+    """The Heat a launch started (``status`` running) or a kill stopped
+    (stopped, not running), how to reach it, and its newest dump."""
+
+    status: str
+    heat_type: str | None = None
+    api_url: str | None = None
+    heat_dir: str | None = None
+    pid: int | None = None
+    database: str | None = None
+    clouds_yaml: str | None = None
+    dump: str | None = None
+    engine_tunings: report.Tunings | None = None
+
+
+def run(request: LaunchRequest,
+        say: Callable[[str], None]) -> LaunchResult:
+    """Start (or with ``kill``, stop) the Heat of ``request``, the heat
+    dir locked meanwhile; ``say`` prints the progress."""
+    if request.kill:
+        check_kill(request.heat_dir, [os.path.dirname(os.path.dirname(
+            request.heat_dir))])
+    with locking.DirLock(request.heat_dir):
+        launcher = launcher_spec.build(request.spec, request.heat_dir,
+                                       say=say)
+        if request.kill:
+            return _kill(launcher, say)
+        return _launch(launcher, request, say)
+
+
+def _launch(launcher: base.HeatLauncher, request: LaunchRequest,
+            say: Callable[[str], None]) -> LaunchResult:
+    check_launch(launcher.heat_dir, request.restore_db, request.empty)
+    with interruption.on_force('Heat', launcher.kill), \
+            interruption.activity('launching Heat'):
+        launcher.start(restore_db=request.restore_db)
+    _forget_stopped(say)
+    try:
+        user_file = clouds.set_cloud(request.cloud_name, launcher.endpoint,
+                                     heat_dir=launcher.heat_dir)
+    except (OSError, ValueError) as exc:
+        LOG.warning('Could not update your clouds.yaml (%s); use '
+                    '%s/heatrc instead', exc, launcher.heat_dir)
+        user_file = launcher.files.clouds_file
+    LOG.info('Heat is running: export OS_CLOUD=%(cloud)s, or source '
+             '%(rc)s', {'cloud': request.cloud_name,
+                        'rc': launcher.files.path('heatrc')})
+    return _result(launcher.describe(), status='running',
+                   clouds_yaml=user_file)
+
+
+def _kill(launcher: base.HeatLauncher,
+          say: Callable[[str], None]) -> LaunchResult:
+    described = launcher.describe()  # as it ran
+    endpoint = launcher.endpoint  # the stopped Heat's entry goes too
+    if not launcher.is_running():
+        LOG.info('No Heat is running for %s', launcher.heat_dir)
+        launcher.kill()  # forget a stale pid, if any
+        dump = _newest(launcher)
+        status = 'not running'
+    else:
+        with interruption.on_force('Heat', launcher.kill):
+            dump = launcher.stop(dump=True)
+        status = 'stopped'
+    _forget_stopped(say, endpoint)
+    return _result(described, status=status, pid=None, dump=dump)
+
+
+def _result(described: dict[str, object],
+            **values: object) -> LaunchResult:
+    """The :class:`LaunchResult` of what a launcher ``described``
+    (:meth:`~.base.HeatLauncher.describe`), with ``values``."""
+    shown = {f.name for f in dataclasses.fields(LaunchResult)}
+    found = {k: v for k, v in described.items() if k in shown}
+    return LaunchResult(**dict(found, **values))  # type: ignore[arg-type]
+
+
+def _forget_stopped(say: Callable[[str], None],
+                    endpoint: str | None = None) -> None:
+    """The user's clouds.yaml entries of Heats that stopped go."""
+    removed = forget_stopped(endpoint)
+    if removed:
+        say('Removed %s from %s: no Heat answers there any more' % (
+            ', '.join(removed), clouds.user_clouds_file()))
+
+
+def _newest(launcher: base.HeatLauncher) -> str | None:
+    found: list[str] = launcher.dumps.all()
+    return found[0] if found else None
 
 
 def check_launch(heat_dir, restore_db, empty):

@@ -85,7 +85,11 @@ class WorkDirOptions:
     one ``stack_argument``, the command's own argument, names). With
     ``positional_stack`` the stack may also be named as tripleoclient's
     positional argument (it wins over ``--stack``). ``title`` names their
-    group (default: Deployment).
+    group (default: Deployment). With ``optional`` neither has a default:
+    the command reads what was :meth:`given` and its library finds the
+    work dir where ``default_help`` says (``overcloud adoption validate``:
+    the export's), opening it as :meth:`read` does
+    (:func:`~tripleo_ephemeral.workdir.ownership.checked_work_dir`).
     """
 
     stack: bool = True
@@ -95,11 +99,14 @@ class WorkDirOptions:
     title: str = None
     work_dir_help: str = None
     stack_argument: str = None
+    stack_help: str = None
+    optional: bool = False
+    default_help: str = None
 
     def add(self, parser):
         """Add the options to ``parser``; return their group, where a
         command adds its own options of the same kind."""
-        default_stack = self.default_stack
+        default_stack = None if self.optional else self.default_stack
         if self.positional_stack:
             parser.add_argument(
                 'stack_name', metavar='<stack>', nargs='?',
@@ -109,12 +116,15 @@ class WorkDirOptions:
             group.add_argument(
                 '--stack', metavar='<stack>', default=default_stack,
                 type=name,
-                help=_('Name of the stack (default: %s)') % default_stack)
+                help=_('%(what)s (default: %(default)s)') % {
+                    'what': self.stack_help or _('Name of the stack'),
+                    'default': self.default_help or default_stack})
         what = self.work_dir_help or _('Directory for everything the '
                                        'deployment keeps')
         if not self.required:
             what = _('%(what)s (default: %(default)s)') % {
-                'what': what, 'default': workdir.default_path(
+                'what': what, 'default': self.default_help or
+                workdir.default_path(
                     '<stack>' if self.stack else workdir.DEFAULT_STACK)}
         group.add_argument(
             '--work-dir', '--working-dir', metavar='<work-dir>',
@@ -136,9 +146,7 @@ class WorkDirOptions:
         stack = next((values[n] for n in names if values[n] is not None),
                      workdir.DEFAULT_STACK)
         try:
-            workdir.check_stack_name(stack)
-            wd = workdir.WorkDir(values['work_dir'], stack)
-            ownership.check(wd)
+            wd = ownership.checked_work_dir(values['work_dir'], stack)
         except exceptions.TripleoEphemeralError as exc:
             raise osc_exceptions.CommandError(str(exc))
         if existing and not os.path.isdir(wd.path):
@@ -147,6 +155,13 @@ class WorkDirOptions:
                   'it first, or check --stack/--work-dir') % {
                       'stack': wd.stack, 'dir': wd.path})
         return wd
+
+    def given(self, parsed_args):
+        """``(work_dir, stack)`` as given, None for one left out (the
+        ``optional`` options)."""
+        values = vars(parsed_args)
+        return (values['work_dir'],
+                values['stack'] if self.stack else None)
 
 
 def config_history(wd):

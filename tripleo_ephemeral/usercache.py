@@ -106,6 +106,49 @@ def check_own(st):
                       % stat.S_IMODE(st.st_mode))
 
 
+#: openstackclient's entry-point cache (stevedore's), read before any
+#: plugin runs: which code each command is.
+ENTRY_POINTS = 'python-entrypoints'
+
+
+def close_entry_point_cache():
+    """Close ``~/.cache`` and openstackclient's entry-point cache in it
+    to others when a umask of 000 left them writable by others (they are
+    made before this plugin runs, so before it can set a umask): another
+    user could otherwise change which code the next command runs. Says so
+    once each (the log's ``WARNING``); one that is another user's is
+    named, not changed. Returns the paths closed."""
+    base = os.path.dirname(root_path())
+    closed = []
+    for path in (base, os.path.join(base, ENTRY_POINTS)):
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            continue
+        names = [path]
+        if path != base:
+            names += [os.path.join(path, n) for n in sorted(os.listdir(path))]
+        for name in names:
+            with contextlib.suppress(OSError):
+                st = os.lstat(name)
+                if stat.S_ISLNK(st.st_mode) or not st.st_mode & 0o022:
+                    continue
+                if st.st_uid != os.geteuid():
+                    LOG.warning('%s belongs to uid %d and others may write '
+                                'it: openstackclient reads which code to run '
+                                'from it; remove it', name, st.st_uid)
+                    continue
+                os.chmod(name, stat.S_IMODE(st.st_mode) & ~0o022)
+                closed.append(name)
+    if closed:
+        LOG.warning('Closed to other users what a umask of 000 left open: '
+                    '%s (openstackclient reads which code to run from '
+                    'there)', ', '.join(closed))
+    return closed
+
+
 class UserCache:
     """The cache under ``root`` (default :func:`root_path`)."""
 

@@ -16,7 +16,6 @@ import datetime
 import logging
 import os
 import signal
-import tempfile
 import threading
 import time
 
@@ -186,9 +185,10 @@ def _run_playbook(config_dir, playbook, options, out, inventory,
         os.path.basename(playbook), options.limit or 'all hosts',
         os.path.join(config_dir, ansible_cfg.ANSIBLE_LOG)))
     # ssh's ControlPersist masters outlive ansible-playbook: give them a
-    # directory of their own (short: a socket path has 108 bytes) and close
-    # them after the run, so nothing is left running.
-    control_dir = tempfile.mkdtemp(prefix='te-ssh-')
+    # directory of their own and close them after the run, so nothing is
+    # left running (and those of a command killed before it could).
+    ssh_masters.sweep_stale()
+    control_dir = ssh_masters.control_dir()
     envvars['ANSIBLE_SSH_CONTROL_PATH_DIR'] = control_dir
     try:
         runner = _run(config_dir, playbook, options, envvars, ident,

@@ -1,15 +1,21 @@
 """Closing the ssh ControlPersist masters an Ansible run leaves behind.
 
 ssh's masters outlive ansible-playbook: each run gives them a directory of
-its own (:func:`~.run.run_playbook`), and after it they are told to
-exit, the directory is removed, and any master still running (or starting
-meanwhile) is terminated by its pid, so nothing is left running.
+its own (:func:`control_dir`, named after the command's pid), and after it
+they are told to exit, the directory is removed, and any master still
+running (or starting meanwhile) is terminated by its pid, so nothing is left
+running. A command killed outright (SIGKILL) cannot do that: the next run
+does it for it (:func:`sweep_stale`), for the directories of this user
+whose command is gone.
 """
 
 import contextlib
 import logging
 import os
+import re
 import shutil
+import stat
+import tempfile
 import time
 
 import psutil
@@ -23,6 +29,59 @@ LOG = logging.getLogger(__name__)
 #: and how long none must be seen to stop looking.
 MASTER_EXIT_WAIT = 5.0
 MASTER_QUIET = 0.5
+#: A run's directory: ``te-ssh-<pid of the command>-<random>`` (short: a
+#: socket path has 108 bytes).
+PREFIX = 'te-ssh-'
+_NAME = re.compile(r'^%s(\d+)-[A-Za-z0-9_]+$' % PREFIX)
+
+
+def control_dir():
+    """A new directory (0700) for one run's ssh masters."""
+    return tempfile.mkdtemp(prefix='%s%d-' % (PREFIX, os.getpid()))
+
+
+def sweep_stale(runner=None, parent=None):
+    """Close the masters and remove the directories of earlier runs whose
+    command is gone (killed before it could close them): this user's
+    ``te-ssh-<pid>-*`` directories in ``parent`` (the temporary
+    directory) whose pid runs no more, or runs a process started after the
+    directory was made (a pid used again). Returns the directories
+    removed."""
+    parent = parent or tempfile.gettempdir()
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return []
+    removed = []
+    for name in sorted(names):
+        match = _NAME.match(name)
+        if not match:
+            continue
+        path = os.path.join(parent, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+            continue
+        if _alive_since(int(match.group(1)), st.st_mtime):
+            continue
+        LOG.debug('Closing the ssh masters of a command that is gone: %s',
+                  path)
+        close_ssh_masters(path, runner)
+        removed.append(path)
+    return removed
+
+
+def _alive_since(pid, made):
+    """Whether ``pid`` is a live process that existed when its directory
+    was made (at ``made``, a time stamp): the command that owns it."""
+    try:
+        proc = psutil.Process(pid)
+        return (proc.status() != psutil.STATUS_ZOMBIE and
+                proc.create_time() <= made + 1)
+    except psutil.Error:
+        return False
 
 
 def close_ssh_masters(control_dir, runner=None):

@@ -7,7 +7,9 @@ base.DeploymentCommand, command.ShowOne)``):
   its own, or found through clouds.yaml), so osc-lib's shell skips the
   authentication (``auth_required = False``); and none lets another user
   write what it creates, whatever the umask
-  (:func:`~tripleo_ephemeral.fileutil.restrict_umask`).
+  (:func:`~tripleo_ephemeral.fileutil.restrict_umask`), nor what
+  openstackclient made before it
+  (:func:`~tripleo_ephemeral.usercache.close_entry_point_cache`).
 * :class:`DeploymentCommand`: a command that works on a deployment takes
   ``--stack``/``--work-dir`` as its :attr:`~DeploymentCommand.
   work_dir_options` say, and reads them with :meth:`~DeploymentCommand.
@@ -21,6 +23,7 @@ import gc
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral import lap_clock
+from tripleo_ephemeral import usercache
 
 _frozen = []
 
@@ -47,6 +50,7 @@ class LocalCommand:
 
     def run(self, parsed_args):
         fileutil.restrict_umask()
+        usercache.close_entry_point_cache()
         return super().run(parsed_args)
 
 

@@ -69,8 +69,8 @@ def netconfig_step(document, merged_from, notes):
                   'one per namespace: where yours exists, this step is '
                   'refused; export again with --netconfig)'
                   % document['metadata']['name']]
-    return _step(NETCONFIG, 'The NetConfig IPAM takes the nodes\' addresses '
-                 'from', upstream.source('compute', '13-80'),
+    return _step(NETCONFIG, 'The NetConfig the nodes\' addresses come '
+                 'from (its IPAM)', upstream.source('compute', '13-80'),
                  _docs((document, 'netconfig')), checks=checks, notes=notes)
 
 

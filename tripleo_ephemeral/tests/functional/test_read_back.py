@@ -169,9 +169,16 @@ def test_under_umask_000_nobody_else_can_write(cli, tmp_path, shared):
                         os.lstat(path).st_mode & 0o022:
                     writable.append(path)
     assert writable == []
-    # ~/.cache itself: made 0777 by openstackclient's entry point cache
-    # before the plugin runs, if it was not there. Another user renames
-    # the plugin's cache away and plants their own.
+    # ~/.cache and openstackclient's entry point cache in it, made 0777
+    # before the plugin runs: closed by the command.
+    entry_points = os.path.join(cache, usercache.ENTRY_POINTS)
+    assert os.listdir(entry_points)
+    for path in [cache, entry_points] + [
+            os.path.join(entry_points, n) for n in os.listdir(entry_points)]:
+        assert not os.lstat(path).st_mode & 0o022, path
+    assert 'Closed to other users' in done.progress
+    # Opened again: another user renames the plugin's cache away and
+    # plants their own.
     os.chmod(cache, 0o777)
     marker = os.path.join(shared, 'ran')
     stage = _planted(shared, marker)

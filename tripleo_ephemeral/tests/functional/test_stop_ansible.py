@@ -3,6 +3,8 @@ ssh connections (ControlPersist masters included) are gone (in seconds; a
 master still there after a minute is one left behind)."""
 
 import contextlib
+import json
+import os
 import signal
 import time
 
@@ -87,3 +89,25 @@ def test_signal_while_ansible_runs(cli, work_dir, hosts, tmp_path):
     assert wd.status() == 'DEPLOY_FAILED'
     helpers.assert_no_heat_left(wd.heat_dir)
     assert helpers.processes_naming(wd.path) == []
+
+
+def test_a_kill_during_ansible_is_swept_by_the_next_run(cli, work_dir, hosts,
+                                                        tmp_path):
+    """SIGKILL leaves the run no time to close its ssh masters: the next
+    command that runs Ansible closes them and removes their directory."""
+    servers = str(_servers(tmp_path, hosts))
+    argv = ('overcloud', 'deploy', '-y', '--work-dir', str(work_dir),
+            '--deployed-servers', servers, '--overcloud-ssh-key', hosts.key)
+    before = set(_ssh_masters())
+    run = cli.running(*argv)
+    run.wait_for(r'\] PLAY Host preparation', timeout=400)
+    dirs = _control_dirs(set(_ssh_masters()) - before)
+    assert dirs
+    run.proc.kill()
+    run.proc.wait(timeout=60)
+    time.sleep(1)
+    assert _control_dirs(_ssh_masters()) & dirs  # nobody closed them
+    again = cli.run(*argv, '-f', 'json', timeout=900)
+    assert json.loads(again.stdout)['status'] == 'DEPLOY_SUCCESS'
+    assert not _control_dirs(_ssh_masters()) & dirs
+    assert not [d for d in dirs if os.path.exists('/tmp/te-ssh-' + d)]

@@ -155,3 +155,25 @@ def test_strict_directories_need_a_safe_path(tmp_path, caplog):
 def test_one_cache_per_root_in_a_process(tmp_path):
     assert usercache.cache(str(tmp_path)) is usercache.cache(
         str(tmp_path) + '/')
+
+
+def test_a_umask_000_entry_point_cache_is_closed(tmp_path, monkeypatch,
+                                                 caplog):
+    """openstackclient makes ~/.cache/python-entrypoints before the plugin
+    can set a umask: under 000 the command closes it to others."""
+    cache = tmp_path / 'cache'
+    entry_points = cache / usercache.ENTRY_POINTS
+    entry_points.mkdir(parents=True)
+    made = entry_points / 'abc123'
+    made.write_text('{}')
+    for path, mode in ((cache, 0o777), (entry_points, 0o777), (made, 0o666)):
+        os.chmod(path, mode)
+    monkeypatch.setenv('XDG_CACHE_HOME', str(cache))
+    closed = usercache.close_entry_point_cache()
+    assert closed == [str(cache), str(entry_points), str(made)]
+    assert [stat.S_IMODE(os.stat(p).st_mode)
+            for p in (cache, entry_points, made)] == [0o755, 0o755, 0o644]
+    assert 'Closed to other users' in caplog.text
+    caplog.clear()
+    assert usercache.close_entry_point_cache() == []  # said once
+    assert caplog.text == ''

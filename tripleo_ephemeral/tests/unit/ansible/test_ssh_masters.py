@@ -1,5 +1,9 @@
 """Closing the ssh ControlPersist masters of an Ansible run."""
 
+import os
+
+import psutil
+
 from tripleo_ephemeral.ansible import ssh_masters
 from tripleo_ephemeral.tests.unit import fakes
 
@@ -14,3 +18,52 @@ def test_ssh_masters_are_closed(tmp_path):
         control / 'abc123'), '-O', 'exit', 'tripleo-ephemeral']]
     assert not control.exists()
     ssh_masters.close_ssh_masters(str(control), runner)  # gone: fine
+
+
+def _dead_pid():
+    """A pid no process has: the kernel hands out pids below pid_max."""
+    with open('/proc/sys/kernel/pid_max') as f:
+        return int(f.read())
+
+
+def test_the_directories_of_commands_gone_are_swept(tmp_path):
+    """A command killed during Ansible leaves its masters' directory: the
+    next run closes its masters and removes it; a live command's, a name
+    of another pattern and a file are left alone."""
+    gone = tmp_path / ('te-ssh-%d-abc' % _dead_pid())
+    gone.mkdir()
+    (gone / 'sock1').write_text('')
+    live = tmp_path / ('te-ssh-%d-def' % os.getpid())
+    live.mkdir()
+    other = tmp_path / 'te-ssh-xyz'
+    other.mkdir()
+    (tmp_path / ('te-ssh-%d-ghi' % _dead_pid())).write_text('')
+    runner = fakes.FakeRunner()
+    removed = ssh_masters.sweep_stale(runner, parent=str(tmp_path))
+    assert removed == [str(gone)]
+    assert not gone.exists() and live.exists() and other.exists()
+    assert runner.calls == [['ssh', '-o', 'ControlPath=%s' % (
+        gone / 'sock1'), '-O', 'exit', 'tripleo-ephemeral']]
+
+
+def test_a_pid_used_again_does_not_keep_a_directory(tmp_path):
+    """This process started before the directory was made? It is its
+    owner. Made (by its time stamp) before this process started: a
+    killed command's, whose pid was used again."""
+    old = tmp_path / ('te-ssh-%d-abc' % os.getpid())
+    old.mkdir()
+    started = psutil.Process().create_time()
+    os.utime(old, (started - 3600, started - 3600))
+    assert ssh_masters.sweep_stale(fakes.FakeRunner(),
+                                   parent=str(tmp_path)) == [str(old)]
+
+
+def test_a_run_directory_names_its_command(tmp_path):
+    path = ssh_masters.control_dir()
+    try:
+        assert os.path.basename(path).startswith(
+            'te-ssh-%d-' % os.getpid())
+        assert os.stat(path).st_mode & 0o777 == 0o700
+        assert len(os.path.join(path, 'x' * 40)) < 100  # a socket's path
+    finally:
+        os.rmdir(path)

@@ -13,7 +13,11 @@ errors and signals become the one-line error; :func:`show` is its result as
 the command prints it. Nothing writes into ``parsed_args``.
 """
 
+import argparse
 import functools
+from typing import Any
+from typing import TextIO
+from typing import TYPE_CHECKING
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
@@ -26,6 +30,12 @@ from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
+from tripleo_ephemeral import workdir as workdir_mod
+
+if TYPE_CHECKING:  # the library is imported where it is used
+    from tripleo_ephemeral.deploy import request as request_mod
+    from tripleo_ephemeral.deploy import result as result_mod
+    from tripleo_ephemeral import lap_clock
 
 #: --templates without a value: the installed tripleo-heat-templates.
 INSTALLED = object()
@@ -46,7 +56,8 @@ SUMMARISED = {'engine_tunings': output.TuningsColumn,
               'undeployed_changes': output.ChangesColumn}
 
 
-def add_options(parser, stack):
+def add_options(parser: argparse.ArgumentParser,
+                stack: argparse._ArgumentGroup) -> None:
     """The options of ``overcloud deploy``, in their groups: ``stack`` is
     the group of its :data:`WORK_DIR` options."""
     stack.add_argument(
@@ -155,7 +166,7 @@ def add_options(parser, stack):
     tripleoclient.add_deploy_options(parser)
 
 
-def add_long_option(group):
+def add_long_option(group: argparse._ActionsContainer) -> None:
     """``--long``: the result's table shows every value whole."""
     group.add_argument(
         '--long', action='store_true',
@@ -165,7 +176,8 @@ def add_long_option(group):
                'whole)'))
 
 
-def read(parsed_args, workdir):
+def read(parsed_args: argparse.Namespace,
+         workdir: workdir_mod.WorkDir) -> 'request_mod.DeployRequest':
     """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
     :func:`add_options`' options for ``workdir`` (what :data:`WORK_DIR`
     read), with ``--answers-file`` merged in and ``--templates`` without a
@@ -214,7 +226,8 @@ def read(parsed_args, workdir):
             override_cfg=parsed_args.override_ansible_cfg))
 
 
-def run(request, out, phases=None):
+def run(request: 'request_mod.DeployRequest', out: TextIO,
+        phases: 'lap_clock.Phases | None' = None) -> 'result_mod.Result':
     """Deploy ``request``
     (:func:`tripleo_ephemeral.deploy.pipeline.run`), progress to ``out``
     (the command's stderr), its seconds per phase on ``phases`` (a
@@ -232,7 +245,8 @@ def run(request, out, phases=None):
         return pipeline.run(request, out=out, phases=phases)
 
 
-def show(result, long=False):
+def show(result: 'result_mod.Result',
+         long: bool = False) -> tuple[tuple[str, ...], tuple[Any, ...]]:
     """``(columns, values)`` of a deploy's
     :class:`~tripleo_ephemeral.deploy.result.Result`, as the deploy
     commands return it: the :data:`SUMMARISED` columns summarised in a

@@ -12,6 +12,8 @@ launcher. The Ansible options are
 """
 
 import argparse
+from collections.abc import Callable
+from collections.abc import Sequence
 import dataclasses
 import os
 import re
@@ -30,13 +32,13 @@ from tripleo_ephemeral import workdir
 from tripleo_ephemeral.workdir import ownership
 
 
-def abs_path(value):
+def abs_path(value: str) -> str:
     """argparse type of every path option: ``~`` expanded, absolute; an
     empty value (which would be the current directory) is refused."""
     return os.path.abspath(os.path.expanduser(name(value)))
 
 
-def name(value):
+def name(value: str) -> str:
     """argparse type of an option that names something (a stack, a user,
     a cloud, an image...): not empty nor blank, one line."""
     if not value.strip():
@@ -49,7 +51,7 @@ def name(value):
     return value
 
 
-def positive_int(value):
+def positive_int(value: str) -> int:
     """argparse type: a whole number above 0."""
     try:
         number = int(value)
@@ -61,7 +63,7 @@ def positive_int(value):
     return number
 
 
-def port_number(value):
+def port_number(value: str) -> int:
     try:
         port = int(value)
     except ValueError:
@@ -96,14 +98,15 @@ class WorkDirOptions:
     positional_stack: bool = False
     required: bool = False
     default_stack: str = workdir.DEFAULT_STACK
-    title: str = None
-    work_dir_help: str = None
-    stack_argument: str = None
-    stack_help: str = None
+    title: str | None = None
+    work_dir_help: str | None = None
+    stack_argument: str | None = None
+    stack_help: str | None = None
     optional: bool = False
-    default_help: str = None
+    default_help: str | None = None
 
-    def add(self, parser):
+    def add(self, parser: argparse.ArgumentParser
+            ) -> argparse._ArgumentGroup:
         """Add the options to ``parser``; return their group, where a
         command adds its own options of the same kind."""
         default_stack = None if self.optional else self.default_stack
@@ -132,7 +135,8 @@ class WorkDirOptions:
             help=what)
         return group
 
-    def read(self, parsed_args, existing=False):
+    def read(self, parsed_args: argparse.Namespace,
+             existing: bool = False) -> workdir.WorkDir:
         """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
         name; a stack name Heat would refuse is an error, and so is a
         directory that is not the product's to use (another tool's work
@@ -156,7 +160,8 @@ class WorkDirOptions:
                       'stack': wd.stack, 'dir': wd.path})
         return wd
 
-    def given(self, parsed_args):
+    def given(self, parsed_args: argparse.Namespace
+              ) -> tuple[str | None, str | None]:
         """``(work_dir, stack)`` as given, None for one left out (the
         ``optional`` options)."""
         values = vars(parsed_args)
@@ -164,7 +169,7 @@ class WorkDirOptions:
                 values['stack'] if self.stack else None)
 
 
-def config_history(wd):
+def config_history(wd: workdir.WorkDir) -> versions.ConfigHistory:
     """The config-download versions of ``wd``, which must have one."""
     history = versions.ConfigHistory(wd.config_download_dir)
     try:
@@ -185,8 +190,11 @@ def config_history(wd):
 HEAT_TUNINGS = ('tuned', 'stock')
 
 
-def add_heat_launcher_options(parser, default_type=None, types=None,
-                              type_help=None):
+def add_heat_launcher_options(parser: argparse.ArgumentParser,
+                              default_type: str | None = None,
+                              types: Sequence[str] | None = None,
+                              type_help: str | None = None
+                              ) -> argparse._ArgumentGroup:
     """The ``--heat-*`` options, one group for every command."""
     types = types or heat_launcher.heat_types(ephemeral_only=True)
     group = parser.add_argument_group(_('Heat'))
@@ -231,7 +239,8 @@ def add_heat_launcher_options(parser, default_type=None, types=None,
     return group
 
 
-def add_container_options(parser):
+def add_container_options(
+        parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     """The options of the container and pod Heat types."""
     group = parser.add_argument_group(_('Heat containers (container, pod)'))
     group.add_argument(
@@ -256,7 +265,8 @@ def add_container_options(parser):
     return group
 
 
-def launcher_spec(parsed_args):
+def launcher_spec(
+        parsed_args: argparse.Namespace) -> launcher_spec_mod.LauncherSpec:
     """The :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec` of
     add_heat_launcher_options' and add_container_options' options."""
     return launcher_spec_mod.LauncherSpec(
@@ -290,7 +300,7 @@ _HEAT_DIR_CHARACTERS = (
 )
 
 
-def check_heat_dir(heat_dir):
+def check_heat_dir(heat_dir: str) -> None:
     """CommandError when the path ``heat_dir`` holds what Heat cannot
     take (:data:`_HEAT_DIR_CHARACTERS`), before anything is written."""
     for pattern, why in _HEAT_DIR_CHARACTERS:
@@ -302,7 +312,9 @@ def check_heat_dir(heat_dir):
                       'dir': heat_dir, 'char': found.group(), 'why': why})
 
 
-def build_launcher(spec, heat_dir, say=None):
+def build_launcher(spec: launcher_spec_mod.LauncherSpec, heat_dir: str,
+                   say: Callable[[str], None] | None = None
+                   ) -> base.HeatLauncher:
     """The launcher ``spec`` (a
     :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`) describes,
     for ``heat_dir`` (:func:`tripleo_ephemeral.heat_launcher.spec.build`);

@@ -14,9 +14,17 @@ value whole, and so does a table with ``--long``. No module below
 """
 
 import textwrap
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
 
-from cliff import columns
+from cliff import columns as cliff_columns
 from osc_lib.cli import format_columns
+
+#: What makes a value's formatter: a FormattableColumn class, or a
+#: function of the value (``functools.partial(TuningsColumn, long=True)``).
+Formatter = Callable[[Any], Any]
 
 #: A summarised value is at most this wide in a table.
 SUMMARY_WIDTH = 72
@@ -24,29 +32,29 @@ SUMMARY_WIDTH = 72
 PHASES_SHOWN = 3
 
 
-class _Summarised(columns.FormattableColumn):
+class _Summarised(cliff_columns.FormattableColumn):
     """A value a table shows summarised (:meth:`summary`), whole with
     ``long`` (``--long``) and in ``-f json``/``-f yaml``."""
 
-    def __init__(self, value, long=False):
+    def __init__(self, value: Any, long: bool = False) -> None:
         super().__init__(value)
         #: ``--long``: the whole value in a table too
         self.long = long
 
-    def human_readable(self):
+    def human_readable(self) -> str:
         return self.whole() if self.long else self.summary()
 
-    def machine_readable(self):
+    def machine_readable(self) -> Any:
         return self._value
 
-    def whole(self):
+    def whole(self) -> str:
         return str(self._value)
 
-    def summary(self):
+    def summary(self) -> str:
         return shorten(self.whole())
 
 
-def shorten(text, width=SUMMARY_WIDTH):
+def shorten(text: object, width: int = SUMMARY_WIDTH) -> str:
     """``text`` cut at a word to ``width``, saying where the rest is."""
     return textwrap.shorten(' '.join(str(text).split()), width,
                             placeholder=' ... (--long)')
@@ -57,7 +65,7 @@ class TuningsColumn(_Summarised):
     'refused': {name: why}, 'not_needed': {name: why}}`` for ``-f json``;
     a table counts those in force and names the others."""
 
-    def whole(self):
+    def whole(self) -> str:
         found = self._value or {}
         parts = ['in force: %s' % (', '.join(found.get('installed') or ())
                                    or 'none')]
@@ -68,7 +76,7 @@ class TuningsColumn(_Summarised):
                     '%s (%s)' % item for item in sorted(found[key].items()))))
         return '\n'.join(parts)
 
-    def summary(self):
+    def summary(self) -> str:
         found = self._value or {}
         parts = ['%d in force' % len(found.get('installed') or ())]
         for key, label in (('refused', 'refused'),
@@ -83,12 +91,13 @@ class PhasesColumn(_Summarised):
     table gives the total and the longest phases (``venv`` always, when
     tools/dev.py built one)."""
 
-    def whole(self):
-        return format_columns.DictColumn(self._value).human_readable()
+    def whole(self) -> str:
+        text: str = format_columns.DictColumn(self._value).human_readable()
+        return text
 
-    def summary(self):
-        phases = self._value or {}
-        longest = sorted(phases, key=phases.get, reverse=True)
+    def summary(self) -> str:
+        phases: dict[str, float] = self._value or {}
+        longest = sorted(phases, key=lambda p: phases[p], reverse=True)
         shown = [p for p in phases if p in longest[:PHASES_SHOWN] or
                  p == 'venv']
         text = 'total %.1f: %s' % (sum(phases.values()), ', '.join(
@@ -102,7 +111,9 @@ class ChangesColumn(_Summarised):
     """What the render changes against the applied version."""
 
 
-def item_row(item, columns, formatters=None):
+def item_row(item: object, columns: Sequence[str],
+             formatters: Mapping[str, Formatter] | None = None
+             ) -> tuple[tuple[str, ...], tuple[Any, ...]]:
     """``(columns, values)`` of ``item`` (a library result, a dataclass)
     as a cliff ShowOne returns them: each column is the field of that
     name; ``formatters`` (column -> a FormattableColumn class, or a

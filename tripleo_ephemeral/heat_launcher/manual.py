@@ -14,6 +14,7 @@ import dataclasses
 import glob
 import logging
 import os
+from collections.abc import Sequence
 from typing import Callable
 
 from tripleo_ephemeral import clouds
@@ -141,7 +142,8 @@ def _newest(launcher: base.HeatLauncher) -> str | None:
     return found[0] if found else None
 
 
-def check_launch(heat_dir, restore_db, empty):
+def check_launch(heat_dir: str, restore_db: str | None,
+                 empty: bool) -> None:
     """Refuse to start an empty Heat on a deployment's dumps unless
     ``empty`` says so."""
     if restore_db or empty:
@@ -156,7 +158,7 @@ def check_launch(heat_dir, restore_db, empty):
             % (heat_dir, (kept.all() or kept.successes())[0]))
 
 
-def check_kill(heat_dir, roots=()):
+def check_kill(heat_dir: str, roots: Sequence[str] = ()) -> None:
     """``--kill`` of ``heat_dir``: an error, naming the heat dirs that do
     run a Heat, if it does not exist."""
     if os.path.isdir(heat_dir):
@@ -170,17 +172,17 @@ def check_kill(heat_dir, roots=()):
                 _roots(roots))))
 
 
-def _roots(roots):
+def _roots(roots: Sequence[str]) -> list[str]:
     return [os.path.expanduser(r) for r in
             (workdir.DEFAULT_PARENT,) + tuple(roots)]
 
 
-def running_heat_dirs(roots=()):
+def running_heat_dirs(roots: Sequence[str] = ()) -> list[str]:
     """The heat dirs whose Heat runs: those of the work dirs under the
     default root (and ``roots``), and those the entries of the user's
     clouds.yaml point at; read from their launcher state."""
-    found = []
-    candidates = []
+    found: list[str] = []
+    candidates: list[str] = []
     for root in _roots(roots):
         candidates += sorted(glob.glob(os.path.join(
             glob.escape(root), '*', workdir.HEAT_DIR)))
@@ -190,7 +192,7 @@ def running_heat_dirs(roots=()):
     return found
 
 
-def runs(heat_dir):
+def runs(heat_dir: str) -> bool:
     """Whether a Heat runs for ``heat_dir`` (its launcher state says so,
     and its process is there)."""
     from tripleo_ephemeral import heat_launcher
@@ -199,24 +201,25 @@ def runs(heat_dir):
     if not saved.get('running'):
         return False
     try:
-        return heat_launcher.get_launcher(
-            saved.get('heat_type') or 'native', heat_dir).is_running()
+        return bool(heat_launcher.get_launcher(
+            saved.get('heat_type') or 'native', heat_dir).is_running())
     except (ValueError, exceptions.TripleoEphemeralError):
         return False
 
 
-def forget_stopped(endpoint=None):
+def forget_stopped(endpoint: str | None = None) -> list[str]:
     """Remove the user's clouds.yaml entries this product wrote for a
     Heat that no longer runs (their heat dir's), and the one pointing at
     ``endpoint`` (a Heat just stopped); return the names removed."""
-    def stopped(heat_dir, entry_endpoint):
+    def stopped(heat_dir: str | None, entry_endpoint: str | None) -> bool:
         if endpoint and entry_endpoint == endpoint:
             return True
         return heat_dir is not None and not runs(heat_dir)
-    return clouds.forget(stopped)
+    removed: list[str] = clouds.forget(stopped)
+    return removed
 
 
-def _clouds_heat_dirs():
+def _clouds_heat_dirs() -> list[str]:
     """The heat dirs of the Heats the user's clouds.yaml entries point at
     (a launch with ``--heat-dir`` anywhere adds one): the process that
     listens on an entry's local port names its heat.conf."""

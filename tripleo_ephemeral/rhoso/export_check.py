@@ -11,6 +11,7 @@ RHOSO's rules and that deployment, returning a :class:`ValidateResult`.
 import dataclasses
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.rhoso.controlplane import exporting
@@ -88,7 +89,7 @@ def check(request: ValidateRequest) -> ValidateResult:
 
 
 def _deployment(request: ValidateRequest,
-                manifest: Mapping[str, object]) -> 'source.Deployment | None':
+                manifest: Mapping[str, Any]) -> 'source.Deployment | None':
     """The deployment the export is checked against, or None."""
     if not request.against_work_dir:
         return None
@@ -102,4 +103,6 @@ def _deployment(request: ValidateRequest,
             % path)
     stack = str(request.stack or manifest.get('stack') or
                 workdir.DEFAULT_STACK)
-    return source.read(ownership.checked_work_dir(str(path), stack))
+    deployment: source.Deployment = source.read(
+        ownership.checked_work_dir(str(path), stack))
+    return deployment

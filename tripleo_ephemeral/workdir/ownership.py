@@ -64,7 +64,7 @@ def check(wd):
         wd.status()
 
 
-def checked_work_dir(path, stack):
+def checked_work_dir(path: str | None, stack: str) -> 'work_dir_mod.WorkDir':
     """The :class:`~tripleo_ephemeral.workdir.WorkDir` of ``stack`` in
     ``path`` (None: the default), when ``stack`` is a name Heat takes
     (:func:`~tripleo_ephemeral.workdir.check_stack_name`) and the directory

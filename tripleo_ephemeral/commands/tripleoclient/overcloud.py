@@ -10,7 +10,10 @@ here takes. The commands read the options into values with ``read_*``;
 nothing is written back into the parsed arguments.
 """
 
+import argparse
+from collections.abc import Iterable
 import dataclasses
+from typing import Any
 
 from osc_lib import exceptions as osc_exceptions
 
@@ -133,21 +136,23 @@ class DeployValues:
     """What the tripleoclient options of a deploy turn into."""
 
     #: parameter_defaults the deploy generates (the user's environments win)
-    parameters: tuple = ()
+    parameters: tuple[tuple[str, Any], ...] = ()
     generate_passwords: bool = True
     #: None, or where to stop before Heat: 'dry-run' or 'setup-only'
-    stop: str = None
+    stop: str | None = None
     #: directories the rendered Ansible project is copied into
-    config_copies: tuple = ()
+    config_copies: tuple[str, ...] = ()
     checks_fatal: bool = True
     warnings_fatal: bool = False
 
 
-def add_deploy_options(parser):
+def add_deploy_options(
+        parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     return declaration.add_options(parser, TITLE, DEPLOY)
 
 
-def read_deploy(parsed_args, config_download_only=False):
+def read_deploy(parsed_args: argparse.Namespace,
+                config_download_only: bool = False) -> DeployValues:
     """The :class:`DeployValues` of a deploy's parsed arguments; a refused
     option or combination is a CommandError."""
     declaration.check_refused(parsed_args, DEPLOY)
@@ -175,7 +180,7 @@ def read_deploy(parsed_args, config_download_only=False):
         warnings_fatal=WARNINGS_FATAL.given(parsed_args))
 
 
-def check_ssh_network(parsed_args):
+def check_ssh_network(parsed_args: argparse.Namespace) -> None:
     """``--overcloud-ssh-network`` may only say ctlplane."""
     network = declaration.value(parsed_args, SSH_NETWORK, 'ctlplane')
     if network != 'ctlplane':
@@ -243,10 +248,12 @@ DELETE = (
 )
 
 
-def add_options(parser, declared):
+def add_options(parser: argparse.ArgumentParser,
+                declared: Iterable[CompatOption]) -> argparse._ArgumentGroup:
     return declaration.add_options(parser, TITLE, declared)
 
 
-def check(parsed_args, declared):
+def check(parsed_args: argparse.Namespace,
+          declared: Iterable[CompatOption]) -> None:
     """Refuse what ``declared`` refuses (commands with no values)."""
     declaration.check_refused(parsed_args, declared)

@@ -12,7 +12,10 @@ unit is a package or a top-level module (``process``, ``progress``, ...):
 every one has its place in :data:`LAYERS` (top first; units of one layer may
 import each other without a cycle). It also checks that the unit tests
 mirror the code: every directory of ``tests/unit`` is named after a
-package, every ``tests/unit/test_<name>.py`` after a top-level module.
+package, every ``tests/unit/test_<name>.py`` after a top-level module;
+and that only the commands' layer (the first of :data:`LAYERS`) imports
+the command-line libraries (:data:`CLI_LIBRARIES`: cliff, osc-lib): the
+library returns values, the commands choose what they print.
 ``python3 tools/dev.py lint`` runs it.
 """
 
@@ -52,6 +55,8 @@ LAYERS = (
 )
 LEVEL = {name: len(LAYERS) - i for i, names in enumerate(LAYERS)
          for name in names}
+#: Imported by the commands' layer only.
+CLI_LIBRARIES = ('cliff', 'osc_lib')
 
 
 def module_files(root):
@@ -65,24 +70,34 @@ def module_files(root):
                     '.__init__') else rel, path
 
 
-def imports(root):
-    """{module: set of modules it imports} within the package."""
+def imports(root, outside=None):
+    """{module: set of modules it imports} within the package; the
+    others' top-level names go into ``outside`` ({module: set}), when
+    given."""
     known = dict(module_files(root))
     graph = {}
     for module, path in known.items():
         with open(path) as f:
             tree = ast.parse(f.read(), path)
         found = set()
+        others = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and \
                     node.module.split('.')[0] == PACKAGE:
                 for alias in node.names:
                     full = '%s.%s' % (node.module, alias.name)
                     found.add(full if full in known else node.module)
+            elif isinstance(node, ast.ImportFrom) and node.module and \
+                    not node.level:
+                others.add(node.module.split('.')[0])
             elif isinstance(node, ast.Import):
                 found.update(a.name for a in node.names
                              if a.name.split('.')[0] == PACKAGE)
+                others.update(a.name.split('.')[0] for a in node.names
+                              if a.name.split('.')[0] != PACKAGE)
         graph[module] = found - {module}
+        if outside is not None:
+            outside[module] = others
     return graph
 
 
@@ -153,7 +168,8 @@ def main(argv=None):
     parser.add_argument('--graph', action='store_true')
     args = parser.parse_args(argv)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    graph = imports(root)
+    outside = {}
+    graph = imports(root, outside)
     packages = collections.defaultdict(set)
     for a, targets in graph.items():
         for b in targets:
@@ -171,6 +187,11 @@ def main(argv=None):
             if a in LEVEL and b in LEVEL and LEVEL[b] > LEVEL[a]:
                 problems.append('upward import: %s -> %s' % (a, b))
     problems += test_layout(root, units)
+    problems += ['%s imports %s: only the commands print (return values, '
+                 'the command shows them)' % (m, ', '.join(sorted(found)))
+                 for m, found in sorted(outside.items())
+                 for found in [outside[m] & set(CLI_LIBRARIES)]
+                 if found and unit(m) not in LAYERS[0]]
     if args.graph:
         for names in LAYERS:
             for a in names:

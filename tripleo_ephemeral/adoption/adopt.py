@@ -17,6 +17,7 @@ ephemeral Heat restored from it gives the outputs and deployments.
 Either way :mod:`adopt_files` then writes the work dir.
 """
 
+import dataclasses
 import logging
 import os
 import shutil
@@ -45,10 +46,33 @@ from tripleo_ephemeral import workdir as workdir_mod
 LOG = logging.getLogger(__name__)
 
 KEY_FILE = 'auth_encryption_key'
-COLUMNS = ('stack', 'stack_id', 'stack_status', 'source', 'work_dir',
-           'passwords', 'parameters', 'servers', 'outputs', 'deployments',
-           'hidden_recovered', 'outputs_check', 'config_download', 'dump',
-           'seconds', 'next_deploy')
+
+
+@dataclasses.dataclass(frozen=True)
+class Adopted:
+    """What an adoption wrote: the stack and where it came from, how many
+    of each thing were adopted, the files and the command to run next."""
+
+    stack: str
+    stack_id: str | None = None
+    stack_status: str | None = None
+    #: the installed Heat's endpoint, or the dump (its schema version)
+    source: str | None = None
+    work_dir: str | None = None
+    passwords: int | None = None
+    parameters: int | None = None
+    servers: int | None = None
+    outputs: int | None = None
+    deployments: int | None = None
+    #: the hidden parameters recovered from the stack's files
+    hidden_recovered: str | None = None
+    #: how the re-created stack's outputs compare with the source's
+    outputs_check: str | None = None
+    config_download: str | None = None
+    dump: str | None = None
+    seconds: float | None = None
+    #: the deploy command to run next
+    next_deploy: str | None = None
 
 
 class Adoption:
@@ -72,7 +96,8 @@ class Adoption:
                     os.path.basename(found[0])))
 
     def _run(self, launcher, read):
-        """Lock the work dir, ``read`` the source; write; return a row."""
+        """Lock the work dir, ``read`` the source; write; return what was
+        :class:`Adopted`."""
         started = time.monotonic()
         self._refuse_existing()
         wd = self.workdir.create()
@@ -85,7 +110,7 @@ class Adoption:
         values.update(stack=self.stack, stack_id=source.stack_id,
                       stack_status=source.status, work_dir=wd.path,
                       seconds=round(time.monotonic() - started, 1))
-        return COLUMNS, tuple(values.get(c) for c in COLUMNS)
+        return Adopted(**values)
 
     # -- from an installed Heat ------------------------------------------
 

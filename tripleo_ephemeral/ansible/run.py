@@ -18,6 +18,7 @@ import os
 import signal
 import threading
 import time
+from typing import Any
 
 from tripleo_ephemeral.ansible import ansible_cfg
 from tripleo_ephemeral.ansible import progress as ansible_progress
@@ -55,21 +56,21 @@ class AnsibleOptions:
     run); ``override_cfg`` an ansible.cfg merged over the generated one;
     ``extravars`` a dict (copied)."""
 
-    ssh_user: str = None
-    ssh_key: str = None
-    limit: str = None
-    tags: str = None
-    skip_tags: str = None
-    forks: int = None
-    playbook: str = None
-    timeout: int = None
-    override_cfg: str = None
-    extravars: dict = None
+    ssh_user: str | None = None
+    ssh_key: str | None = None
+    limit: str | None = None
+    tags: str | None = None
+    skip_tags: str | None = None
+    forks: int | None = None
+    playbook: str | None = None
+    timeout: int | None = None
+    override_cfg: str | None = None
+    extravars: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, 'extravars', dict(self.extravars or {}))
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> 'AnsibleOptions':
         """A copy with ``changes``."""
         return dataclasses.replace(self, **changes)
 

@@ -9,8 +9,12 @@ tripleoclient's syntax they take (a ``--limit`` of hosts separated by
 commas, ``--extra-vars``).
 """
 
+import argparse
+from collections.abc import Iterable
 import dataclasses
 import re
+from typing import Any
+from typing import TYPE_CHECKING
 
 from osc_lib.cli import parseractions
 import yaml
@@ -19,6 +23,9 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
+
+if TYPE_CHECKING:  # the library is imported where it is used
+    from tripleo_ephemeral.ansible import run as ansible_run
 
 #: The help of each Ansible option; a command adds only its default.
 _SSH_USER_HELP = _('User to log in as on the servers (default: %s)')
@@ -45,8 +52,10 @@ class AnsibleArguments:
     tags: bool = False
     forks: bool = False
 
-    def add(self, parser, group=None, ssh_user_default=None,
-            ssh_key_default=None):
+    def add(self, parser: argparse.ArgumentParser,
+            group: argparse._ArgumentGroup | None = None,
+            ssh_user_default: str | None = None,
+            ssh_key_default: str | None = None) -> argparse._ArgumentGroup:
         """Add the options to ``group`` (else to an "Ansible" group of
         their own; returned); ``*_default`` says what the SSH options'
         default is."""
@@ -81,7 +90,8 @@ class AnsibleArguments:
                 help=_('Parallel Ansible processes'))
         return group
 
-    def read(self, parsed_args, ssh_user=True, **values):
+    def read(self, parsed_args: argparse.Namespace, ssh_user: bool = True,
+             **values: Any) -> 'ansible_run.AnsibleOptions':
         """The :class:`~tripleo_ephemeral.ansible.run.AnsibleOptions` of
         the options, with ``values`` (timeout, extravars...) over them.
         Without ``ssh_user`` the user is left to the inventory (the command
@@ -104,7 +114,7 @@ class AnsibleArguments:
         return ansible_run.AnsibleOptions(**read)
 
 
-def parse_limit(value):
+def parse_limit(value: str) -> str:
     """tripleoclient's limit: commas, spaces and colons all separate hosts;
     the result is Ansible's ``a:b`` form (None or '' unchanged)."""
     if not value:
@@ -113,7 +123,8 @@ def parse_limit(value):
                     if part.strip())
 
 
-def skip_tags(skip, inflight_validations=False):
+def skip_tags(skip: str | None,
+              inflight_validations: bool = False) -> str | None:
     """The deploy's skip tags: opendev-validation first unless inflight
     validations are on."""
     if inflight_validations:
@@ -121,9 +132,9 @@ def skip_tags(skip, inflight_validations=False):
     return ','.join([INFLIGHT_VALIDATION_TAG] + ([skip] if skip else []))
 
 
-def parse_extra_vars(items):
+def parse_extra_vars(items: Iterable[str] | None) -> dict[str, Any]:
     """``-e/--extra-vars`` values (``key=value``, YAML or JSON) merged."""
-    merged = {}
+    merged: dict[str, Any] = {}
     for item in items or ():
         try:
             data = yamlfile.loads(item, strict=True)
@@ -144,10 +155,11 @@ def parse_extra_vars(items):
     return merged
 
 
-def ssh_extravars(ssh_user=None, ssh_key=None):
+def ssh_extravars(ssh_user: str | None = None,
+                  ssh_key: str | None = None) -> dict[str, Any]:
     """Extra vars that override the rendered inventory's SSH user and the
     last deploy's key for one run."""
-    extra = {}
+    extra: dict[str, Any] = {}
     if ssh_user:
         extra['ansible_user'] = extra['ansible_ssh_user'] = ssh_user
     if ssh_key:

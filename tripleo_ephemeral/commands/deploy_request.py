@@ -9,20 +9,33 @@ inputs, how to report, what to run, the Heat
 (:class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`) and the
 Ansible options, with ``--answers-file`` merged in and ``--templates``
 without a value resolved. :func:`run` runs a request as a command does: its
-errors and signals become the one-line error. Nothing writes into
-``parsed_args``.
+errors and signals become the one-line error; :func:`show` is its result as
+the command prints it. Nothing writes into ``parsed_args``.
 """
+
+import argparse
+import functools
+from typing import Any
+from typing import TextIO
+from typing import TYPE_CHECKING
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import ansible_options
-from tripleo_ephemeral.commands import deploy_compat
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import tripleoclient_options
+from tripleo_ephemeral.commands import output
+from tripleo_ephemeral.commands.tripleoclient import deploy as deploy_compat
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import progress
 from tripleo_ephemeral import tht
+from tripleo_ephemeral import workdir as workdir_mod
+
+if TYPE_CHECKING:  # the library is imported where it is used
+    from tripleo_ephemeral.deploy import request as request_mod
+    from tripleo_ephemeral.deploy import result as result_mod
+    from tripleo_ephemeral import lap_clock
 
 #: --templates without a value: the installed tripleo-heat-templates.
 INSTALLED = object()
@@ -32,9 +45,19 @@ INSTALLED = object()
 WORK_DIR = options.WorkDirOptions(title=_('Stack'))
 #: The Ansible options of the deploy commands.
 ANSIBLE = ansible_options.AnsibleArguments(limit=True, tags=True, forks=True)
+#: The columns of a deploy's result, in their order.
+COLUMNS = ('status', 'stack', 'stack_id', 'stack_status', 'resources',
+           'stack_seconds', 'ansible_seconds', 'work_dir',
+           'config_download', 'dump', 'archive', 'config_version',
+           'undeployed_changes', 'phase_seconds', 'engine_tunings')
+#: The columns a table summarises (:func:`show`), and how.
+SUMMARISED = {'engine_tunings': output.TuningsColumn,
+              'phase_seconds': output.PhasesColumn,
+              'undeployed_changes': output.ChangesColumn}
 
 
-def add_options(parser, stack):
+def add_options(parser: argparse.ArgumentParser,
+                stack: argparse._ArgumentGroup) -> None:
     """The options of ``overcloud deploy``, in their groups: ``stack`` is
     the group of its :data:`WORK_DIR` options."""
     stack.add_argument(
@@ -140,10 +163,10 @@ def add_options(parser, stack):
         types=heat_launcher.heat_types() + ['auto'])
     options.add_container_options(parser)
     deploy_compat.add_options(parser)
-    tripleoclient_options.add_deploy_options(parser)
+    tripleoclient.add_deploy_options(parser)
 
 
-def add_long_option(group):
+def add_long_option(group: argparse._ActionsContainer) -> None:
     """``--long``: the result's table shows every value whole."""
     group.add_argument(
         '--long', action='store_true',
@@ -153,7 +176,8 @@ def add_long_option(group):
                'whole)'))
 
 
-def read(parsed_args, workdir):
+def read(parsed_args: argparse.Namespace,
+         workdir: workdir_mod.WorkDir) -> 'request_mod.DeployRequest':
     """The :class:`~tripleo_ephemeral.deploy.request.DeployRequest` of
     :func:`add_options`' options for ``workdir`` (what :data:`WORK_DIR`
     read), with ``--answers-file`` merged in and ``--templates`` without a
@@ -161,7 +185,7 @@ def read(parsed_args, workdir):
     from tripleo_ephemeral.deploy import request as request_mod
 
     given = deploy_compat.apply_answers(parsed_args)
-    compat = tripleoclient_options.read_deploy(
+    compat = tripleoclient.read_deploy(
         parsed_args, parsed_args.config_download_only)
     templates = given['templates']
     if templates is INSTALLED:
@@ -202,7 +226,8 @@ def read(parsed_args, workdir):
             override_cfg=parsed_args.override_ansible_cfg))
 
 
-def run(request, out, phases=None):
+def run(request: 'request_mod.DeployRequest', out: TextIO,
+        phases: 'lap_clock.Phases | None' = None) -> 'result_mod.Result':
     """Deploy ``request``
     (:func:`tripleo_ephemeral.deploy.pipeline.run`), progress to ``out``
     (the command's stderr), its seconds per phase on ``phases`` (a
@@ -218,3 +243,14 @@ def run(request, out, phases=None):
     with errors.user_errors('--work-dir'), \
             interrupts.stop_in_order(_('the deployment'), say):
         return pipeline.run(request, out=out, phases=phases)
+
+
+def show(result: 'result_mod.Result',
+         long: bool = False) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """``(columns, values)`` of a deploy's
+    :class:`~tripleo_ephemeral.deploy.result.Result`, as the deploy
+    commands return it: the :data:`SUMMARISED` columns summarised in a
+    table unless ``long`` (``--long``), whole in ``-f json``/``-f yaml``."""
+    return output.item_row(result, COLUMNS, {
+        column: functools.partial(formatter, long=long)
+        for column, formatter in SUMMARISED.items()})

@@ -12,6 +12,8 @@ launcher. The Ansible options are
 """
 
 import argparse
+from collections.abc import Callable
+from collections.abc import Sequence
 import dataclasses
 import os
 import re
@@ -30,13 +32,13 @@ from tripleo_ephemeral import workdir
 from tripleo_ephemeral.workdir import ownership
 
 
-def abs_path(value):
+def abs_path(value: str) -> str:
     """argparse type of every path option: ``~`` expanded, absolute; an
     empty value (which would be the current directory) is refused."""
     return os.path.abspath(os.path.expanduser(name(value)))
 
 
-def name(value):
+def name(value: str) -> str:
     """argparse type of an option that names something (a stack, a user,
     a cloud, an image...): not empty nor blank, one line."""
     if not value.strip():
@@ -49,7 +51,7 @@ def name(value):
     return value
 
 
-def positive_int(value):
+def positive_int(value: str) -> int:
     """argparse type: a whole number above 0."""
     try:
         number = int(value)
@@ -61,7 +63,7 @@ def positive_int(value):
     return number
 
 
-def port_number(value):
+def port_number(value: str) -> int:
     try:
         port = int(value)
     except ValueError:
@@ -85,21 +87,29 @@ class WorkDirOptions:
     one ``stack_argument``, the command's own argument, names). With
     ``positional_stack`` the stack may also be named as tripleoclient's
     positional argument (it wins over ``--stack``). ``title`` names their
-    group (default: Deployment).
+    group (default: Deployment). With ``optional`` neither has a default:
+    the command reads what was :meth:`given` and its library finds the
+    work dir where ``default_help`` says (``overcloud adoption validate``:
+    the export's), opening it as :meth:`read` does
+    (:func:`~tripleo_ephemeral.workdir.ownership.checked_work_dir`).
     """
 
     stack: bool = True
     positional_stack: bool = False
     required: bool = False
     default_stack: str = workdir.DEFAULT_STACK
-    title: str = None
-    work_dir_help: str = None
-    stack_argument: str = None
+    title: str | None = None
+    work_dir_help: str | None = None
+    stack_argument: str | None = None
+    stack_help: str | None = None
+    optional: bool = False
+    default_help: str | None = None
 
-    def add(self, parser):
+    def add(self, parser: argparse.ArgumentParser
+            ) -> argparse._ArgumentGroup:
         """Add the options to ``parser``; return their group, where a
         command adds its own options of the same kind."""
-        default_stack = self.default_stack
+        default_stack = None if self.optional else self.default_stack
         if self.positional_stack:
             parser.add_argument(
                 'stack_name', metavar='<stack>', nargs='?',
@@ -109,12 +119,15 @@ class WorkDirOptions:
             group.add_argument(
                 '--stack', metavar='<stack>', default=default_stack,
                 type=name,
-                help=_('Name of the stack (default: %s)') % default_stack)
+                help=_('%(what)s (default: %(default)s)') % {
+                    'what': self.stack_help or _('Name of the stack'),
+                    'default': self.default_help or default_stack})
         what = self.work_dir_help or _('Directory for everything the '
                                        'deployment keeps')
         if not self.required:
             what = _('%(what)s (default: %(default)s)') % {
-                'what': what, 'default': workdir.default_path(
+                'what': what, 'default': self.default_help or
+                workdir.default_path(
                     '<stack>' if self.stack else workdir.DEFAULT_STACK)}
         group.add_argument(
             '--work-dir', '--working-dir', metavar='<work-dir>',
@@ -122,7 +135,8 @@ class WorkDirOptions:
             help=what)
         return group
 
-    def read(self, parsed_args, existing=False):
+    def read(self, parsed_args: argparse.Namespace,
+             existing: bool = False) -> workdir.WorkDir:
         """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
         name; a stack name Heat would refuse is an error, and so is a
         directory that is not the product's to use (another tool's work
@@ -136,9 +150,7 @@ class WorkDirOptions:
         stack = next((values[n] for n in names if values[n] is not None),
                      workdir.DEFAULT_STACK)
         try:
-            workdir.check_stack_name(stack)
-            wd = workdir.WorkDir(values['work_dir'], stack)
-            ownership.check(wd)
+            wd = ownership.checked_work_dir(values['work_dir'], stack)
         except exceptions.TripleoEphemeralError as exc:
             raise osc_exceptions.CommandError(str(exc))
         if existing and not os.path.isdir(wd.path):
@@ -148,8 +160,16 @@ class WorkDirOptions:
                       'stack': wd.stack, 'dir': wd.path})
         return wd
 
+    def given(self, parsed_args: argparse.Namespace
+              ) -> tuple[str | None, str | None]:
+        """``(work_dir, stack)`` as given, None for one left out (the
+        ``optional`` options)."""
+        values = vars(parsed_args)
+        return (values['work_dir'],
+                values['stack'] if self.stack else None)
 
-def config_history(wd):
+
+def config_history(wd: workdir.WorkDir) -> versions.ConfigHistory:
     """The config-download versions of ``wd``, which must have one."""
     history = versions.ConfigHistory(wd.config_download_dir)
     try:
@@ -170,8 +190,11 @@ def config_history(wd):
 HEAT_TUNINGS = ('tuned', 'stock')
 
 
-def add_heat_launcher_options(parser, default_type=None, types=None,
-                              type_help=None):
+def add_heat_launcher_options(parser: argparse.ArgumentParser,
+                              default_type: str | None = None,
+                              types: Sequence[str] | None = None,
+                              type_help: str | None = None
+                              ) -> argparse._ArgumentGroup:
     """The ``--heat-*`` options, one group for every command."""
     types = types or heat_launcher.heat_types(ephemeral_only=True)
     group = parser.add_argument_group(_('Heat'))
@@ -216,7 +239,8 @@ def add_heat_launcher_options(parser, default_type=None, types=None,
     return group
 
 
-def add_container_options(parser):
+def add_container_options(
+        parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     """The options of the container and pod Heat types."""
     group = parser.add_argument_group(_('Heat containers (container, pod)'))
     group.add_argument(
@@ -241,7 +265,8 @@ def add_container_options(parser):
     return group
 
 
-def launcher_spec(parsed_args):
+def launcher_spec(
+        parsed_args: argparse.Namespace) -> launcher_spec_mod.LauncherSpec:
     """The :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec` of
     add_heat_launcher_options' and add_container_options' options."""
     return launcher_spec_mod.LauncherSpec(
@@ -275,7 +300,7 @@ _HEAT_DIR_CHARACTERS = (
 )
 
 
-def check_heat_dir(heat_dir):
+def check_heat_dir(heat_dir: str) -> None:
     """CommandError when the path ``heat_dir`` holds what Heat cannot
     take (:data:`_HEAT_DIR_CHARACTERS`), before anything is written."""
     for pattern, why in _HEAT_DIR_CHARACTERS:
@@ -287,7 +312,9 @@ def check_heat_dir(heat_dir):
                       'dir': heat_dir, 'char': found.group(), 'why': why})
 
 
-def build_launcher(spec, heat_dir, say=None):
+def build_launcher(spec: launcher_spec_mod.LauncherSpec, heat_dir: str,
+                   say: Callable[[str], None] | None = None
+                   ) -> base.HeatLauncher:
     """The launcher ``spec`` (a
     :class:`~tripleo_ephemeral.heat_launcher.spec.LauncherSpec`) describes,
     for ``heat_dir`` (:func:`tripleo_ephemeral.heat_launcher.spec.build`);

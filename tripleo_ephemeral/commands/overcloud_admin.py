@@ -11,7 +11,7 @@ from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
-from tripleo_ephemeral.commands import tripleoclient_options
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import progress
 
 LOG = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
             default=60, action=parseractions.NonNegativeAction,
             help=_('Seconds to wait for each host to let the user in '
                    '(default: 60; tripleoclient waited 600)'))
-        tripleoclient_options.add_options(parser, tripleoclient_options.ADMIN)
+        tripleoclient.add_options(parser, tripleoclient.ADMIN)
         confirm.add_yes_option(parser)
         return parser
 
@@ -49,7 +49,7 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
         from tripleo_ephemeral.lifecycle import ssh_admin
 
         self.log.debug('take_action(%s)', parsed_args)
-        tripleoclient_options.check_ssh_network(parsed_args)
+        tripleoclient.check_ssh_network(parsed_args)
         wd = self.work_dir(parsed_args)
         ansible = ANSIBLE.read(parsed_args, ssh_user=False)
         confirm.confirm(parsed_args, confirm.AUTHORIZE_PROMPT % {

@@ -10,6 +10,7 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import podman as podman_cli
@@ -21,6 +22,11 @@ LOG = logging.getLogger(__name__)
 #: The flags that fix library errors (the library names the input).
 _FIXES = {exceptions.DeploymentExistsError:
           _('pass --overwrite to replace it')}
+#: What it shows of the :class:`~tripleo_ephemeral.adoption.adopt.Adopted`.
+COLUMNS = ('stack', 'stack_id', 'stack_status', 'source', 'work_dir',
+           'passwords', 'parameters', 'servers', 'outputs', 'deployments',
+           'hidden_recovered', 'outputs_check', 'config_download', 'dump',
+           'seconds', 'next_deploy')
 
 
 class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
@@ -86,16 +92,18 @@ class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
                 interrupts.stop_in_order(_('the adoption'), say):
             if installed:
                 # The stack is re-created once on native Heat, for the dump.
-                return adoption.from_installed(
+                adopted = adoption.from_installed(
                     heat_launcher.get_launcher('installed', wd.heat_dir),
                     options.build_launcher(spec.replace(heat_type='native'),
                                            wd.heat_dir, say=say))
-            runner = process.ProcessRunner()
-            reader = scratch_mariadb.ScratchMariadb(
-                podman_cli.Podman(runner), spec.images, wd.path,
-                pull=spec.pull)
-            return adoption.from_dump(
-                parsed_args.heat_db_dump,
-                options.build_launcher(spec, wd.heat_dir, say=say), runner,
-                mysql_reader=reader,
-                key_file=parsed_args.heat_db_auth_encryption_key)
+            else:
+                runner = process.ProcessRunner()
+                reader = scratch_mariadb.ScratchMariadb(
+                    podman_cli.Podman(runner), spec.images, wd.path,
+                    pull=spec.pull)
+                adopted = adoption.from_dump(
+                    parsed_args.heat_db_dump,
+                    options.build_launcher(spec, wd.heat_dir, say=say),
+                    runner, mysql_reader=reader,
+                    key_file=parsed_args.heat_db_auth_encryption_key)
+        return output.item_row(adopted, COLUMNS)

@@ -3,6 +3,7 @@
 import logging
 import os
 
+from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
@@ -87,14 +88,16 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
                    'report')
         values = (
             dest, wd.stack, choices.version,
-            {g.name: [h.name for h in g.hosts] for g in built.groups},
-            built.skipped,
-            [s.directory for s in built.kit.steps()],
+            format_columns.DictListColumn(
+                {g.name: [h.name for h in g.hosts] for g in built.groups}),
+            format_columns.DictColumn(built.skipped),
+            format_columns.ListColumn([s.directory
+                                       for s in built.kit.steps()]),
             (_('merged into %s') % built.merged_into if built.merged_into
              else _('new: %s (no --netconfig)') %
              built.netconfig['metadata']['name']),
             len(built.kit.documents()),
-            [s.name for s in built.secrets],
+            format_columns.ListColumn([s.name for s in built.secrets]),
             _('same network_config as TripleO on %d of %d nodes') % (
                 proofs, proofs),
             _('%(n)d documents valid for RHOSO %(v)s') % {

@@ -1,22 +1,19 @@
 """openstack overcloud adoption validate"""
 
-import os
-
 from osc_lib.command import command
-from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import rhoso_options
-from tripleo_ephemeral.rhoso import plan
-from tripleo_ephemeral.rhoso import problems
 from tripleo_ephemeral.rhoso import schema
-from tripleo_ephemeral import workdir
+
+#: One row per problem (:class:`~tripleo_ephemeral.rhoso.problems.Problem`).
+COLUMNS = ('Document', 'Path', 'Problem', 'Fix', 'Rule')
 
 
-class ValidateAdoption(base.LocalCommand, command.Lister):
+class ValidateAdoption(base.DeploymentCommand, command.Lister):
     """Check an adoption export against RHOSO's CRD schemas and webhooks.
 
     Every document oc apply would read (the YAML and JSON files at the top
@@ -30,6 +27,11 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
     when there are any.
     """
 
+    work_dir_options = options.WorkDirOptions(
+        optional=True, title=_('Work dir'),
+        stack_help=_('Stack of the work dir to check against'),
+        work_dir_help=_('Work dir to check against'),
+        default_help=_('the export\'s'))
     _failed = False
 
     def get_parser(self, prog_name):
@@ -41,14 +43,7 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
         rhoso_options.add_version_option(
             parser, default_help=_('the export\'s, else %s')
             % schema.default_version())
-        group = parser.add_argument_group(_('Work dir'))
-        group.add_argument('--stack', metavar='<stack>',
-                           help=_('Stack of the work dir to check against '
-                                  '(default: the export\'s)'))
-        group.add_argument(
-            '--work-dir', metavar='<work-dir>', type=options.abs_path,
-            help=_('Work dir to check against (default: the export\'s)'))
-        group.add_argument(
+        self.work_dir_group.add_argument(
             '--no-work-dir', action='store_true',
             help=_('Check the documents alone'))
         rhoso_options.add_nic_options(parser)
@@ -59,64 +54,46 @@ class ValidateAdoption(base.LocalCommand, command.Lister):
         return 1 if self._failed else status
 
     def take_action(self, parsed_args):
-        from tripleo_ephemeral.rhoso.controlplane import exporting
-        from tripleo_ephemeral.rhoso import source
-        from tripleo_ephemeral.rhoso import validate
+        from tripleo_ephemeral.rhoso import export_check
 
         self.log.debug('take_action(%s)', parsed_args)
+        path, stack = self.work_dir_options.given(parsed_args)
+        request = export_check.ValidateRequest(
+            directory=parsed_args.directory,
+            rhoso_version=parsed_args.rhoso_version,
+            work_dir=path, stack=stack,
+            against_work_dir=not parsed_args.no_work_dir,
+            nic_template_dir=parsed_args.nic_template_dir,
+            nic_templates={role: options.abs_path(p) for role, p in
+                           parsed_args.nic_templates.items()})
         with errors.user_errors('--work-dir'):
-            documents, found = validate.load_dir(parsed_args.directory)
-            manifest = validate.manifest(parsed_args.directory)
-            version = (parsed_args.rhoso_version or
-                       manifest.get('rhoso_version') or
-                       schema.default_version())
-            deployment = None
-            path = parsed_args.work_dir or manifest.get('work_dir')
-            if path and not parsed_args.no_work_dir and \
-                    not parsed_args.work_dir and not os.path.isdir(path):
-                raise osc_exceptions.CommandError(_(
-                    'The work dir %s the export came from is not here: give '
-                    '--work-dir, or --no-work-dir to check the documents '
-                    'alone') % path)
-            if path and not parsed_args.no_work_dir:
-                deployment = source.read(workdir.WorkDir(
-                    path, parsed_args.stack or manifest.get('stack') or
-                    workdir.DEFAULT_STACK))
-            network_map = manifest.get('network_map') or {}
-            result = validate.check(
-                exporting.dataplane_only(documents), version, deployment,
-                lambda lower: network_map.get(
-                    lower, plan.DEFAULT_NETWORK_MAP.get(lower, lower)),
-                parsed_args.nic_template_dir or manifest.get(
-                    'nic_template_dir'),
-                {role: options.abs_path(p) for role, p in (
-                    parsed_args.nic_templates or manifest.get(
-                        'nic_templates') or {}).items()},
-                skipped=set(manifest.get('skipped_roles') or ()))
-            cp_problems, cp_states, cp_found = exporting.validate_dir(
-                parsed_args.directory, version, deployment, manifest,
-                documents)
-        found += result.problems + cp_problems
-        self._failed = bool(found)
-        proven = [p for p in result.proofs if p.result is None]
-        nic = (_('; NIC template: same network_config on %(proven)d of '
-                 '%(nodes)d nodes') % {'proven': len(proven),
-                                       'nodes': len(result.proofs)}
-               if deployment else _(' (the documents alone)'))
-        control = (_('; control plane: %d states checked') % cp_states
-                   if cp_found else '')
-        self.app.stderr.write(_(
-            '%(docs)d documents of %(dir)s against RHOSO %(version)s'
-            '%(wd)s: %(problems)s%(nic)s%(control)s\n') % {
-                'docs': result.documents, 'dir': parsed_args.directory,
-                'version': version,
-                'wd': (_(' and the work dir %s') % deployment.wd.path
-                       if deployment else ''),
-                'problems': (_('%d problems') % len(found) if found
-                             else _('valid')),
-                'nic': nic, 'control': control})
+            result = export_check.check(request)
+        self._failed = bool(result.problems)
+        self.app.stderr.write(_summary(request, result))
         for proof in result.proofs:
             if proof.result and proof.result.startswith('not proven'):
                 self.app.stderr.write('%s: %s\n' % (proof.host,
                                                     proof.result))
-        return problems.COLUMNS, problems.rows(found)
+        return COLUMNS, [(p.document, p.path, p.message, p.fix, p.rule)
+                         for p in result.problems]
+
+
+def _summary(request, result):
+    """The line the command ends with on stderr."""
+    proven = [p for p in result.proofs if p.result is None]
+    nic = (_('; NIC template: same network_config on %(proven)d of '
+             '%(nodes)d nodes') % {'proven': len(proven),
+                                   'nodes': len(result.proofs)}
+           if result.work_dir else _(' (the documents alone)'))
+    control = (_('; control plane: %d states checked')
+               % result.control_plane_states
+               if result.control_plane_states is not None else '')
+    return _('%(docs)d documents of %(dir)s against RHOSO %(version)s'
+             '%(wd)s: %(problems)s%(nic)s%(control)s\n') % {
+                 'docs': result.documents, 'dir': request.directory,
+                 'version': result.version,
+                 'wd': (_(' and the work dir %s') % result.work_dir
+                        if result.work_dir else ''),
+                 'problems': (_('%d problems') % len(result.problems)
+                              if result.problems else _('valid')),
+                 'nic': nic, 'control': control}

@@ -6,6 +6,7 @@ from osc_lib.command import command
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import locking
 
@@ -40,5 +41,5 @@ class PurgeConfigSecrets(base.DeploymentCommand, command.ShowOne):
                 'Histories set aside as damaged keep their secrets: %s; '
                 'delete them when done with them\n' % ', '.join(
                     done.damaged_copies))
-        done.damaged_copies = format_columns.ListColumn(done.damaged_copies)
-        return COLUMNS, [getattr(done, c) for c in COLUMNS]
+        return output.item_row(done, COLUMNS, {
+            'damaged_copies': format_columns.ListColumn})

@@ -5,6 +5,7 @@ What the work dir knows about a deployment, read without Heat.
 
 import os
 
+from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
@@ -58,5 +59,6 @@ class ShowCredentials(base.DeploymentCommand, command.ShowOne):
         entry = credentials.clouds_entry(outputs)
         columns = ('stack', 'rc_files', 'clouds_yaml', 'cloud', 'auth_url',
                    'region')
-        return columns, (wd.stack, files, clouds, wd.stack,
-                         entry['auth']['auth_url'], entry['region_name'])
+        return columns, (wd.stack, format_columns.ListColumn(files), clouds,
+                         wd.stack, entry['auth']['auth_url'],
+                         entry['region_name'])

@@ -10,7 +10,7 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import tripleoclient_options
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import heat_launcher
 
 LOG = logging.getLogger(__name__)
@@ -48,15 +48,14 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
                                 action='store_true', help=_('Ignored'))
         deprecated.add_argument('--network-ports', action='store_true',
                                 help=_('Ignored'))
-        tripleoclient_options.add_options(parser,
-                                          tripleoclient_options.DELETE)
+        tripleoclient.add_options(parser, tripleoclient.DELETE)
         return parser
 
     def take_action(self, parsed_args):
         from tripleo_ephemeral.lifecycle import teardown
 
         self.log.debug('take_action(%s)', parsed_args)
-        tripleoclient_options.check(parsed_args, tripleoclient_options.DELETE)
+        tripleoclient.check(parsed_args, tripleoclient.DELETE)
         wd = self.work_dir(parsed_args, existing=True)
         confirm.confirm(parsed_args, confirm.DELETE_PROMPT,
                         _('Overcloud delete'))

@@ -38,5 +38,6 @@ class DeployOvercloud(base.DeploymentCommand, command.ShowOne):
             confirm.confirm(parsed_args, confirm.DEPLOY_PROMPT % {
                 'stack': request.stack,
                 'hosts': confirm.hosts(request.ansible.limit)}, 'deploy')
-        return deploy_request.run(request, self.app.stderr,
-                                  phases=phases).row(parsed_args.long)
+        return deploy_request.show(
+            deploy_request.run(request, self.app.stderr, phases=phases),
+            parsed_args.long)

@@ -2,6 +2,7 @@
 
 import logging
 
+from osc_lib.cli import format_columns
 from osc_lib.cli import parseractions
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
@@ -13,7 +14,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
 from tripleo_ephemeral import progress
-from tripleo_ephemeral.commands import tripleoclient_options
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 
 LOG = logging.getLogger(__name__)
 
@@ -39,8 +40,8 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
             '--timeout', metavar='<minutes>', type=int, default=60,
             action=parseractions.NonNegativeAction,
             help=_('Minutes the scale-down tasks may take (default: 60)'))
-        tripleoclient_options.add_options(
-            parser, tripleoclient_options.NODE_DELETE)
+        tripleoclient.add_options(
+            parser, tripleoclient.NODE_DELETE)
         return parser
 
     def take_action(self, parsed_args):
@@ -49,8 +50,7 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
         from tripleo_ephemeral.lifecycle import node_delete
 
         self.log.debug('take_action(%s)', parsed_args)
-        tripleoclient_options.check(parsed_args,
-                                    tripleoclient_options.NODE_DELETE)
+        tripleoclient.check(parsed_args, tripleoclient.NODE_DELETE)
         if not parsed_args.nodes:
             raise osc_exceptions.CommandError(
                 _('Name the hosts to delete: openstack overcloud node delete '
@@ -74,6 +74,8 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
             run = node_delete.delete(wd, found, ansible, say)
         columns = ('stack', 'deleted', 'unreachable', 'ansible_seconds',
                    'deleted_hosts_file', 'config_download')
-        return columns, (wd.stack, [f[0] for f in found], run.unreachable,
+        return columns, (wd.stack,
+                         format_columns.ListColumn([f[0] for f in found]),
+                         format_columns.ListColumn(run.unreachable),
                          round(run.seconds, 1), wd.deleted_hosts_file,
                          wd.config_download_dir)

@@ -38,7 +38,7 @@ class _Prepare(base.DeploymentCommand, command.ShowOne):
         if result.status == 'DEPLOY_SUCCESS':  # not --dry-run/--setup-only
             self.app.stderr.write('%s init on stack %s complete.\n' % (
                 self.kind.capitalize(), request.stack))
-        return result.row(parsed_args.long)
+        return deploy_request.show(result, parsed_args.long)
 
 
 class PrepareUpdate(_Prepare):

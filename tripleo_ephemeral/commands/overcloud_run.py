@@ -3,8 +3,7 @@
 They run what the prepare rendered, without Heat.
 """
 
-import logging
-
+from osc_lib.cli import format_columns
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
@@ -13,17 +12,15 @@ from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import interrupts
+from tripleo_ephemeral.commands import output
+from tripleo_ephemeral.commands.tripleoclient import declaration
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tripleoclient
 from tripleo_ephemeral import progress
 
-
-LOG = logging.getLogger(__name__)
-
-
-#: tripleoclient's options every run command accepts and ignores:
-#: (option, help, argparse keywords).
-IGNORED = (('--ssh-user', _('Ignored; use --overcloud-ssh-user'), {}),
-           ('--static-inventory',
-            _('Ignored: the rendered inventory is used'), {}))
+#: What a run shows of its :class:`~tripleo_ephemeral.lifecycle.run.
+#: RunResult`, in order.
+COLUMNS = ('status', 'stack', 'playbooks', 'limit', 'ansible_seconds',
+           'unreachable', 'config_download')
 
 
 class _Run(base.DeploymentCommand, command.ShowOne):
@@ -31,7 +28,8 @@ class _Run(base.DeploymentCommand, command.ShowOne):
     prompt = None
     limit_required = True
     external = False
-    ignored = IGNORED
+    #: tripleoclient's options it accepts and ignores
+    ignored = tripleoclient.RUN
 
     @property
     def ansible_arguments(self):
@@ -59,20 +57,14 @@ class _Run(base.DeploymentCommand, command.ShowOne):
                 help=_('Extra variables, key=value or a YAML/JSON mapping '
                        '(repeatable)'))
         confirm.add_yes_option(parser)
-        deprecated = parser.add_argument_group(
-            _('Deprecated (accepted and ignored, as in tripleoclient)'))
-        for option, help_text, kwargs in self.ignored:
-            deprecated.add_argument(option, help=help_text, **kwargs)
+        tripleoclient.add_options(parser, self.ignored)
         return parser
 
     def take_action(self, parsed_args):
         from tripleo_ephemeral.lifecycle import run as lifecycle
 
         self.log.debug('take_action(%s)', parsed_args)
-        given = vars(parsed_args)
-        for option, _help, _kwargs in self.ignored:
-            if given[option[2:].replace('-', '_')]:
-                LOG.warning(_('--%s is deprecated and ignored'), option[2:])
+        declaration.warn_ignored(parsed_args, self.ignored)
         confirm.confirm(parsed_args, self.prompt, '%s run' % self.kind)
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the %s run') % self.kind):
@@ -88,7 +80,9 @@ class _Run(base.DeploymentCommand, command.ShowOne):
                 self.work_dir(parsed_args), self.kind, ansible,
                 progress.channel(self.app.stderr),
                 playbooks=None if self.external else parsed_args.playbook)
-        return result.row()
+        return output.item_row(result, COLUMNS, {
+            'playbooks': format_columns.ListColumn,
+            'unreachable': format_columns.ListColumn})
 
 
 class RunUpdate(_Run):
@@ -122,8 +116,7 @@ class RunExternalUpdate(_Run):
     prompt = confirm.UPDATE_PROMPT
     limit_required = False
     external = True
-    ignored = IGNORED + (('--refresh', _('Ignored'),
-                          {'action': 'store_true'}),)
+    ignored = tripleoclient.EXTERNAL_UPDATE_RUN
 
 
 class RunExternalUpgrade(_Run):

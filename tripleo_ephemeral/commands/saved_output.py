@@ -4,13 +4,12 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.commands import saved_source
 
 
-class ShowSavedOutput(base.LocalCommand, command.ShowOne):
+class ShowSavedOutput(saved_source.SavedCommand, command.ShowOne):
     """Show the outputs the last deploy saved, without Heat"""
 
     source = saved_source.SavedSource(dump=False)
@@ -19,11 +18,10 @@ class ShowSavedOutput(base.LocalCommand, command.ShowOne):
         parser = super().get_parser(prog_name)
         parser.add_argument('output', metavar='<output>', nargs='?',
                             help=_('Show only this output'))
-        self.source.add(parser)
         return parser
 
     def take_action(self, parsed_args):
-        work_dir = self.source.work_dir(parsed_args)
+        work_dir = self.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
             outputs, _deployments = stack_outputs.load(
                 work_dir.outputs_file, work_dir.deployments_file)

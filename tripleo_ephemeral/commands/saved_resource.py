@@ -3,12 +3,11 @@
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import saved_source
 
 
-class ListSavedResource(base.LocalCommand, command.Lister):
+class ListSavedResource(saved_source.SavedCommand, command.Lister):
     """List the resources of a saved stack, without Heat"""
 
     source = saved_source.SavedSource(stack=False)
@@ -20,7 +19,6 @@ class ListSavedResource(base.LocalCommand, command.Lister):
         parser.add_argument(
             '-n', '--nested-depth', metavar='<depth>', type=int, default=0,
             help=_('Depth of nested stacks to list resources of'))
-        self.source.add(parser)
         return parser
 
     def take_action(self, parsed_args):

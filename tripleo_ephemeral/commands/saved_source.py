@@ -1,13 +1,16 @@
 """Where the ``tripleo saved`` commands read a deployment from
 
-The work dir (``--stack``/``--work-dir``) and the dump (``--dump``): the
-newest in the heat dir unless one is named.
+The work dir (``--stack``/``--work-dir``, as every command takes them:
+:class:`SavedCommand` is a
+:class:`~tripleo_ephemeral.commands.base.DeploymentCommand`) and the dump
+(``--dump``): the newest in the heat dir unless one is named.
 """
 
 import dataclasses
 import os
 
 from tripleo_ephemeral._i18n import _
+from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.heat_db import dumps
@@ -25,15 +28,16 @@ class SavedSource:
     dump: bool = True
 
     @property
-    def _work_dir(self):
+    def work_dir_options(self):
+        """Its ``--stack``/``--work-dir``."""
         return options.WorkDirOptions(
             stack=self.stack, stack_argument=None if self.stack else 'stack',
             title=_('Saved deployment'),
             work_dir_help=_('Work dir of the deployment'))
 
-    def add(self, parser):
-        """Add the options to ``parser``."""
-        group = self._work_dir.add(parser)
+    def add_dump(self, group):
+        """Add ``--dump`` (when it takes one) to ``group``, the work dir
+        options' group."""
         if not self.dump:
             return
         group.add_argument(
@@ -46,7 +50,7 @@ class SavedSource:
     def work_dir(self, parsed_args):
         """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
         name."""
-        return self._work_dir.read(parsed_args)
+        return self.work_dir_options.read(parsed_args)
 
     def open_database(self, parsed_args):
         """The saved database the options name (a --dump file needs no work
@@ -61,3 +65,19 @@ class SavedSource:
                                                           dumps.DUMP_NAME)
         with errors.user_errors('--work-dir'):
             return dump_reader.SavedDatabase.from_dump(path)
+
+
+class SavedCommand(base.DeploymentCommand):
+    """A ``tripleo saved`` command: its :attr:`source` says which options
+    it takes."""
+
+    source = SavedSource()
+
+    @property
+    def work_dir_options(self):
+        return self.source.work_dir_options
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        self.source.add_dump(self.work_dir_group)
+        return parser

@@ -9,18 +9,16 @@ kept, with what made each, from the heat dir.
 from osc_lib.command import command
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import saved_source
 
 
-class ListSavedStack(base.LocalCommand, command.Lister):
+class ListSavedStack(saved_source.SavedCommand, command.Lister):
     """List the stacks of a saved deployment, without Heat"""
 
     source = saved_source.SavedSource()
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        self.source.add(parser)
         parser.add_argument('--nested', action='store_true',
                             help=_('Include nested stacks'))
         return parser

@@ -13,7 +13,8 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import tripleoclient_standalone_options
+from tripleo_ephemeral.commands.tripleoclient import (
+    standalone as tripleoclient)
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral import tht
 
@@ -112,7 +113,7 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
                                 'container with --heat-native false)') %
             ', '.join(heat_launcher.heat_types(ephemeral_only=True)))
         options.add_container_options(parser)
-        tripleoclient_standalone_options.add_standalone_options(parser)
+        tripleoclient.add_standalone_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -123,8 +124,9 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
             confirm.confirm(parsed_args, confirm.STANDALONE_PROMPT % {
                 'stack': request.stack,
                 'hosts': request.standalone.local_ip}, 'tripleo deploy')
-        return deploy_request.run(request, self.app.stderr,
-                                  phases=phases).row(parsed_args.long)
+        return deploy_request.show(
+            deploy_request.run(request, self.app.stderr, phases=phases),
+            parsed_args.long)
 
 
 def _request(parsed_args, workdir):
@@ -133,7 +135,7 @@ def _request(parsed_args, workdir):
     from tripleo_ephemeral.deploy import request as request_mod
     from tripleo_ephemeral.deploy import standalone
 
-    compat = tripleoclient_standalone_options.read_standalone(parsed_args)
+    compat = tripleoclient.read_standalone(parsed_args)
     spec = options.launcher_spec(parsed_args)
     with errors.user_errors('--work-dir'):
         templates = parsed_args.templates or tht.find()

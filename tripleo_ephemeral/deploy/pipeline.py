@@ -11,16 +11,22 @@ stop before Heat (``--dry-run``, ``--setup-only``), or a render of the
 saved outputs (``--config-download-only``).
 """
 
+from typing import TextIO
+
 from tripleo_ephemeral.deploy import choices
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral.deploy import inputs as inputs_mod
+from tripleo_ephemeral.deploy import request as request_mod
+from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.deploy import standalone
 from tripleo_ephemeral.heat_launcher import auto
 from tripleo_ephemeral.heat_launcher import spec as launcher_spec
+from tripleo_ephemeral import lap_clock
 from tripleo_ephemeral import progress
 
 
-def run(request, out=None, phases=None):
+def run(request: request_mod.DeployRequest, out: TextIO | None = None,
+        phases: lap_clock.Phases | None = None) -> result.Result:
     """Deploy ``request``; return its :class:`~.result.Result`. ``out``
     takes the progress lines (the command's stderr), never the result;
     ``phases`` (a :class:`~tripleo_ephemeral.lap_clock.Phases`, started

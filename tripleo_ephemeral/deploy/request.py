@@ -10,6 +10,7 @@ changes it: :meth:`DeployRequest.replace` derives another.
 
 import dataclasses
 import typing
+from typing import Any
 
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.heat_launcher import spec as launcher_spec
@@ -27,59 +28,60 @@ class DeployRequest:
 
     workdir: workdir_mod.WorkDir
     # What to deploy.
-    templates: str = None
-    environment_files: tuple = ()
-    environment_directories: tuple = ()
-    roles_file: str = None
-    networks_file: str = None
-    vip_file: str = None
-    deployed_servers: str = None
+    templates: str | None = None
+    environment_files: tuple[str, ...] = ()
+    environment_directories: tuple[str, ...] = ()
+    roles_file: str | None = None
+    networks_file: str | None = None
+    vip_file: str | None = None
+    deployed_servers: str | None = None
     #: ``tripleo deploy``'s one host, or None
-    standalone: 'standalone_mod.StandaloneHost' = None
+    standalone: 'standalone_mod.StandaloneHost | None' = None
     timeout: int = template_processing.DEFAULT_TIMEOUT_MINS
     disable_validations: bool = False
-    skip_checks: tuple = ()
+    skip_checks: tuple[str, ...] = ()
     disable_container_prepare: bool = False
     skip_deploy_identifier: bool = False
     #: parameter_defaults from options (--ntp-server...), ``(name, value)``
     #: pairs: generated, so the user's environments win
-    parameters: tuple = ()
+    parameters: tuple[tuple[str, Any], ...] = ()
     generate_passwords: bool = True
     # How the deploy reports and what it writes beside the stack.
     verbose_events: bool = False
     strict: bool = False
     no_proxy: str = ''
-    python_interpreter: str = None
+    python_interpreter: str | None = None
     #: directories the rendered Ansible project is also copied into
-    config_copies: tuple = ()
+    config_copies: tuple[str, ...] = ()
     # What to run.
     stack_only: bool = False
     config_download_only: bool = False
     keep_running: bool = False
     #: None, or where to stop before Heat: 'dry-run' or 'setup-only'
-    stop: str = None
+    stop: str | None = None
     launcher: launcher_spec.LauncherSpec = dataclasses.field(
         default_factory=launcher_spec.LauncherSpec)
     ansible: ansible_run.AnsibleOptions = dataclasses.field(
         default_factory=ansible_run.AnsibleOptions)
     #: ``(option, value)`` of the per-deployment choices this request took
     #: from the last successful deploy (:mod:`.choices`)
-    kept_choices: tuple = ()
+    kept_choices: tuple[tuple[str, Any], ...] = ()
 
     @property
-    def stack(self):
-        return self.workdir.stack
+    def stack(self) -> str:
+        stack: str = self.workdir.stack
+        return stack
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> 'DeployRequest':
         """A copy with ``changes``."""
         return dataclasses.replace(self, **changes)
 
-    def to_prepare(self, kind):
+    def to_prepare(self, kind: str) -> 'DeployRequest':
         """``update|upgrade prepare`` (``kind``): this deploy with the
         template set's lifecycle environment first, creating the stack
         only. A set without that environment is an
         :class:`~tripleo_ephemeral.exceptions.EnvironmentFileError`."""
-        environment = input_paths.prepare_environment(
+        environment: str = input_paths.prepare_environment(
             self.templates or template_processing.bundled_templates_dir(),
             kind)
         return self.replace(

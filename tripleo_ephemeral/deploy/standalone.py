@@ -61,11 +61,11 @@ class StandaloneHost:
     unless ``hostname``) at ``local_ip`` (address/prefix), in ``role``."""
 
     local_ip: str
-    control_virtual_ip: str = None
-    public_virtual_ip: str = None
+    control_virtual_ip: str | None = None
+    public_virtual_ip: str | None = None
     role: str = DEFAULT_ROLE
     local_domain: str = 'localdomain'
-    hostname: str = None
+    hostname: str | None = None
 
 
 class StandaloneInputs(inputs.Inputs):

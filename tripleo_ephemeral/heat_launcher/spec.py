@@ -6,6 +6,8 @@ it (the type of the last launch there when the spec names none).
 """
 
 import dataclasses
+from typing import Any
+from typing import Callable
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import heat_launcher
@@ -25,22 +27,23 @@ class LauncherSpec:
     ``section.option=value`` strings; ``tuning`` is ``--heat-tuning``
     (``stock`` runs Heat without the engine tunings)."""
 
-    heat_type: str = None
-    api_port: int = None
-    overrides: tuple = ()
+    heat_type: str | None = None
+    api_port: int | None = None
+    overrides: tuple[str, ...] = ()
     tuning: str = 'tuned'
     startup_timeout: int = base.DEFAULT_STARTUP_TIMEOUT
     debug: bool = False
-    images: podman.ContainerImages = None
+    images: podman.ContainerImages | None = None
     pull: bool = True
-    engine_workers: int = None
+    engine_workers: int | None = None
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> 'LauncherSpec':
         """A copy with ``changes`` (``heat_type`` chosen by auto, say)."""
         return dataclasses.replace(self, **changes)
 
 
-def build(spec, heat_dir, say=None):
+def build(spec: LauncherSpec, heat_dir: str,
+          say: Callable[[str], None] | None = None) -> base.HeatLauncher:
     """The launcher ``spec`` describes, for ``heat_dir``; ``say`` prints
     its progress (the command's stderr). An override Heat would not take
     is an :class:`~tripleo_ephemeral.exceptions.InputError`, before
@@ -56,7 +59,7 @@ def build(spec, heat_dir, say=None):
         raise exceptions.InputError(
             '--heat-config-override %s is not section.option=value' % exc)
     config_options.check(overrides)
-    return heat_launcher.get_launcher(
+    launcher: base.HeatLauncher = heat_launcher.get_launcher(
         spec.heat_type or saved.get('heat_type') or 'native',
         heat_dir,
         api_port=spec.api_port, say=say,
@@ -67,3 +70,4 @@ def build(spec, heat_dir, say=None):
         debug=spec.debug,
         images=spec.images, pull=spec.pull,
         engine_workers=spec.engine_workers)
+    return launcher

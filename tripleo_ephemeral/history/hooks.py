@@ -3,6 +3,7 @@ fatal to them (a history that cannot be written is a warning).
 """
 
 import contextlib
+import dataclasses
 import glob
 import logging
 import os
@@ -193,6 +194,5 @@ def purge_secrets(workdir):
     history = versions.ConfigHistory(workdir.config_download_dir)
     history.check_sound()
     done = purge.purge(history, *inputs.secrets(workdir))
-    done.damaged_copies = sorted(glob.glob(glob.escape(
-        history.config_dir) + '.git-damaged-*'))
-    return done
+    return dataclasses.replace(done, damaged_copies=sorted(glob.glob(
+        glob.escape(history.config_dir) + '.git-damaged-*')))

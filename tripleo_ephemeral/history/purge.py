@@ -8,6 +8,7 @@ old objects, reflogs and the index are dropped; then every object left is
 searched for the secrets. One ``git fast-import`` writes the new history.
 """
 
+import dataclasses
 import logging
 import os
 import time
@@ -22,11 +23,25 @@ LOG = logging.getLogger(__name__)
 SCRATCH = 'refs/tripleo-ephemeral/purge'
 
 
+@dataclasses.dataclass(frozen=True)
 class Purged:
-    """What :func:`purge` did."""
+    """What :func:`purge` did: the history (``config_download``), the
+    versions written again, the file contents and notes that held a
+    secret, the secret texts found before and left after, the objects and
+    the newest version's id before and after; ``damaged_copies``: the
+    histories set aside as damaged, which keep their secrets."""
 
-    def __init__(self, **values):
-        self.__dict__.update(values)
+    config_download: str
+    versions: int
+    files_masked: int
+    notes_masked: int
+    secret_texts_found: int
+    secret_texts_left: int
+    objects_before: int
+    objects_after: int
+    head_before: str | None
+    head_after: str | None
+    damaged_copies: list[str] = dataclasses.field(default_factory=list)
 
 
 def _objects(git):

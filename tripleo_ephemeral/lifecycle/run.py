@@ -10,7 +10,10 @@ playbook. As in tripleoclient the status file
 is left alone: it tells how the last deploy ended.
 """
 
+from collections.abc import Sequence
+import dataclasses
 import os
+from typing import TYPE_CHECKING
 
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
@@ -18,6 +21,10 @@ from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import yamlfile
+
+
+if TYPE_CHECKING:  # a command passes its WorkDir
+    from tripleo_ephemeral import workdir as workdir_mod
 
 #: What each run command runs, in order (tripleoclient 20.0.0's lists).
 PLAYBOOKS = {
@@ -33,7 +40,8 @@ PREPARED_BY = {'update': 'update prepare', 'upgrade': 'upgrade prepare',
                'external-upgrade': 'upgrade prepare'}
 
 
-def resolve_playbooks(config_dir, kind, names=None):
+def resolve_playbooks(config_dir: str, kind: str,
+                      names: Sequence[str] | None = None) -> list[str]:
     """Absolute playbook paths: ``names`` (None or ``['all']`` for the
     kind's own) as given, else relative to ``config_dir``."""
     if not names or list(names) == ['all']:
@@ -51,20 +59,25 @@ def resolve_playbooks(config_dir, kind, names=None):
     return paths
 
 
+@dataclasses.dataclass(frozen=True)
 class RunResult:
-    """What a run command shows (``-f json``)."""
+    """How a run ended (``<KIND>_RUN_SUCCESS``), and what it ran."""
 
-    COLUMNS = ('status', 'stack', 'playbooks', 'limit', 'ansible_seconds',
-               'unreachable', 'config_download')
+    status: str
+    stack: str | None = None
+    #: the playbooks run, in order (their names)
+    playbooks: list[str] | None = None
+    limit: str | None = None
+    ansible_seconds: float | None = None
+    #: the hosts Ansible could not reach
+    unreachable: list[str] | None = None
+    #: the Ansible project run
+    config_download: str | None = None
 
-    def __init__(self, **values):
-        self.values = values
 
-    def row(self):
-        return self.COLUMNS, tuple(self.values.get(c) for c in self.COLUMNS)
-
-
-def run_playbooks(config_dir, playbooks, options, out, **kwargs):
+def run_playbooks(config_dir: str, playbooks: Sequence[str],
+                  options: ansible_run.AnsibleOptions, out: object,
+                  **kwargs: object) -> list[ansible_run.PlaybookRun]:
     """Run ``playbooks`` in order; return their :class:`PlaybookRun` s."""
     runs = []
     for playbook in playbooks:
@@ -73,7 +86,9 @@ def run_playbooks(config_dir, playbooks, options, out, **kwargs):
     return runs
 
 
-def run(workdir, kind, options, out, playbooks=None):
+def run(workdir: 'workdir_mod.WorkDir', kind: str,
+        options: ansible_run.AnsibleOptions, out: object,
+        playbooks: Sequence[str] | None = None) -> RunResult:
     """``overcloud <kind> run``: the kind's playbooks (or ``playbooks``)
     with ``options``
     (:class:`~tripleo_ephemeral.ansible.run.AnsibleOptions`)."""

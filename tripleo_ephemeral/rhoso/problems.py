@@ -13,18 +13,12 @@ import collections
 Problem = collections.namedtuple('Problem', 'document path message fix rule',
                                  defaults=('schema',))
 
-COLUMNS = ('Document', 'Path', 'Problem', 'Fix', 'Rule')
-
 
 def line(problem):
     """The one line a person reads."""
     where = problem.document + (': %s' % problem.path if problem.path
                                 else '')
     return '%s: %s; %s' % (where, problem.message, problem.fix)
-
-
-def rows(found):
-    return [tuple(p) for p in found]
 
 
 def describe(filename, document):

@@ -17,6 +17,7 @@ from tripleo_ephemeral import locking
 from tripleo_ephemeral.workdir import claim
 from tripleo_ephemeral.workdir import foreign
 from tripleo_ephemeral.workdir import layout
+from tripleo_ephemeral.workdir import work_dir as work_dir_mod
 
 #: WorkDir properties naming files only this product writes: a work dir
 #: holding one was made by it (versions before the claim wrote none).
@@ -61,6 +62,18 @@ def check(wd):
         _refuse_unclaimed(wd, names)
     if os.path.exists(wd.status_file):
         wd.status()
+
+
+def checked_work_dir(path: str | None, stack: str) -> 'work_dir_mod.WorkDir':
+    """The :class:`~tripleo_ephemeral.workdir.WorkDir` of ``stack`` in
+    ``path`` (None: the default), when ``stack`` is a name Heat takes
+    (:func:`~tripleo_ephemeral.workdir.check_stack_name`) and the directory
+    is the product's to use (:func:`check`): how every command opens the
+    work dir it is given."""
+    work_dir_mod.check_stack_name(stack)
+    wd = work_dir_mod.WorkDir(path, stack)
+    check(wd)
+    return wd
 
 
 def _refuse_unclaimed(wd, names):

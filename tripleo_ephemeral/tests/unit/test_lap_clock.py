@@ -3,7 +3,6 @@
 import os
 
 from tripleo_ephemeral import lap_clock as phases
-from tripleo_ephemeral.deploy import result
 
 
 class FakeClock:
@@ -50,47 +49,6 @@ def test_startup_is_the_process_age_where_proc_tells_it():
     started = phases.started()
     assert list(started.values()) == ['startup']
     assert phases.process_age(pid='no-such-pid') is None
-
-
-def test_the_result_shows_them_as_one_mapping():
-    shown = result.Result('oc', 'DEPLOY_SUCCESS',
-                          phase_seconds={'checks': 0.5, 'create': 15.0})
-    columns, values = shown.row()
-    value = dict(zip(columns, values))['phase_seconds']
-    assert value.machine_readable() == {'checks': 0.5, 'create': 15.0}
-    # A table summarises (the total, the longest phases); --long: whole.
-    assert value.human_readable() == 'total 15.5: checks 0.5, create 15.0'
-    columns, values = shown.row(long=True)
-    assert 'create=' in dict(zip(columns, values))[
-        'phase_seconds'].human_readable()
-    many = {'venv': 0.1, 'startup': 2.0, 'checks': 0.5, 'launch': 4.0,
-            'create': 15.0, 'render': 1.0}
-    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
-                                    phase_seconds=many).row()
-    assert dict(zip(columns, values))['phase_seconds'].human_readable() == (
-        'total 22.6: venv 0.1, startup 2.0, launch 4.0, create 15.0, 2 more')
-    columns, values = result.Result('oc', 'CHECKED').row()
-    assert dict(zip(columns, values))['phase_seconds'] is None
-
-
-def test_the_result_names_the_tunings_in_force_and_those_off():
-    tunings = {'installed': ['fast_create', 'gc_freeze'],
-               'refused': {'prompt_executor_stop': 'futurist differs'},
-               'not_needed': {'thread_safe_ast_parse': 'not needed on '
-                                                       'Python 3.12.1'}}
-    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
-                                    engine_tunings=tunings).row()
-    value = dict(zip(columns, values))['engine_tunings']
-    assert value.machine_readable() == tunings
-    assert value.human_readable() == (
-        '2 in force; refused: prompt_executor_stop; not needed: ... (--long)')
-    columns, values = result.Result('oc', 'DEPLOY_SUCCESS',
-                                    engine_tunings=tunings).row(long=True)
-    value = dict(zip(columns, values))['engine_tunings']
-    assert value.human_readable() == (
-        'in force: fast_create, gc_freeze\n'
-        'refused: prompt_executor_stop (futurist differs)\n'
-        'not needed: thread_safe_ast_parse (not needed on Python 3.12.1)')
 
 
 def test_the_venv_build_before_tools_dev_execs_is_not_startup():

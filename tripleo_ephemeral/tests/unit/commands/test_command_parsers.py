@@ -50,3 +50,25 @@ class TestCommandParsers(osc_base.TestCommand):
                 self.assertIn('--working-dir', options, name)
                 self.assertEqual(WORK_DIR_COMMANDS[name],
                                  '--stack' in options, name)
+
+    def test_work_dir_is_attached_one_way(self):
+        """Every command that takes --work-dir is a DeploymentCommand: its
+        work_dir_options (commands/options.WorkDirOptions) declare the
+        options, and read them into a checked WorkDir."""
+        from tripleo_ephemeral.commands import base
+        from tripleo_ephemeral.commands import options
+
+        taking = []
+        for name, entry_point in sorted(self._commands().items()):
+            cmd = entry_point.load()(self.app, None)
+            parser = cmd.get_parser(name)
+            if not any('--work-dir' in a.option_strings
+                       for a in parser._actions):
+                continue
+            taking.append(name)
+            self.assertIsInstance(cmd, base.DeploymentCommand, name)
+            self.assertIsInstance(cmd.work_dir_options,
+                                  options.WorkDirOptions, name)
+        self.assertIn('tripleo_launch_heat', taking)
+        self.assertIn('overcloud_adoption_validate', taking)
+        self.assertIn('tripleo_saved_dump_list', taking)

@@ -10,6 +10,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import overcloud_prepare
 from tripleo_ephemeral.commands import overcloud_run
+from tripleo_ephemeral.deploy import result
 from tripleo_ephemeral.lifecycle import run as lifecycle
 
 
@@ -105,17 +106,9 @@ class TestPrepare(osc_base.TestCommand):
 
         status = ['DEPLOY_SUCCESS']
 
-        class Result:
-            @property
-            def status(self):
-                return status[0]
-
-            def row(self, long=False):
-                return (), ()
-
         def deploy(request, out, phases=None):
             seen.append(request)
-            return Result()
+            return result.Result(request.stack, status[0])
         self.useFixture(fixtures.MonkeyPatch(
             'tripleo_ephemeral.commands.deploy_request.run', deploy))
         cmd = overcloud_prepare.PrepareUpgrade(self.app, None)
@@ -149,43 +142,3 @@ class TestPrepare(osc_base.TestCommand):
                           for o in a.option_strings)
                    for c in (deploy, prepare)]
         self.assertEqual(options[0], options[1])
-
-
-class TestDeployCompat(osc_base.TestCommand):
-
-    def test_answers_file(self):
-        import tempfile
-
-        from tripleo_ephemeral.commands import deploy_compat
-
-        cmd = overcloud_deploy.DeployOvercloud(self.app, None)
-        with tempfile.NamedTemporaryFile('w', suffix='.yaml') as answers:
-            answers.write('templates: /tht\nenvironments: [/a.yaml, '
-                          '/b.yaml]\nroles: /roles.yaml\nnetworks: /n.yaml\n')
-            answers.flush()
-            parsed = self.check_parser(cmd, [
-                '--answers-file', answers.name, '-e', '/c.yaml', '-n',
-                '/mine.yaml'], [])
-            merged = deploy_compat.apply_answers(parsed)
-        self.assertEqual('/tht', merged['templates'])
-        self.assertEqual(['/a.yaml', '/b.yaml', '/c.yaml'],
-                         merged['environment_files'])
-        self.assertEqual('/roles.yaml', merged['roles_file'])
-        self.assertEqual('/mine.yaml', merged['networks_file'])
-        # Values are returned; the arguments are only read.
-        self.assertIsNone(parsed.templates)
-        self.assertEqual(['/c.yaml'], parsed.environment_files)
-
-    def test_tripleoclient_deploy_options_parse(self):
-        cmd = overcloud_deploy.DeployOvercloud(self.app, None)
-        self.check_parser(cmd, [
-            '--working-dir', '/w', '-y', '--override-ansible-cfg', '/a.cfg',
-            '--config-download-timeout', '30', '--skip-deploy-identifier',
-            '--deployment-python-interpreter', '/usr/bin/python3',
-            '--inflight-validations'], [
-                ('work_dir', '/w'), ('yes', True),
-                ('override_ansible_cfg', '/a.cfg'),
-                ('config_download_timeout', 30),
-                ('skip_deploy_identifier', True),
-                ('deployment_python_interpreter', '/usr/bin/python3'),
-                ('inflight_validations', True)])

@@ -19,8 +19,12 @@ class TestAdoptOvercloud(osc_base.TestCommand):
         patcher = mock.patch.object(adopt, 'Adoption')
         self.adoption = patcher.start().return_value
         self.addCleanup(patcher.stop)
-        self.adoption.from_installed.return_value = (('stack',), ('oc',))
-        self.adoption.from_dump.return_value = (('stack',), ('oc',))
+        self.adoption.from_installed.return_value = adopt.Adopted('oc')
+        self.adoption.from_dump.return_value = adopt.Adopted('oc')
+        # One column: the command shows what the library adopted.
+        patcher = mock.patch.object(overcloud_adopt, 'COLUMNS', ('stack',))
+        patcher.start()
+        self.addCleanup(patcher.stop)
 
     def test_defaults(self):
         self.check_parser(self.cmd, [], [

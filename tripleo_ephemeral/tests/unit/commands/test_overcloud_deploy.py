@@ -160,7 +160,7 @@ class TestDeployOvercloudResult(osc_base.TestCommand):
             '-y'],
             [])
         columns, values = cmd.take_action(parsed)
-        self.assertEqual(result.Result.COLUMNS, columns)
+        self.assertEqual(deploy_request.COLUMNS, columns)
         shown = dict(zip(columns, values))
         self.assertEqual('DEPLOY_SUCCESS', shown['status'])
         # --config-download-only runs the playbooks: no inflight

@@ -92,7 +92,7 @@ class TestAdoptionCommands(osc_base.TestCommand):
         columns, values = self.export.take_action(parsed)
         result = dict(zip(columns, values))
         self.assertEqual(['openstack-cell2', 'openstack-networker'],
-                         sorted(result['nodesets']))
+                         sorted(result['nodesets'].machine_readable()))
         self.assertRaisesRegex(
             osc_exceptions.CommandError, 'exists, not exporting',
             self.export.take_action, parsed)

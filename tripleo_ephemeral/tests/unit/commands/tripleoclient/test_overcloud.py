@@ -1,18 +1,15 @@
-"""tripleoclient's options: what each kind turns into."""
+"""tripleoclient's overcloud options: what each kind turns into
+(:mod:`tripleo_ephemeral.commands.tripleoclient.overcloud`)."""
 
-import fixtures
 from osc_lib import exceptions as osc_exceptions
 from osc_lib.test import base as osc_base
 
-from tripleo_ephemeral.commands import compat_options
-from tripleo_ephemeral.commands import launch_heat
 from tripleo_ephemeral.commands import overcloud_admin
 from tripleo_ephemeral.commands import overcloud_delete
 from tripleo_ephemeral.commands import overcloud_deploy
 from tripleo_ephemeral.commands import overcloud_node
-from tripleo_ephemeral.commands import tripleo_deploy
-from tripleo_ephemeral.commands import tripleoclient_options as tco
-from tripleo_ephemeral.commands import tripleoclient_standalone_options as tso
+from tripleo_ephemeral.commands.tripleoclient import declaration
+from tripleo_ephemeral.commands.tripleoclient import overcloud as tco
 
 
 class TestDeployOptions(osc_base.TestCommand):
@@ -106,57 +103,25 @@ class TestOtherCommands(osc_base.TestCommand):
             self.assertRaises(osc_exceptions.CommandError, tco.check,
                               parsed, tco.DELETE)
 
-    def test_standalone_values(self):
-        parsed = self._parsed(tripleo_deploy.DeployStandalone, [
-            '--local-ip', '192.0.2.2/24', '--heat-native', 'false',
-            '--deployment-python-interpreter', '/usr/bin/python3',
-            '--inflight-validations', '-p', 'plan.yaml', '--cleanup',
-            '--transport', 'local', '--heat-user', 'heat',
-            '--deployment-user', 'stack', '--force-stack-update',
-            '--reproduce-command'])
-        values = tso.read_standalone(parsed)
-        self.assertEqual(tso.StandaloneValues(
-            python_interpreter='/usr/bin/python3',
-            inflight_validations=True, heat_type='container'), values)
 
-    def test_standalone_hieradata(self):
-        env = self.useFixture(fixtures.TempDir()).path
-        good, legacy = env + '/env.yaml', env + '/hiera.yaml'
-        with open(good, 'w') as f:
-            f.write('parameter_defaults: {StandaloneExtraConfig: {a: 1}}\n')
-        with open(legacy, 'w') as f:
-            f.write('nova::debug: true\n')
-        base = ['--local-ip', '192.0.2.2/24', '--hieradata-override']
-        parsed = self._parsed(tripleo_deploy.DeployStandalone, base + [good])
-        self.assertEqual((good,),
-                         tso.read_standalone(parsed).environment_files)
-        parsed = self._parsed(tripleo_deploy.DeployStandalone,
-                              base + [legacy])
-        exc = self.assertRaises(osc_exceptions.CommandError,
-                                tso.read_standalone, parsed)
-        self.assertIn('<Role>ExtraConfig', str(exc))
+class TestRunOptions(osc_base.TestCommand):
 
-    def test_standalone_refuses_upgrade(self):
-        parsed = self._parsed(tripleo_deploy.DeployStandalone,
-                              ['--local-ip', '192.0.2.2/24', '--upgrade'])
-        exc = self.assertRaises(osc_exceptions.CommandError,
-                                tso.read_standalone, parsed)
-        self.assertIn('overcloud upgrade prepare', str(exc))
+    def test_run_commands_take_what_tripleoclient_deprecated(self):
+        from tripleo_ephemeral.commands import overcloud_run
 
-    def test_launch_heat(self):
-        parsed = self._parsed(launch_heat.LaunchHeat,
-                              ['-k', '--heat-native', '--rm-heat',
-                               '--heat-user', 'heat'])
-        self.assertTrue(parsed.kill)
-        self.assertEqual('native', tso.launch_heat_type(parsed))
-        parsed = self._parsed(launch_heat.LaunchHeat, [])
-        self.assertIsNone(tso.launch_heat_type(parsed))
-
-
-def test_help_says_what_each_kind_does():
-    noop = compat_options.CompatOption('--x', kind=compat_options.NOOP,
-                                       why='because')
-    refused = compat_options.CompatOption(
-        '--y', kind=compat_options.REFUSED, why='do z')
-    assert noop.help().endswith('no effect here: because')
-    assert refused.help().endswith('refused here: do z')
+        # Declared once: admin authorize and the runs share it.
+        self.assertIn(tco.STATIC_INVENTORY, tco.ADMIN)
+        self.assertIn(tco.STATIC_INVENTORY, tco.RUN)
+        cmd = overcloud_run.RunExternalUpdate(self.app, None)
+        parsed = self.check_parser(cmd, [
+            '-y', '--refresh', '--static-inventory', 'inv.yaml',
+            '--ssh-user', 'heat-admin'], [('refresh', True),
+                                          ('static_inventory', 'inv.yaml'),
+                                          ('ssh_user', 'heat-admin')])
+        with self.assertLogs('tripleo_ephemeral.commands.tripleoclient',
+                             'WARNING') as logged:
+            declaration.warn_ignored(parsed, tco.EXTERNAL_UPDATE_RUN)
+        self.assertEqual(['--ssh-user is deprecated and ignored',
+                          '--static-inventory is deprecated and ignored',
+                          '--refresh is deprecated and ignored'],
+                         [r.getMessage() for r in logged.records])

@@ -5,7 +5,9 @@ prepare``, which reuse its parser), with tripleoclient 20.0.0's meaning;
 where this project differs the help says so.
 """
 
+import argparse
 import os
+from typing import Any
 
 from osc_lib.cli import parseractions
 from osc_lib import exceptions as osc_exceptions
@@ -16,7 +18,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
 
-def add_options(parser):
+def add_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     group = parser.add_argument_group(_('tripleoclient compatibility'))
     group.add_argument(
         '--answers-file', metavar='<file>', type=options.abs_path,
@@ -56,7 +58,7 @@ def add_options(parser):
     return group
 
 
-def apply_answers(parsed_args):
+def apply_answers(parsed_args: argparse.Namespace) -> dict[str, Any]:
     """The inputs ``--answers-file`` gives, merged with the command line's
     (which win): a dict of ``templates``, ``environment_files`` (the
     answers' environments first), ``roles_file`` and ``networks_file``.
@@ -79,7 +81,7 @@ def apply_answers(parsed_args):
             _('Answers file %s must be a mapping with templates, '
               'environments, roles, networks: fix --answers-file') % path)
 
-    def _path(value):
+    def _path(value: object) -> str:
         # Relative to the current directory, as tripleoclient's.
         return options.abs_path(str(value))
 

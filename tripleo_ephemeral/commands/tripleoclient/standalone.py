@@ -1,21 +1,22 @@
 """tripleoclient 20.0.0's options of ``tripleo deploy`` and ``tripleo launch
 heat`` that this project has no option of its own for, and their values.
 
-Declared as :mod:`.tripleoclient_options` declares the overcloud ones.
+Declared as :mod:`.overcloud` declares the overcloud ones.
 """
 
+import argparse
 import dataclasses
 
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands.compat_options import CompatOption
-from tripleo_ephemeral.commands.compat_options import NOOP
-from tripleo_ephemeral.commands.compat_options import REFUSED
-from tripleo_ephemeral.commands.compat_options import VALUE
-from tripleo_ephemeral.commands import compat_options
+from tripleo_ephemeral.commands.tripleoclient.declaration import CompatOption
+from tripleo_ephemeral.commands.tripleoclient.declaration import NOOP
+from tripleo_ephemeral.commands.tripleoclient.declaration import REFUSED
+from tripleo_ephemeral.commands.tripleoclient.declaration import VALUE
+from tripleo_ephemeral.commands.tripleoclient import declaration
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.commands import tripleoclient_options
+from tripleo_ephemeral.commands.tripleoclient import overcloud
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -80,32 +81,35 @@ STANDALONE = (
 
 @dataclasses.dataclass(frozen=True)
 class StandaloneValues:
-    python_interpreter: str = None
+    """What the tripleoclient options of ``tripleo deploy`` turn into."""
+
+    python_interpreter: str | None = None
     inflight_validations: bool = False
     #: None: --heat-type (or its default) decides
-    heat_type: str = None
+    heat_type: str | None = None
     #: environment files applied after the -e files
-    environment_files: tuple = ()
+    environment_files: tuple[str, ...] = ()
 
 
-def add_standalone_options(parser):
-    return tripleoclient_options.add_options(parser, STANDALONE)
+def add_standalone_options(
+        parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    return overcloud.add_options(parser, STANDALONE)
 
 
-def read_standalone(parsed_args):
-    compat_options.check_refused(parsed_args, STANDALONE)
-    hieradata = compat_options.value(parsed_args, HIERADATA)
+def read_standalone(parsed_args: argparse.Namespace) -> StandaloneValues:
+    declaration.check_refused(parsed_args, STANDALONE)
+    hieradata = declaration.value(parsed_args, HIERADATA)
     if hieradata:
         _check_environment(hieradata)
     return StandaloneValues(
-        python_interpreter=compat_options.value(parsed_args, PYTHON),
+        python_interpreter=declaration.value(parsed_args, PYTHON),
         inflight_validations=INFLIGHT.given(parsed_args),
         heat_type=_native_or_container(
-            compat_options.value(parsed_args, HEAT_NATIVE)),
+            declaration.value(parsed_args, HEAT_NATIVE)),
         environment_files=(hieradata,) if hieradata else ())
 
 
-def _native_or_container(value):
+def _native_or_container(value: str | None) -> str | None:
     if value is None:
         return None
     if value.lower() not in ('true', 'false'):
@@ -114,7 +118,7 @@ def _native_or_container(value):
     return 'native' if value.lower() == 'true' else 'container'
 
 
-def _check_environment(path):
+def _check_environment(path: str) -> None:
     try:
         data = yamlfile.load(path, 'Hieradata override')
     except exceptions.InputFileError as exc:
@@ -144,10 +148,11 @@ LAUNCH_HEAT = (
 )
 
 
-def add_launch_options(parser):
-    return tripleoclient_options.add_options(parser, LAUNCH_HEAT)
+def add_launch_options(
+        parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    return overcloud.add_options(parser, LAUNCH_HEAT)
 
 
-def launch_heat_type(parsed_args):
+def launch_heat_type(parsed_args: argparse.Namespace) -> str | None:
     """The Heat type the tripleoclient options ask for, or None."""
     return 'native' if LAUNCH_NATIVE.given(parsed_args) else None

@@ -1,7 +1,7 @@
 """tripleoclient 20.0.0's options that this project has no option of its
 own for, per command, and the values they turn into.
 
-Each option is declared once (:mod:`.compat_options`): with
+Each option is declared once (:mod:`.declaration`): with
 tripleoclient's meaning where it has one here, a documented no-op where
 the ephemeral design makes it one, or refused with one line saying why and
 what to do instead. ``tools/compat/tripleoclient_parsers.py`` (and its
@@ -10,16 +10,19 @@ here takes. The commands read the options into values with ``read_*``;
 nothing is written back into the parsed arguments.
 """
 
+import argparse
+from collections.abc import Iterable
 import dataclasses
+from typing import Any
 
 from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
-from tripleo_ephemeral.commands.compat_options import CompatOption
-from tripleo_ephemeral.commands.compat_options import NOOP
-from tripleo_ephemeral.commands.compat_options import REFUSED
-from tripleo_ephemeral.commands.compat_options import VALUE
-from tripleo_ephemeral.commands import compat_options
+from tripleo_ephemeral.commands.tripleoclient.declaration import CompatOption
+from tripleo_ephemeral.commands.tripleoclient.declaration import NOOP
+from tripleo_ephemeral.commands.tripleoclient.declaration import REFUSED
+from tripleo_ephemeral.commands.tripleoclient.declaration import VALUE
+from tripleo_ephemeral.commands.tripleoclient import declaration
 from tripleo_ephemeral.commands import options
 
 TITLE = _('tripleoclient options')
@@ -133,24 +136,26 @@ class DeployValues:
     """What the tripleoclient options of a deploy turn into."""
 
     #: parameter_defaults the deploy generates (the user's environments win)
-    parameters: tuple = ()
+    parameters: tuple[tuple[str, Any], ...] = ()
     generate_passwords: bool = True
     #: None, or where to stop before Heat: 'dry-run' or 'setup-only'
-    stop: str = None
+    stop: str | None = None
     #: directories the rendered Ansible project is copied into
-    config_copies: tuple = ()
+    config_copies: tuple[str, ...] = ()
     checks_fatal: bool = True
     warnings_fatal: bool = False
 
 
-def add_deploy_options(parser):
-    return compat_options.add_options(parser, TITLE, DEPLOY)
+def add_deploy_options(
+        parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    return declaration.add_options(parser, TITLE, DEPLOY)
 
 
-def read_deploy(parsed_args, config_download_only=False):
+def read_deploy(parsed_args: argparse.Namespace,
+                config_download_only: bool = False) -> DeployValues:
     """The :class:`DeployValues` of a deploy's parsed arguments; a refused
     option or combination is a CommandError."""
-    compat_options.check_refused(parsed_args, DEPLOY)
+    declaration.check_refused(parsed_args, DEPLOY)
     check_ssh_network(parsed_args)
     stops = [o for o in (DRY_RUN, SETUP_ONLY) if o.given(parsed_args)]
     if len(stops) > 1 or (stops and config_download_only):
@@ -160,7 +165,7 @@ def read_deploy(parsed_args, config_download_only=False):
                     ['--config-download-only'] if config_download_only
                     else [])))
     parameters = tuple(
-        (name, compat_options.value(parsed_args, option))
+        (name, declaration.value(parsed_args, option))
         for name, option in (('NtpServer', NTP_SERVER),
                              ('NovaComputeLibvirtType', LIBVIRT_TYPE))
         if option.given(parsed_args))
@@ -168,16 +173,16 @@ def read_deploy(parsed_args, config_download_only=False):
         parameters=parameters,
         generate_passwords=not NO_PASSWORDS.given(parsed_args),
         stop=stops[0].strings[0][2:] if stops else None,
-        config_copies=tuple(compat_options.value(parsed_args, o)
+        config_copies=tuple(declaration.value(parsed_args, o)
                             for o in (OUTPUT_DIR, CONFIG_DIR)
                             if o.given(parsed_args)),
         checks_fatal=not ERRORS_NONFATAL.given(parsed_args),
         warnings_fatal=WARNINGS_FATAL.given(parsed_args))
 
 
-def check_ssh_network(parsed_args):
+def check_ssh_network(parsed_args: argparse.Namespace) -> None:
     """``--overcloud-ssh-network`` may only say ctlplane."""
-    network = compat_options.value(parsed_args, SSH_NETWORK, 'ctlplane')
+    network = declaration.value(parsed_args, SSH_NETWORK, 'ctlplane')
     if network != 'ctlplane':
         raise osc_exceptions.CommandError(
             _('--overcloud-ssh-network %s: Ansible reaches the hosts on '
@@ -187,13 +192,32 @@ def check_ssh_network(parsed_args):
 
 # -- overcloud admin authorize ----------------------------------------------
 
+STATIC_INVENTORY = CompatOption(
+    '--static-inventory', kind=NOOP, metavar='<inventory>',
+    why=_('the rendered inventory of the work dir is used'))
+
 ADMIN = (
     SSH_NETWORK,
     CompatOption('--overcloud-ssh-enable-timeout', kind=NOOP, type=int,
                  metavar='<seconds>',
                  why=_('as in tripleoclient 20, which no longer used it')),
-    CompatOption('--static-inventory', kind=NOOP, metavar='<inventory>',
-                 why=_('the rendered inventory of the work dir is used')),
+    STATIC_INVENTORY,
+)
+
+
+# -- overcloud update|upgrade|external-update|external-upgrade run ----------
+
+#: What tripleoclient deprecated in its run commands: accepted, a warning
+#: when given (:func:`.declaration.warn_ignored`).
+RUN = (
+    CompatOption('--ssh-user', kind=NOOP, metavar='<user>',
+                 why=_('use --overcloud-ssh-user')),
+    STATIC_INVENTORY,
+)
+EXTERNAL_UPDATE_RUN = RUN + (
+    CompatOption('--refresh', kind=NOOP,
+                 why=_('"openstack overcloud update prepare" renders the '
+                       'playbooks again')),
 )
 
 
@@ -224,10 +248,12 @@ DELETE = (
 )
 
 
-def add_options(parser, declared):
-    return compat_options.add_options(parser, TITLE, declared)
+def add_options(parser: argparse.ArgumentParser,
+                declared: Iterable[CompatOption]) -> argparse._ArgumentGroup:
+    return declaration.add_options(parser, TITLE, declared)
 
 
-def check(parsed_args, declared):
+def check(parsed_args: argparse.Namespace,
+          declared: Iterable[CompatOption]) -> None:
     """Refuse what ``declared`` refuses (commands with no values)."""
-    compat_options.check_refused(parsed_args, declared)
+    declaration.check_refused(parsed_args, declared)

@@ -27,8 +27,9 @@ PACKAGE = 'tripleo_ephemeral'
 LAYERS = (
     # The openstackclient commands.
     ('commands', 'plugin', 'os_cloud'),
-    # What works on a deployed overcloud; adopting one; leaving for RHOSO.
-    ('lifecycle', 'adoption', 'rhoso'),
+    # What works on a deployed overcloud; its deployed servers' agent;
+    # adopting one; leaving for RHOSO.
+    ('lifecycle', 'deployed_server_agent', 'adoption', 'rhoso'),
     # The deploy pipeline.
     ('deploy',),
     # Running Ansible; archiving a work dir.

@@ -11,12 +11,12 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import agent_push
+from tripleo_ephemeral.deployed_server_agent import push as agent_push
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import installed
-from tripleo_ephemeral.overcloud import agent_config
+from tripleo_ephemeral.deployed_server_agent import servers as agent_config
 from tripleo_ephemeral import workdir
 
 COLUMNS = ('Role', 'Index', 'Hostname', 'Metadata URL', 'Source',

@@ -3,9 +3,9 @@ import configparser
 import pytest
 
 from tripleo_ephemeral.commands import deployed_server_agent as command
-from tripleo_ephemeral.deploy import agent_push
+from tripleo_ephemeral.deployed_server_agent import push as agent_push
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import agent_config
+from tripleo_ephemeral.deployed_server_agent import servers as agent_config
 from tripleo_ephemeral.tests.unit import fakes
 
 

@@ -29,7 +29,8 @@ LAYERS = (
     ('commands', 'plugin', 'os_cloud'),
     # What works on a deployed overcloud; its deployed servers' agent;
     # adopting one; leaving for RHOSO.
-    ('lifecycle', 'deployed_server_agent', 'adoption', 'rhoso'),
+    ('lifecycle', 'deployed_server_agent', 'tripleoclient_adoption',
+     'rhoso'),
     # The deploy pipeline.
     ('deploy',),
     # Running Ansible; archiving a work dir.

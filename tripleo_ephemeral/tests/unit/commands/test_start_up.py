@@ -19,7 +19,8 @@ HEAVY = ('heat', 'oslo_db', 'sqlalchemy', 'yaql', 'jsonschema', 'jinja2',
          'heatclient.common.template_utils',
          'tripleo_ephemeral.deploy.pipeline',
          'tripleo_ephemeral.deploy.inputs',
-         'tripleo_ephemeral.adoption.adopt', 'tripleo_ephemeral.rhoso.export',
+         'tripleo_ephemeral.tripleoclient_adoption.adopt',
+         'tripleo_ephemeral.rhoso.export',
          'tripleo_ephemeral.lifecycle.run')
 
 _LOAD = '''

@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.adoption import dump_import
-from tripleo_ephemeral.adoption import schema_version
+from tripleo_ephemeral.tripleoclient_adoption import dump_import
+from tripleo_ephemeral.tripleoclient_adoption import schema_version
 from tripleo_ephemeral import process
 from tripleo_ephemeral.tests import heat_sqlite
 

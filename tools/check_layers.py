@@ -126,9 +126,10 @@ def cycles(graph):
 
 
 #: Unit tests of what is not a module: the pages (test_docs.py checks that
-#: doc/source cites only what exists) and the Pythons setup.cfg admits
-#: (test_pythons.py, beside tools/pythons.py that CI's smoke reads).
-NOT_CODE = ('docs', 'pythons')
+#: doc/source cites only what exists), the Pythons setup.cfg admits
+#: (test_pythons.py, beside tools/pythons.py that CI's smoke reads) and the
+#: fast tier's guard (test_fast_tier.py, of tests/unit/conftest.py).
+NOT_CODE = ('docs', 'pythons', 'fast_tier')
 
 
 def test_layout(root, units):

@@ -11,7 +11,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tripleo_ephemeral import plugin
+
+pytestmark = pytest.mark.starts_process
 
 #: Loaded only by the commands that use them, when they run.
 HEAVY = ('heat', 'oslo_db', 'sqlalchemy', 'yaql', 'jsonschema', 'jinja2',

@@ -74,6 +74,7 @@ def _stack_rows(path):
     conn.close()
 
 
+@pytest.mark.starts_process
 def test_a_legacy_sqlite_dump_is_stamped_and_brought_to_the_head(tmp_path):
     legacy = heat_sqlite.legacy_heat_db(tmp_path / 'legacy.sqlite')
     _stack_rows(legacy)

@@ -30,8 +30,10 @@ PACKAGE = 'tripleo_ephemeral'
 LAYERS = (
     # The openstackclient commands.
     ('commands', 'plugin', 'os_cloud'),
-    # What works on a deployed overcloud; adopting one; leaving for RHOSO.
-    ('lifecycle', 'adoption', 'rhoso'),
+    # What works on a deployed overcloud; its deployed servers' agent;
+    # adopting one; leaving for RHOSO.
+    ('lifecycle', 'deployed_server_agent', 'tripleoclient_adoption',
+     'rhoso'),
     # The deploy pipeline.
     ('deploy',),
     # Running Ansible; archiving a work dir.
@@ -139,9 +141,10 @@ def cycles(graph):
 
 
 #: Unit tests of what is not a module: the pages (test_docs.py checks that
-#: doc/source cites only what exists) and the Pythons setup.cfg admits
-#: (test_pythons.py, beside tools/pythons.py that CI's smoke reads).
-NOT_CODE = ('docs', 'pythons')
+#: doc/source cites only what exists), the Pythons setup.cfg admits
+#: (test_pythons.py, beside tools/pythons.py that CI's smoke reads) and the
+#: fast tier's guard (test_fast_tier.py, of tests/unit/conftest.py).
+NOT_CODE = ('docs', 'pythons', 'fast_tier')
 
 
 def test_layout(root, units):

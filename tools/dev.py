@@ -3,6 +3,9 @@
 
     python3 tools/dev.py deploy [overcloud deploy options]
     python3 tools/dev.py test [pytest options]
+    python3 tools/dev.py test --fast [pytest options]
+                                        # the unit tests that start no
+                                        # process (under a minute)
     python3 tools/dev.py lint           # flake8, mypy (mypy.ini), the layer
                                         # and readers checks, the docs (-W)
     python3 tools/dev.py docs           # the docs build alone
@@ -244,13 +247,35 @@ PARALLEL = ['-n', str(max(3, min(6, 2 * (os.cpu_count() or 2) - 1))),
             '--dist', 'worksteal']
 
 
+#: The fast tier: the unit tests that start no process (no Heat, git, ssh,
+#: podman, no subprocess at all; tests/unit/conftest.py fails a test that
+#: does without the mark), in this one process: every worker of
+#: pytest-xdist would import Heat again (2 workers took 70 s of CPU where
+#: one takes 45 s).
+FAST_MARK = 'not starts_process'
+FAST_PATH = 'tripleo_ephemeral/tests/unit'
+
+
+def fast_argv(args):
+    """pytest's arguments of ``test --fast [args]``: the unit tests, or
+    the paths given, without the ones that start a process."""
+    paths = [a for a in args if not a.startswith('-') and
+             os.path.exists(os.path.join(ROOT, a.split('::')[0]))]
+    return ['-q', '-p', 'no:xdist', '-m', FAST_MARK] + list(args) + (
+        [] if paths else [FAST_PATH])
+
+
 def cmd_test(args):
+    fast = args[:1] == ['--fast']
     ensure_venv(DEV_EXTRAS)
-    setup_system()
+    if not fast:
+        setup_system()
+    # The fast tier too: its equality tests read THT's templates.
     install_templates()
-    if os.environ.get('TRIPLEO_EPHEMERAL_THT') == '1':
+    if os.environ.get('TRIPLEO_EPHEMERAL_THT') == '1' and not fast:
         install_tripleo_ansible()
     argv = [os.path.join(BIN, 'python'), '-m', 'pytest'] + (
+        fast_argv(args[1:]) if fast else
         list(args) or ['-q', '-ra', '--durations=25'] + PARALLEL +
         ['tripleo_ephemeral/tests'])
     os.chdir(ROOT)

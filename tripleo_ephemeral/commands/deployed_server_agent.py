@@ -11,12 +11,8 @@ from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import ansible_options
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
-from tripleo_ephemeral.deploy import agent_push
-from tripleo_ephemeral.deploy import heat_client
-from tripleo_ephemeral import exceptions
-from tripleo_ephemeral import fileutil
-from tripleo_ephemeral.heat_launcher import installed
-from tripleo_ephemeral.overcloud import agent_config
+from tripleo_ephemeral.deployed_server_agent import conf
+from tripleo_ephemeral.deployed_server_agent import push as agent_push
 from tripleo_ephemeral import workdir
 
 COLUMNS = ('Role', 'Index', 'Hostname', 'Metadata URL', 'Source',
@@ -59,15 +55,15 @@ class ConfigDeployedServerAgent(base.DeploymentCommand, command.Lister):
         parser = super().get_parser(prog_name)
         parser.add_argument(
             '--polling-interval', metavar='<seconds>', type=int,
-            default=agent_config.DEFAULT_POLLING_INTERVAL,
+            default=conf.DEFAULT_POLLING_INTERVAL,
             action=parseractions.NonNegativeAction,
             help=_('Seconds between two polls of the agent (default: '
-                   '%d)') % agent_config.DEFAULT_POLLING_INTERVAL)
+                   '%d)') % conf.DEFAULT_POLLING_INTERVAL)
         parser.add_argument(
             '--agent-command', metavar='<command>',
-            default=agent_config.DEFAULT_AGENT_COMMAND,
+            default=conf.DEFAULT_AGENT_COMMAND,
             help=_('What the agent runs on new metadata (default: '
-                   '%s)') % agent_config.DEFAULT_AGENT_COMMAND)
+                   '%s)') % conf.DEFAULT_AGENT_COMMAND)
         ssh = parser.add_argument_group(_('Configuring the servers'))
         ssh.add_argument(
             '--role-hosts', metavar='<role>=<host>[,<host>...]',
@@ -94,64 +90,26 @@ class ConfigDeployedServerAgent(base.DeploymentCommand, command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        work_dir = self.work_dir(parsed_args)
-        role_hosts = (dict(parsed_args.role_hosts) or
-                      role_hosts_from_env(os.environ))
+        from tripleo_ephemeral.deployed_server_agent import configure
+        request = configure.AgentConfigRequest(
+            work_dir=self.work_dir(parsed_args),
+            cloud=getattr(self.app.options, 'cloud', None) or None,
+            polling_interval=parsed_args.polling_interval,
+            agent_command=parsed_args.agent_command,
+            role_hosts=(dict(parsed_args.role_hosts) or
+                        role_hosts_from_env(os.environ)),
+            ssh_user=parsed_args.overcloud_ssh_user,
+            ssh_key=parsed_args.overcloud_ssh_key,
+            config_path=parsed_args.config_path,
+            restart_command=parsed_args.restart_command)
         with errors.user_errors('--work-dir'):
-            servers = self._servers(parsed_args, work_dir)
-            rows = self._write(servers, parsed_args, work_dir)
-            failures = self._push(servers, rows, role_hosts, parsed_args,
-                                  work_dir)
-        if failures:
+            result = configure.configure(request)
+        if result.failures:
             raise osc_exceptions.CommandError(
                 _('%(count)d of %(total)d servers were not configured: '
-                  '%(errors)s') % {'count': len(failures),
-                                   'total': sum(len(h) for h in
-                                                role_hosts.values()),
-                                   'errors': '; '.join(failures)})
-        return COLUMNS, [rows[s.role, s.index] for s in servers]
-
-    def _servers(self, parsed_args, work_dir):
-        heat = installed.InstalledHeatLauncher(
-            work_dir.heat_dir,
-            cloud=getattr(self.app.options, 'cloud', None) or None)
-        client = heat_client.make_client(heat.session())
-        servers = agent_config.deployed_servers(client, parsed_args.stack)
-        return agent_config.resolve_urls(client, servers, heat.endpoint)
-
-    def _write(self, servers, parsed_args, work_dir):
-        work_dir.create()
-        fileutil.ensure_private_dir(work_dir.agent_config_dir)
-        rows = {}
-        for server in servers:
-            path = work_dir.agent_config_file(server.role, server.index)
-            fileutil.write_atomic(path, agent_config.render_conf(
-                server.metadata_url, parsed_args.polling_interval,
-                parsed_args.agent_command))
-            rows[server.role, server.index] = [
-                server.role, server.index, server.hostname,
-                server.metadata_url, server.source, path, None, False]
-        return rows
-
-    def _push(self, servers, rows, role_hosts, parsed_args, work_dir):
-        if not role_hosts:
-            return []
-        known_hosts = work_dir.agent_known_hosts
-        failures = []
-        for server, host in agent_config.assign_hosts(servers, role_hosts):
-            row = rows[server.role, server.index]
-            row[6] = host
-            with open(row[5]) as f:
-                text = f.read()
-            try:
-                agent_push.push(
-                    host, text, user=parsed_args.overcloud_ssh_user,
-                    key=parsed_args.overcloud_ssh_key,
-                    known_hosts=known_hosts,
-                    remote_path=parsed_args.config_path,
-                    restart=parsed_args.restart_command)
-            except exceptions.AgentPushError as exc:
-                failures.append(str(exc))
-                continue
-            row[7] = True
-        return failures
+                  '%(errors)s') % {'count': len(result.failures),
+                                   'total': result.hosts,
+                                   'errors': '; '.join(result.failures)})
+        return COLUMNS, [(s.role, s.index, s.hostname, s.metadata_url,
+                          s.source, s.config_file, s.host, s.pushed)
+                         for s in result.servers]

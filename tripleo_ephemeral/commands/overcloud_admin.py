@@ -45,7 +45,6 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleo_ephemeral.lifecycle import run as lifecycle
         from tripleo_ephemeral.lifecycle import ssh_admin
 
         self.log.debug('take_action(%s)', parsed_args)
@@ -58,7 +57,7 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('admin authorize')):
             run, key = ssh_admin.authorize(
-                wd, lifecycle.load_inventory(wd), ansible,
+                wd, wd.inventory(), ansible,
                 progress.channel(self.app.stderr),
                 ssh_user=parsed_args.overcloud_ssh_user,
                 wait_timeout=parsed_args.overcloud_ssh_port_timeout)

@@ -73,7 +73,7 @@ class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleo_ephemeral.adoption import adopt
+        from tripleo_ephemeral.tripleoclient_adoption import adopt
         from tripleo_ephemeral.heat_launcher import scratch_mariadb
 
         self.log.debug('take_action(%s)', parsed_args)

@@ -39,12 +39,10 @@ class ShowCredentials(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleo_ephemeral.lifecycle import run as lifecycle
-
         self.log.debug('take_action(%s)', parsed_args)
         wd = self.work_dir(parsed_args, existing=True)
         with errors.user_errors('--directory'):
-            outputs = lifecycle.saved_outputs(wd)
+            outputs = wd.saved_outputs()
             rc, clouds = credentials.write(
                 wd.stack, outputs, wd.rc_file, wd.clouds_file,
                 no_proxy=parsed_args.no_proxy)

@@ -42,8 +42,6 @@ class ExportOvercloud(base.DeploymentCommand, command.Command):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleo_ephemeral.lifecycle import run as lifecycle
-
         self.log.debug('take_action(%s)', parsed_args)
         wd = self.work_dir(parsed_args, existing=True)
         path = parsed_args.output_file or wd.export_file()
@@ -56,7 +54,7 @@ class ExportOvercloud(base.DeploymentCommand, command.Command):
                       else wd.config_download_dir)
         with errors.user_errors('--output-file'):
             data = export.export_data(
-                wd.stack, lifecycle.saved_outputs(wd),
+                wd.stack, wd.saved_outputs(),
                 passwords.load(wd.passwords_file), passwords.PASSWORD_NAMES,
                 all_nodes_data=all_nodes.load(config_dir),
                 excludes=not parsed_args.no_password_excludes)

@@ -45,8 +45,6 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleo_ephemeral.lifecycle import run as lifecycle
-
         from tripleo_ephemeral.lifecycle import node_delete
 
         self.log.debug('take_action(%s)', parsed_args)
@@ -59,7 +57,7 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
         say = progress.channel(self.app.stderr)
         with errors.user_errors('--work-dir'):
             found = node_delete.check_hosts(
-                lifecycle.load_inventory(wd), parsed_args.nodes, wd.stack)
+                wd.inventory(), parsed_args.nodes, wd.stack)
         for host, role, ip in found:
             say('%s (%s, %s)' % (host, role, ip))
         confirm.confirm(parsed_args, confirm.NODE_DELETE_PROMPT,

@@ -5,7 +5,6 @@ from osc_lib import exceptions as osc_exceptions
 
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import errors
-from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.commands import saved_source
 
 
@@ -23,8 +22,7 @@ class ShowSavedOutput(saved_source.SavedCommand, command.ShowOne):
     def take_action(self, parsed_args):
         work_dir = self.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
-            outputs, _deployments = stack_outputs.load(
-                work_dir.outputs_file, work_dir.deployments_file)
+            outputs = work_dir.saved_outputs()
         if parsed_args.output:
             if parsed_args.output not in outputs:
                 raise osc_exceptions.CommandError(

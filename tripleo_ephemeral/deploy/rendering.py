@@ -171,8 +171,7 @@ def render_saved(workdir, say, servers=None, ssh_user=None,
     """Render again from the saved outputs (no Heat) with the last
     settings (``ssh_user`` and ``python_interpreter`` override them);
     return ``(config-download dir, outputs)``."""
-    outputs, deployments = stack_outputs.load(workdir.outputs_file,
-                                              workdir.deployments_file)
+    outputs, deployments = workdir.saved_outputs_and_deployments()
     values = dict(saved_settings(workdir, servers))
     if ssh_user:
         values.pop('host_ssh_users', None)

@@ -18,9 +18,6 @@ from typing import TYPE_CHECKING
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import locking
-from tripleo_ephemeral.overcloud import inventory as inventory_mod
-from tripleo_ephemeral.overcloud import outputs as stack_outputs
-from tripleo_ephemeral.overcloud import yamlfile
 
 
 if TYPE_CHECKING:  # a command passes its WorkDir
@@ -107,22 +104,3 @@ def run(workdir: 'workdir_mod.WorkDir', kind: str,
         ansible_seconds=round(sum(r.seconds for r in runs), 1),
         unreachable=sorted({h for r in runs for h in r.unreachable}),
         config_download=config_dir)
-
-
-def saved_outputs(workdir):
-    """The outputs the last deploy saved (for the blacklist, the rc...)."""
-    outputs, _ = stack_outputs.load(workdir.outputs_file,
-                                    workdir.deployments_file)
-    return outputs
-
-
-def load_inventory(workdir):
-    """The rendered inventory of the work dir, as a dict."""
-    path = os.path.join(workdir.config_download_dir,
-                        inventory_mod.INVENTORY_FILE)
-    if not os.path.isfile(path):
-        raise exceptions.DeployError(
-            'No inventory %s: deploy stack %s first, or check '
-            '--stack/--work-dir' % (path, workdir.stack))
-    return yamlfile.load(path, 'Inventory', exceptions.StackOutputsError,
-                         strict=False) or {}

@@ -2,7 +2,10 @@
 its OpenStackDataPlaneDeployments, as the data-plane-adoption procedure
 writes them (names and fields), each made by one function."""
 
+from typing import Any, Iterable, TypedDict
+
 from tripleo_ephemeral.rhoso import services as services_mod
+from tripleo_ephemeral.rhoso import steps
 
 API_VERSION = 'dataplane.openstack.org/v1beta1'
 SERVICE = 'OpenStackDataPlaneService'
@@ -24,23 +27,41 @@ FFU_DEPLOYMENT = 'openstack-nova-compute-ffu-%s'
 FFU_BACKOFF_LIMIT = 3
 
 
-def _object(kind, name, spec, api_version=API_VERSION):
+class DataPlaneObject(TypedDict):
+    """An OpenStackDataPlaneService or OpenStackDataPlaneDeployment
+    (``spec``: the procedure's fields of each)."""
+
+    apiVersion: str
+    kind: str
+    metadata: steps.Metadata
+    spec: dict[str, Any]
+
+
+class ConfigMap(TypedDict):
+    apiVersion: str
+    kind: str
+    metadata: steps.Metadata
+    data: dict[str, str]
+
+
+def _object(kind: str, name: str, spec: dict[str, Any],
+            api_version: str = API_VERSION) -> DataPlaneObject:
     return {'apiVersion': api_version, 'kind': kind,
             'metadata': {'name': name}, 'spec': spec}
 
 
-def pre_adoption_service():
+def pre_adoption_service() -> DataPlaneObject:
     return _object(SERVICE, PRE_ADOPTION,
                    {'playbook': 'osp.edpm.pre_adoption_validation'})
 
 
-def cleanup_service():
+def cleanup_service() -> DataPlaneObject:
     return _object(SERVICE, CLEANUP, {'playbook': 'osp.edpm.tripleo_cleanup'})
 
 
-def nova_service(cell, tls):
+def nova_service(cell: str, tls: bool) -> DataPlaneObject:
     """The cell's Nova service, as the procedure defines it per cell."""
-    spec = {
+    spec: dict[str, Any] = {
         'dataSources': [
             {'secretRef': {'name': 'nova-%s-compute-config' % cell}},
             {'secretRef': {'name': MIGRATION_KEY}},
@@ -59,7 +80,7 @@ def nova_service(cell, tls):
     return _object(SERVICE, services_mod.nova(cell), spec)
 
 
-def cells_config(extra=None):
+def cells_config(extra: dict[str, str] | None = None) -> ConfigMap:
     """The ConfigMap every cell's Nova service reads."""
     data = {WORKAROUNDS[0]: WORKAROUNDS[1]}
     data.update(extra or {})
@@ -67,8 +88,10 @@ def cells_config(extra=None):
             'metadata': {'name': CELLS_CONFIG}, 'data': data}
 
 
-def deployment(name, nodesets, services_override=None, backoff_limit=None):
-    spec = {'nodeSets': list(nodesets)}
+def deployment(name: str, nodesets: Iterable[str],
+               services_override: Iterable[str] | None = None,
+               backoff_limit: int | None = None) -> DataPlaneObject:
+    spec: dict[str, Any] = {'nodeSets': list(nodesets)}
     if services_override:
         spec['servicesOverride'] = list(services_override)
     if backoff_limit is not None:
@@ -76,7 +99,7 @@ def deployment(name, nodesets, services_override=None, backoff_limit=None):
     return _object(DEPLOYMENT, name, spec)
 
 
-def ffu_deployment(cell, nodesets):
+def ffu_deployment(cell: str, nodesets: Iterable[str]) -> DataPlaneObject:
     """The fast-forward upgrade's Deployment of a cell: its Nova service
     again on all the cell's NodeSets (upstream writes ``backoffLimit``
     beside ``spec``, where strict validation refuses it)."""

@@ -13,10 +13,14 @@ TripleO's trailing dot.
 """
 
 import ipaddress
+from typing import Any, Iterable, TypedDict
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import network_data
 from tripleo_ephemeral.rhoso import netplan
+from tripleo_ephemeral.rhoso import plan as plan_mod
+from tripleo_ephemeral.rhoso import source
+from tripleo_ephemeral.rhoso import steps
 
 API_VERSION = 'network.openstack.org/v1beta1'
 KIND = 'NetConfig'
@@ -28,7 +32,54 @@ CTLPLANE = network_data.CTLPLANE
 DEFAULT_MTU = 1500
 
 
-def subnet_name(index):
+class Route(TypedDict):
+    destination: str
+    nexthop: str
+
+
+class AllocationRange(TypedDict):
+    start: str
+    end: str
+
+
+class _SubnetEntry(TypedDict):
+    name: str
+    cidr: str
+    allocationRanges: list[AllocationRange]
+
+
+class SubnetEntry(_SubnetEntry, total=False):
+    """A NetConfig subnet."""
+
+    gateway: str
+    vlan: int
+    routes: list[Route]
+    excludeAddresses: list[str]
+
+
+class NetworkEntry(TypedDict):
+    """A NetConfig network."""
+
+    name: str
+    dnsDomain: str | None
+    mtu: int
+    subnets: list[SubnetEntry]
+
+
+class NetConfigSpec(TypedDict):
+    networks: list[NetworkEntry]
+
+
+class NetConfig(TypedDict):
+    """The NetConfig document (network.openstack.org/v1beta1)."""
+
+    apiVersion: str
+    kind: str
+    metadata: steps.Metadata
+    spec: NetConfigSpec
+
+
+def subnet_name(index: int) -> str:
     """Upstream's subnet names: ``subnet1``, ``subnet2``..."""
     return 'subnet%d' % index
 
@@ -39,29 +90,31 @@ class Subnet:
     address -> VIP), the operator's ``excluded`` addresses and ``routes``
     when merged, and its :class:`~.netplan.SubnetPlan` once planned."""
 
-    def __init__(self, name, tripleo_name, cidr, gateway=None, vlan=None,
-                 routes=()):
+    def __init__(self, name: str, tripleo_name: str, cidr: netplan.Cidr,
+                 gateway: netplan.Address | None = None,
+                 vlan: int | str | None = None,
+                 routes: Iterable[Route] = ()) -> None:
         self.name = name
         self.tripleo_name = tripleo_name
         self.cidr = cidr
         self.gateway = gateway
         self.vlan = vlan
         self.routes = list(routes)
-        self.used = {}
-        self.vips = {}
-        self.excluded = []
-        self.plan = None
+        self.used: dict[netplan.Address, str] = {}
+        self.vips: dict[netplan.Address, str] = {}
+        self.excluded: list[netplan.Address] = []
+        self.plan: netplan.SubnetPlan | None = None
         #: the operator's allocation ranges (merged), or None
-        self.given_ranges = None
+        self.given_ranges: list[netplan.Range] | None = None
         #: the operator's gateway where TripleO's nodes have none
-        self.their_gateway = None
+        self.their_gateway: netplan.Address | None = None
         #: 'merged' into or 'added' to the operator's NetConfig, or None
-        self.merged = None
+        self.merged: str | None = None
 
-    def __contains__(self, ip):
+    def __contains__(self, ip: netplan.Address) -> bool:
         return ip.version == self.cidr.version and ip in self.cidr
 
-    def tripleo_addresses(self):
+    def tripleo_addresses(self) -> dict[netplan.Address, str]:
         """``{address: whose}`` of everything TripleO uses here."""
         found = {ip: 'host %s' % host for ip, host in self.used.items()}
         found.update({ip: 'VIP %s' % key for ip, key in self.vips.items()})
@@ -69,10 +122,10 @@ class Subnet:
             found[self.gateway] = 'gateway'
         return found
 
-    def allocation_ranges(self):
+    def allocation_ranges(self) -> list[netplan.Range]:
         return list(self.plan.parts[netplan.DATAPLANE]) if self.plan else []
 
-    def exclude_addresses(self):
+    def exclude_addresses(self) -> list[str]:
         found = sorted(set(self.vips) | set(self.excluded))
         return [str(ip) for ip in found]
 
@@ -81,30 +134,31 @@ class Network:
     """One NetConfig network: ``lower`` is TripleO's ``name_lower``,
     ``name`` RHOSO's; ``source`` says where TripleO kept it."""
 
-    def __init__(self, lower, name, mtu, source):
+    def __init__(self, lower: str, name: str, mtu: int | str | None,
+                 source: str) -> None:
         self.lower = lower
         self.name = name
         self.mtu = mtu or DEFAULT_MTU
         self.source = source
-        self.subnets = []
-        self.domains = set()
-        self.data_domain = None
+        self.subnets: list[Subnet] = []
+        self.domains: set[str] = set()
+        self.data_domain: str | None = None
         #: 'merged' into or 'added' to the operator's NetConfig, or None
-        self.merged = None
+        self.merged: str | None = None
 
-    def subnet_of(self, ip):
-        ip = ipaddress.ip_address(str(ip))
-        return next((s for s in self.subnets if ip in s), None)
+    def subnet_of(self, ip: object) -> Subnet | None:
+        address = ipaddress.ip_address(str(ip))
+        return next((s for s in self.subnets if address in s), None)
 
     @property
-    def dns_domain(self):
+    def dns_domain(self) -> str | None:
         return sorted(self.domains)[0] if self.domains else None
 
 
-def _routes(routes):
+def _routes(routes: Any) -> list[Route]:
     """NetConfig routes of TripleO's (``destination``/``nexthop`` or
     ``ip_netmask``/``next_hop``); the default route is the gateway's."""
-    result = []
+    result: list[Route] = []
     for route in routes or []:
         if not isinstance(route, dict) or route.get('default'):
             continue
@@ -116,7 +170,7 @@ def _routes(routes):
     return result
 
 
-def _isolated(data, name):
+def _isolated(data: dict[str, Any], name: str) -> Network:
     network = Network(data['name_lower'], name, data.get('mtu'),
                       'networks data, network %s' % data['name'])
     for index, subnet in enumerate(network_data.subnets(data).values(), 1):
@@ -127,7 +181,7 @@ def _isolated(data, name):
     return network
 
 
-def _ctlplane(deployment):
+def _ctlplane(deployment: source.Deployment) -> Network:
     network = None
     for role in deployment.roles.values():
         group_vars = role.group_vars
@@ -154,10 +208,13 @@ def _ctlplane(deployment):
                 'ctlplane subnet of role %s' % role.name, cidr,
                 gateway if gateway and gateway in cidr else None,
                 None, _routes(group_vars.get('ctlplane_host_routes'))))
+    # source.read refuses a deployment without a role that has hosts.
+    assert network is not None
     return network
 
 
-def networks(deployment, choices):
+def networks(deployment: source.Deployment,
+             choices: plan_mod.Choices) -> list[Network]:
     """The :class:`Network` list: ctlplane first, then the isolated
     networks any host uses, in networks-data order, each subnet knowing
     the addresses TripleO uses on it."""
@@ -180,7 +237,7 @@ def networks(deployment, choices):
     return result
 
 
-def _mark_used(deployment, network):
+def _mark_used(deployment: source.Deployment, network: Network) -> None:
     for host in deployment.hosts():
         ip = host.ctlplane_ip if network.lower == CTLPLANE else \
             host.ip(network.lower)
@@ -209,11 +266,12 @@ def _mark_used(deployment, network):
             network.lower.replace('_', ''), cloud))
 
 
-def subnet_entry(subnet):
+def subnet_entry(subnet: Subnet) -> SubnetEntry:
     """The NetConfig subnet of ``subnet``."""
-    entry = {'name': subnet.name, 'cidr': str(subnet.cidr),
-             'allocationRanges': [{'start': str(r.first), 'end': str(r.last)}
-                                  for r in subnet.allocation_ranges()]}
+    entry: SubnetEntry = {
+        'name': subnet.name, 'cidr': str(subnet.cidr),
+        'allocationRanges': [{'start': str(r.first), 'end': str(r.last)}
+                             for r in subnet.allocation_ranges()]}
     if subnet.gateway:
         entry['gateway'] = str(subnet.gateway)
     if subnet.vlan is not None:
@@ -225,13 +283,13 @@ def subnet_entry(subnet):
     return entry
 
 
-def network_entry(network):
+def network_entry(network: Network) -> NetworkEntry:
     return {'name': network.name, 'dnsDomain': network.dns_domain,
             'mtu': int(network.mtu),
             'subnets': [subnet_entry(s) for s in network.subnets]}
 
 
-def document(networks, name=NAME):
+def document(networks: Iterable[Network], name: str = NAME) -> NetConfig:
     """A NetConfig of ``networks`` alone (no --netconfig given)."""
     return {'apiVersion': API_VERSION, 'kind': KIND,
             'metadata': {'name': name},

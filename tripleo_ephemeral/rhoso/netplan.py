@@ -23,8 +23,8 @@ holds, is refused in one line naming the address and the fix.
 and what is left, for the report and for the documents of each part.
 """
 
-import collections
 import ipaddress
+from typing import Iterable, Mapping, NamedTuple, Union
 
 from tripleo_ephemeral import exceptions
 
@@ -47,50 +47,73 @@ CONTROL_PLANE_NETWORKS = frozenset(['ctlplane', 'internalapi', 'storage',
                                     'tenant'])
 
 
+#: An address, and a subnet, of either version.
+Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
+Cidr = Union[ipaddress.IPv4Network, ipaddress.IPv6Network]
+#: Free addresses as integers: ``(first, last)``, both in.
+_Block = tuple[int, int]
+
+
 class PlanError(exceptions.RhosoExportError):
     """A part cannot be placed as asked."""
 
 
-class Range(collections.namedtuple('Range', 'first last')):
+class Range(NamedTuple):
     """Addresses ``first`` to ``last`` (ipaddress objects), both in."""
 
+    first: Address
+    last: Address
+
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: object) -> 'Range':
         """``a-b`` or one address; ValueError when it is neither."""
-        first, _, last = str(text).strip().partition('-')
-        first = ipaddress.ip_address(first.strip())
-        last = ipaddress.ip_address(last.strip()) if last else first
-        if first.version != last.version or first > last:
+        head, _, tail = str(text).strip().partition('-')
+        first = ipaddress.ip_address(head.strip())
+        last = ipaddress.ip_address(tail.strip()) if tail else first
+        if first.version != last.version or \
+                first > last:  # type: ignore[operator]
             raise ValueError('%s is not a range of addresses' % text)
         return cls(first, last)
 
     @property
-    def size(self):
+    def size(self) -> int:
         return int(self.last) - int(self.first) + 1
 
-    def overlaps(self, other):
-        return self.first <= other.last and other.first <= self.last
+    def overlaps(self, other: 'Range') -> bool:
+        before = self.first <= other.last  # type: ignore[operator]
+        return before and other.first <= self.last  # type: ignore[operator]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.first) if self.first == self.last else '%s-%s' % (
             self.first, self.last)
 
 
-#: What the operator asks of a part: ``ranges`` (Range tuple) or a
-#: ``size`` to carve (0: none); ``source`` says who asked.
-Want = collections.namedtuple('Want', 'ranges size source')
-#: An operator's reservation: ``range``, ``why``, and whether it is an
-#: exclusion (``may_hold``): a NetConfig's excludeAddresses may hold
-#: TripleO's addresses and lie inside a given range (IPAM skips it there);
-#: a --reserve may do neither. Nothing is carved over either.
-Reservation = collections.namedtuple('Reservation', 'range why may_hold')
+class Want(NamedTuple):
+    """What the operator asks of a part: ``ranges`` (Range tuple) or a
+    ``size`` to carve (0: none); ``source`` says who asked."""
+
+    ranges: tuple[Range, ...] | None
+    size: int
+    source: str
 
 
-def wants_for(network, given=None):
+class Reservation(NamedTuple):
+    """An operator's reservation: ``range``, ``why``, and whether it is
+    an exclusion (``may_hold``): a NetConfig's excludeAddresses may hold
+    TripleO's addresses and lie inside a given range (IPAM skips it
+    there); a --reserve may do neither. Nothing is carved over either."""
+
+    range: Range
+    why: str
+    may_hold: bool
+
+
+def wants_for(network: str,
+              given: Mapping[str, Want] | None = None) -> dict[str, Want]:
     """The :class:`Want` of each part on RHOSO network ``network``:
     ``given`` (part -> Want) over the defaults (pods and load balancers
     only on :data:`CONTROL_PLANE_NETWORKS`)."""
-    result = {}
+    result: dict[str, Want] = {}
     for part in PARTS:
         size = DEFAULT_SIZE[part]
         if part != DATAPLANE and network not in CONTROL_PLANE_NETWORKS:
@@ -100,7 +123,7 @@ def wants_for(network, given=None):
     return result
 
 
-def _usable(cidr):
+def _usable(cidr: Cidr) -> _Block:
     if cidr.version == 4 and cidr.prefixlen < 31:
         return int(cidr[1]), int(cidr[-2])
     if cidr.version == 6 and cidr.prefixlen < 127:
@@ -108,13 +131,13 @@ def _usable(cidr):
     return int(cidr[0]), int(cidr[-1])
 
 
-def _address(cidr):
+def _address(cidr: Cidr) -> type[Address]:
     """The address class of ``cidr`` (an int alone would guess)."""
     return ipaddress.IPv4Address if cidr.version == 4 else \
         ipaddress.IPv6Address
 
 
-def _cut(free, first, last):
+def _cut(free: list[_Block], first: int, last: int) -> list[_Block]:
     result = []
     for a, b in free:
         if b < first or a > last:
@@ -132,34 +155,34 @@ class SubnetPlan:
     ``reserved`` (:class:`Reservation` list), ``parts`` (part -> Range
     list) with ``given`` (part -> who gave it; carved parts are absent)."""
 
-    def __init__(self, network, subnet, cidr):
+    def __init__(self, network: str, subnet: str, cidr: Cidr) -> None:
         self.network = network
         self.subnet = subnet
         self.cidr = cidr
-        self.tripleo = {}
-        self.reserved = []
-        self.parts = {part: [] for part in PARTS}
-        self.given = {}
+        self.tripleo: dict[Address, str] = {}
+        self.reserved: list[Reservation] = []
+        self.parts: dict[str, list[Range]] = {part: [] for part in PARTS}
+        self.given: dict[str, str] = {}
         lo, hi = _usable(cidr)
         self._free = [(lo, hi)]
 
     @property
-    def where(self):
+    def where(self) -> str:
         return 'network %s subnet %s (%s)' % (self.network, self.subnet,
                                               self.cidr)
 
-    def left(self):
+    def left(self) -> list[Range]:
         """The free :class:`Range` list once every part is placed."""
         make = _address(self.cidr)
         return [Range(make(a), make(b)) for a, b in self._free]
 
-    def left_count(self):
+    def left_count(self) -> int:
         return sum(b - a + 1 for a, b in self._free)
 
-    def _owner(self, rng):
+    def _owner(self, rng: Range) -> str | None:
         """Who holds an address of ``rng`` already, or None."""
         for ip, whose in sorted(self.tripleo.items()):
-            if rng.first <= ip <= rng.last:
+            if rng.first <= ip <= rng.last:  # type: ignore[operator]
                 return '%s (TripleO\'s %s)' % (ip, whose)
         for held in self.reserved:
             if not held.may_hold and held.range.overlaps(rng):
@@ -170,7 +193,7 @@ class SubnetPlan:
                     return '%s (the %s part)' % (other, part)
         return None
 
-    def _inside(self, rng, what, fix):
+    def _inside(self, rng: Range, what: str, fix: str) -> None:
         lo, hi = _usable(self.cidr)
         if rng.first.version != self.cidr.version or \
                 int(rng.first) < lo or int(rng.last) > hi:
@@ -179,7 +202,7 @@ class SubnetPlan:
                             '(%s): %s' % (self.where, what, rng, Range(
                                 make(lo), make(hi)), fix))
 
-    def reserve(self, reservation):
+    def reserve(self, reservation: Reservation) -> None:
         rng = reservation.range
         fix = 'correct %s' % OPTION[RESERVED]
         self._inside(rng, 'the reservation', fix)
@@ -193,7 +216,7 @@ class SubnetPlan:
         self.reserved.append(reservation)
         self._free = _cut(self._free, int(rng.first), int(rng.last))
 
-    def give(self, part, ranges, source):
+    def give(self, part: str, ranges: Iterable[Range], source: str) -> None:
         fix = 'give other addresses with %s %s=<first>-<last>' % (
             OPTION[part], self.network)
         for rng in ranges:
@@ -211,7 +234,7 @@ class SubnetPlan:
             self._free = _cut(self._free, int(rng.first), int(rng.last))
         self.given[part] = source
 
-    def carve(self, part, size):
+    def carve(self, part: str, size: int) -> None:
         """Take ``size`` addresses for ``part`` from the top of the
         highest free block that holds them."""
         if size <= 0:
@@ -237,10 +260,11 @@ class SubnetPlan:
                len(self.reserved), OPTION[part], self.network))
 
 
-def without(ranges, addresses):
+def without(ranges: Iterable[Range], addresses: Iterable[Address]
+            ) -> tuple[list[Range], list[Range]]:
     """``ranges`` with ``addresses`` cut out, and the single addresses left
     dropped (a NetConfig range must hold two): ``(kept, dropped)``."""
-    kept = []
+    kept: list[Range] = []
     for rng in ranges:
         free = [(int(rng.first), int(rng.last))]
         for ip in addresses:
@@ -252,8 +276,10 @@ def without(ranges, addresses):
             [r for r in kept if r.size == 1])
 
 
-def plan_subnet(network, subnet, cidr, tripleo, reservations=(),
-                wants=None):
+def plan_subnet(network: str, subnet: str, cidr: Cidr,
+                tripleo: Mapping[Address, str],
+                reservations: Iterable[Reservation] = (),
+                wants: Mapping[str, Want] | None = None) -> SubnetPlan:
     """The :class:`SubnetPlan` of one subnet: ``tripleo`` maps each
     address TripleO uses to whose it is; ``wants`` (part ->
     :class:`Want`, see :func:`wants_for`) says what each part is given;

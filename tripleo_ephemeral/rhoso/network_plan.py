@@ -10,11 +10,16 @@ loadbalancers parts the control plane's (``--pods-range``,
 range must fall inside one subnet of its network.
 """
 
+from typing import Mapping, Sequence
+
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.rhoso import netconfig
 from tripleo_ephemeral.rhoso import netplan
+from tripleo_ephemeral.rhoso import plan as plan_mod
 
 
-def _check_keys(networks, choices):
+def _check_keys(networks: Sequence[netconfig.Network],
+                choices: plan_mod.Choices) -> None:
     names = [n.name for n in networks]
     given = [(netplan.OPTION[netplan.RESERVED], net) for net in
              choices.network.reservations] + [
@@ -40,26 +45,31 @@ def _check_keys(networks, choices):
                     for s in by_name[net].subnets)))
 
 
-def _merged_wants(subnet, wants, netconfig_name):
+def _merged_wants(subnet: netconfig.Subnet,
+                  wants: Mapping[str, netplan.Want],
+                  netconfig_name: str | None
+                  ) -> tuple[Mapping[str, netplan.Want], list[netplan.Range]]:
     """The operator's allocation ranges of a merged subnet as its given
     dataplane part, TripleO's addresses cut out."""
     if subnet.given_ranges is None or netplan.DATAPLANE in wants:
         return wants, []
     kept, dropped = netplan.without(subnet.given_ranges,
                                     subnet.tripleo_addresses())
-    wants = dict(wants)
-    wants[netplan.DATAPLANE] = netplan.Want(
+    merged = dict(wants)
+    merged[netplan.DATAPLANE] = netplan.Want(
         tuple(kept), 0, 'the allocationRanges of NetConfig %s without '
         'TripleO\'s addresses' % netconfig_name)
-    return wants, dropped
+    return merged, dropped
 
 
-def plan(networks, choices, netconfig_name=None):
+def plan(networks: Sequence[netconfig.Network], choices: plan_mod.Choices,
+         netconfig_name: str | None = None
+         ) -> dict[netconfig.Subnet, list[netplan.Range]]:
     """Plan every subnet of ``networks`` (sets ``subnet.plan``); return the
     addresses left out of a merged NetConfig's ranges because cutting
     TripleO's out left them alone (``{subnet: [Range]}``)."""
     _check_keys(networks, choices)
-    dropped = {}
+    dropped: dict[netconfig.Subnet, list[netplan.Range]] = {}
     for network in networks:
         asked = dict(choices.network.wants.get(network.name) or {})
         for subnet in network.subnets:

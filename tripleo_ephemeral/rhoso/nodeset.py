@@ -12,16 +12,95 @@ roles of one cell with their own NIC templates, tuned profiles...) is set
 on each node (:func:`place`).
 """
 
+from typing import Any, Iterable, Mapping, TypedDict
+
 from tripleo_ephemeral.rhoso import ceph
+from tripleo_ephemeral.rhoso import netconfig
+from tripleo_ephemeral.rhoso import plan as plan_mod
 from tripleo_ephemeral.rhoso import procedure_vars
 from tripleo_ephemeral.rhoso import services as services_mod
+from tripleo_ephemeral.rhoso import source
+from tripleo_ephemeral.rhoso import steps
 
 API_VERSION = 'dataplane.openstack.org/v1beta1'
 KIND = 'OpenStackDataPlaneNodeSet'
 DEFAULT_ROUTE = {'ControlPlane': 'ctlplane'}
 
 
-def default_route_networks(deployment, role, choices):
+class _NodeNetwork(TypedDict):
+    name: str
+    subnetName: str
+    fixedIP: str
+
+
+class NodeNetwork(_NodeNetwork, total=False):
+    """A network of a node, with its address."""
+
+    defaultRoute: bool
+
+
+class NodeAnsible(TypedDict, total=False):
+    """A node's own Ansible settings."""
+
+    ansibleHost: str
+    ansibleUser: str
+    ansibleVars: dict[str, Any]
+
+
+class Node(TypedDict):
+    hostName: str
+    ansible: NodeAnsible
+    networks: list[NodeNetwork]
+
+
+class _TemplateAnsible(TypedDict):
+    ansibleUser: str | None
+    ansibleVars: dict[str, Any]
+
+
+class TemplateAnsible(_TemplateAnsible, total=False):
+    """The node template's Ansible settings."""
+
+    ansibleVarsFrom: list[dict[str, Any]]
+
+
+class _NodeTemplate(TypedDict):
+    ansibleSSHPrivateKeySecret: str
+    ansible: TemplateAnsible
+
+
+class NodeTemplate(_NodeTemplate, total=False):
+    """What every node of the NodeSet shares."""
+
+    extraMounts: list[dict[str, Any]]
+
+
+class EnvVar(TypedDict):
+    name: str
+    value: str
+
+
+class NodeSetSpec(TypedDict):
+    tlsEnabled: bool
+    preProvisioned: bool
+    networkAttachments: list[str]
+    services: list[str]
+    env: list[EnvVar]
+    nodeTemplate: NodeTemplate
+    nodes: dict[str, Node]
+
+
+class NodeSet(TypedDict):
+    """The OpenStackDataPlaneNodeSet document."""
+
+    apiVersion: str
+    kind: str
+    metadata: steps.Metadata
+    spec: NodeSetSpec
+
+
+def default_route_networks(deployment: source.Deployment, role: source.Role,
+                           choices: plan_mod.Choices) -> set[str]:
     names = role.group_vars.get('default_route_networks') or ['ControlPlane']
     result = set()
     for name in names:
@@ -34,13 +113,16 @@ def default_route_networks(deployment, role, choices):
     return result
 
 
-def node_networks(deployment, host, networks, choices):
+def node_networks(deployment: source.Deployment, host: source.Host,
+                  networks: Iterable[netconfig.Network],
+                  choices: plan_mod.Choices) -> list[NodeNetwork]:
     """The node's networks: ctlplane, then the role's in TripleO's order,
     each with its subnet and the node's address."""
-    by_lower = {n.lower: n for n in networks}
+    by_lower: dict[str | None, netconfig.Network] = {
+        n.lower: n for n in networks}
     role = deployment.roles[host.role]
     defaults = default_route_networks(deployment, role, choices)
-    lowers = ['ctlplane'] + [
+    lowers: list[str | None] = ['ctlplane'] + [
         (deployment.network_by_name(name) or {}).get('name_lower')
         for name in role.networks]
     result = []
@@ -49,37 +131,43 @@ def node_networks(deployment, host, networks, choices):
         ip = host.ctlplane_ip if lower == 'ctlplane' else host.ip(lower)
         if network is None or not ip:
             continue
-        entry = {'name': network.name,
-                 'subnetName': network.subnet_of(ip).name,
-                 'fixedIP': str(ip)}
+        # netconfig.networks put every host's address in a subnet.
+        subnet = network.subnet_of(ip)
+        assert subnet is not None
+        entry: NodeNetwork = {'name': network.name,
+                              'subnetName': subnet.name,
+                              'fixedIP': str(ip)}
         if network.name in defaults:
             entry['defaultRoute'] = True
         result.append(entry)
     return result
 
 
-def document(deployment, group, networks, choices):
+def document(deployment: source.Deployment, group: plan_mod.Group,
+             networks: Iterable[netconfig.Network],
+             choices: plan_mod.Choices) -> NodeSet:
     """The NodeSet of ``group`` without its Ansible variables (see
     :func:`place`)."""
     users = [r.ssh_user for r in group.roles if r.ssh_user]
     ssh_user = users[0] if users else None
-    nodes = {}
+    nodes: dict[str, Node] = {}
     for host in group.hosts:
-        node = {'hostName': host.canonical_hostname,
-                'ansible': {'ansibleHost': str(host.ctlplane_ip)},
-                'networks': node_networks(deployment, host, networks,
-                                          choices)}
+        node: Node = {
+            'hostName': host.canonical_hostname,
+            'ansible': {'ansibleHost': str(host.ctlplane_ip)},
+            'networks': node_networks(deployment, host, networks, choices)}
         user = host.vars.get('ansible_ssh_user') or \
             deployment.roles[host.role].ssh_user
         if user and user != ssh_user:
             node['ansible']['ansibleUser'] = user
         nodes[host.name] = node
-    ansible = {'ansibleUser': ssh_user, 'ansibleVars': {}}
+    ansible: TemplateAnsible = {'ansibleUser': ssh_user, 'ansibleVars': {}}
     vars_from = procedure_vars.vars_from(choices.redhat)
     if vars_from:
         ansible['ansibleVarsFrom'] = vars_from
-    template = {'ansibleSSHPrivateKeySecret': choices.ssh_key_secret,
-                'ansible': ansible}
+    template: NodeTemplate = {
+        'ansibleSSHPrivateKeySecret': choices.ssh_key_secret,
+        'ansible': ansible}
     if services_mod.CEPH in group.services:
         template['extraMounts'] = ceph.EXTRA_MOUNTS
     return {
@@ -91,7 +179,8 @@ def document(deployment, group, networks, choices):
             'preProvisioned': True,
             'networkAttachments': ['ctlplane'],
             'services': list(group.services),
-            'env': [dict(e) for e in procedure_vars.ENV[group.kind]],
+            'env': [EnvVar(name=e['name'], value=e['value'])
+                    for e in procedure_vars.ENV[group.kind]],
             'nodeTemplate': template,
             'nodes': nodes,
         },
@@ -101,7 +190,8 @@ def document(deployment, group, networks, choices):
 _MISSING = object()
 
 
-def place(document, per_host):
+def place(document: NodeSet,
+          per_host: Mapping[str, Mapping[str, Any]]) -> None:
     """Set the Ansible variables of ``per_host`` (node -> {name: value})
     in ``document``: the node template's when every node has the same
     value, else each node's own; replaces what was there."""
@@ -110,9 +200,9 @@ def place(document, per_host):
     template['ansibleVars'] = {}
     for node in spec['nodes'].values():
         node.get('ansible', {}).pop('ansibleVars', None)
-    names = []
-    for values in per_host.values():
-        names += [n for n in values if n not in names]
+    names: list[str] = []
+    for given in per_host.values():
+        names += [n for n in given if n not in names]
     for name in names:
         values = [per_host[h].get(name, _MISSING) for h in per_host]
         if all(v is not _MISSING and v == values[0] for v in values):

@@ -21,9 +21,11 @@ is refused unless left out.
 import collections
 import hashlib
 import re
+from typing import NamedTuple
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.rhoso import ansible_vars
+from tripleo_ephemeral.rhoso import netplan
 from tripleo_ephemeral.rhoso import services as services_mod
 from tripleo_ephemeral.rhoso import topology
 
@@ -51,12 +53,16 @@ DEFAULT_OVS_PACKAGES = ('openvswitch3.3',)
 #: release and the repositories to enable.
 RedHat = collections.namedtuple('RedHat', 'subscription_secret '
                                 'registry_secret release repositories')
-#: The network plan's choices: the operator's NetConfig file (or None),
-#: reservations (RHOSO network -> Range list with why), wants (RHOSO
-#: network -> {part: netplan.Want}).
-NetworkChoices = collections.namedtuple(
-    'NetworkChoices', 'netconfig_file reservations wants',
-    defaults=(None, {}, {}))
+
+
+class NetworkChoices(NamedTuple):
+    """The network plan's choices: the operator's NetConfig file (or
+    None), reservations (RHOSO network -> Reservation list), wants (RHOSO
+    network -> {part: netplan.Want})."""
+
+    netconfig_file: str | None = None
+    reservations: dict[str, list[netplan.Reservation]] = {}
+    wants: dict[str, dict[str, netplan.Want]] = {}
 
 
 class Choices(collections.namedtuple('Choices', (

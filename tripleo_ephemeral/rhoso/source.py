@@ -26,9 +26,7 @@ missing; the rest of the package only asks a :class:`Deployment`.
 import os
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.overcloud import inventory as inventory_mod
 from tripleo_ephemeral.overcloud import network_data
-from tripleo_ephemeral.overcloud import outputs as outputs_mod
 from tripleo_ephemeral.overcloud import passwords as passwords_mod
 from tripleo_ephemeral.overcloud import yamlfile
 
@@ -239,7 +237,7 @@ def read(wd):
     what is missing."""
     _check_status(wd)
     try:
-        outputs, _ = outputs_mod.load(wd.outputs_file, wd.deployments_file)
+        outputs = wd.saved_outputs()
     except exceptions.StackOutputsError as exc:
         _fail(str(exc))
     sources = outputs.get(DATA_SOURCES)
@@ -254,7 +252,7 @@ def read(wd):
     except exceptions.RolesDataError as exc:
         _fail(str(exc))
     config_dir = wd.config_download_dir
-    inventory_path = os.path.join(config_dir, inventory_mod.INVENTORY_FILE)
+    inventory_path = wd.inventory_file
     inventory = _load(inventory_path, 'Ansible inventory')
     if not isinstance(inventory, dict):
         _fail('%s is missing: render config-download again with '

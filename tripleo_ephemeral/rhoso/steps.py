@@ -15,8 +15,8 @@ A :class:`Kit` holds the steps of one export in order; the control plane
 adds its steps to it the same way the data plane does. Pure: no I/O.
 """
 
-import collections
 import re
+from typing import Any, Iterable, Mapping, NamedTuple, TypedDict, Union
 
 #: Upstream's procedure, control plane part: networking 10-19, backend
 #: services and osp-secret 20-29, database and OVN migration 30-39,
@@ -30,13 +30,31 @@ _FILE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]*$')
 #: What ``oc apply -f <dir>`` reads.
 APPLIED_SUFFIXES = ('.yaml', '.yml', '.json')
 
+#: A Kubernetes document as YAML reads it (``apiVersion``, ``kind``,
+#: ``metadata``, ...); the modules that make one say its shape
+#: (:class:`~.nodeset.NodeSet`, :class:`~.netconfig.NetConfig`, ...).
+Body = Mapping[str, Any]
 
-class Source(collections.namedtuple('Source',
-                                    'repository revision path lines')):
+
+class Metadata(TypedDict, total=False):
+    """A document's ``metadata``: what the kit sets of it."""
+
+    name: str
+    namespace: str
+    labels: dict[str, str]
+    annotations: dict[str, str]
+
+
+class Source(NamedTuple):
     """Where upstream says it: ``repository`` (owner/name), ``revision``
     (a commit), ``path`` in it and ``lines`` ("744-748", or '')."""
 
-    def text(self):
+    repository: str
+    revision: str
+    path: str
+    lines: str
+
+    def text(self) -> str:
         where = '%s@%s:%s' % (self.repository, self.revision[:8], self.path)
         if not self.lines:
             return where
@@ -49,7 +67,8 @@ class Document:
     the step directory, its ``body``, and ``comments`` (Ansible variable
     -> the line written above it: where its value came from)."""
 
-    def __init__(self, file, body, comments=None):
+    def __init__(self, file: str, body: Body,
+                 comments: dict[str, str] | None = None) -> None:
         if not file.endswith('.yaml') or not _FILE.match(file):
             raise ValueError('a document file is a plain name ending in '
                              '.yaml: %r' % (file,))
@@ -58,14 +77,14 @@ class Document:
         self.comments = dict(comments or {})
 
     @property
-    def kind(self):
+    def kind(self) -> str | None:
         return self.body.get('kind')
 
     @property
-    def name(self):
+    def name(self) -> str | None:
         return (self.body.get('metadata') or {}).get('name')
 
-    def describe(self):
+    def describe(self) -> str:
         return '%s %s' % (self.kind, self.name)
 
 
@@ -75,7 +94,8 @@ class Patch:
     it), its ``body`` (a document or text) and the ``command`` that applies
     it (``{path}`` stands for the file's path in the export)."""
 
-    def __init__(self, file, body, command, what):
+    def __init__(self, file: str, body: Body | str, command: str,
+                 what: str) -> None:
         if file.endswith(APPLIED_SUFFIXES) or not _FILE.match(file):
             raise ValueError('a patch file is a plain name that oc apply '
                              'does not read: %r' % (file,))
@@ -93,9 +113,13 @@ class Step:
     to look at; ``notes`` what the operator decides or does by hand here;
     ``private`` steps (Secrets) are written 0700/0600."""
 
-    def __init__(self, number, name, title, source, documents=(),
-                 patches=(), commands=None, waits=(), checks=(), notes=(),
-                 private=False):
+    def __init__(self, number: int, name: str, title: str,
+                 source: Source,
+                 documents: Iterable[Document] = (),
+                 patches: Iterable[Patch] = (),
+                 commands: Iterable[str] | None = None,
+                 waits: Iterable[str] = (), checks: Iterable[str] = (),
+                 notes: Iterable[str] = (), private: bool = False) -> None:
         if not _NAME.match(name or ''):
             raise ValueError('a step name is lower-case letters, digits '
                              'and "-": %r' % (name,))
@@ -114,11 +138,11 @@ class Step:
         self.private = private
 
     @property
-    def directory(self):
+    def directory(self) -> str:
         return '%02d-%s' % (self.number, self.name)
 
     @property
-    def commands(self):
+    def commands(self) -> list[str]:
         """What to run, in order: the explicit ``commands`` when given
         (they name the patches themselves), else ``oc apply -f`` of the
         directory when it has documents, then each patch's command."""
@@ -129,12 +153,12 @@ class Step:
         return base + [p.command.replace('{dir}', self.directory).replace(
             '{path}', self.path_of(p)) for p in self.patches]
 
-    def path_of(self, item):
+    def path_of(self, item: Union[Document, Patch]) -> str:
         """The path of a :class:`Document` or :class:`Patch` of this step
         in the export."""
         return '%s/%s' % (self.directory, item.file)
 
-    def creates(self):
+    def creates(self) -> list[str]:
         """``Kind name`` of every document it applies, in order."""
         return [d.describe() for d in self.documents]
 
@@ -142,10 +166,10 @@ class Step:
 class Kit:
     """The steps of one export, by number."""
 
-    def __init__(self):
-        self._steps = {}
+    def __init__(self) -> None:
+        self._steps: dict[int, Step] = {}
 
-    def add(self, step):
+    def add(self, step: Step) -> Step:
         """Add ``step``; ValueError when its number or directory is
         taken, or a file name is used twice in it."""
         if step.number in self._steps:
@@ -160,16 +184,16 @@ class Kit:
         self._steps[step.number] = step
         return step
 
-    def steps(self):
+    def steps(self) -> list[Step]:
         return [self._steps[n] for n in sorted(self._steps)]
 
-    def step(self, name):
+    def step(self, name: str) -> Step | None:
         return next((s for s in self._steps.values() if s.name == name),
                     None)
 
-    def documents(self):
+    def documents(self) -> list[tuple[str, Document]]:
         """``(path in the export, Document)`` of every step, in order."""
         return [(s.path_of(d), d) for s in self.steps() for d in s.documents]
 
-    def of_kind(self, kind):
+    def of_kind(self, kind: str) -> list[Body]:
         return [d.body for _, d in self.documents() if d.kind == kind]

@@ -67,7 +67,7 @@ def legacy_heat_db(target, version=86, rows_from=None):
     import sqlalchemy as sa
 
     from tripleo_ephemeral.heat_db import crossdb
-    from tripleo_ephemeral.adoption import schema_version
+    from tripleo_ephemeral.tripleoclient_adoption import schema_version
 
     target = str(target)
     url = target if '://' in target else 'sqlite:///%s' % target

@@ -21,6 +21,8 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import dumps
+from tripleo_ephemeral.overcloud import inventory as inventory_mod
+from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.workdir import claim as claim_file
 
@@ -148,6 +150,12 @@ class WorkDir:
     @property
     def config_download_dir(self):
         return self.join(CONFIG_DOWNLOAD_DIR, self.stack)
+
+    @property
+    def inventory_file(self):
+        """config-download's Ansible inventory."""
+        return os.path.join(self.config_download_dir,
+                            inventory_mod.INVENTORY_FILE)
 
     @property
     def agent_config_dir(self):
@@ -320,6 +328,29 @@ class WorkDir:
         except (OSError, UnicodeError, yaml.YAMLError) as exc:
             LOG.warning('Ignoring %s, which cannot be read: %s', path, exc)
             return None
+
+    # -- what the last deploy saved, read back ------------------------------
+
+    def saved_outputs(self):
+        """The stack outputs the last deploy saved (for the blacklist, the
+        rc...); StackOutputsError when there are none."""
+        return self.saved_outputs_and_deployments()[0]
+
+    def saved_outputs_and_deployments(self):
+        """``(outputs, software deployments)`` the last deploy saved:
+        what config-download renders from."""
+        return stack_outputs.load(self.outputs_file, self.deployments_file)
+
+    def inventory(self):
+        """The rendered Ansible inventory, as a dict; DeployError when the
+        stack was never rendered."""
+        path = self.inventory_file
+        if not os.path.isfile(path):
+            raise exceptions.DeployError(
+                'No inventory %s: deploy stack %s first, or check '
+                '--stack/--work-dir' % (path, self.stack))
+        return yamlfile.load(path, 'Inventory', exceptions.StackOutputsError,
+                             strict=False) or {}
 
     def save(self, path, data):
         """Write ``data`` as YAML to ``path`` atomically (0600)."""

@@ -16,39 +16,53 @@ carved from the top of the free space). Every refusal is one line naming
 the option.
 """
 
+from typing import Iterable, Iterator, Mapping, NoReturn, Sequence
+
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.rhoso.controlplane import inputs as inputs_mod
+from tripleo_ephemeral.rhoso import netconfig
 from tripleo_ephemeral.rhoso import netplan
+from tripleo_ephemeral.rhoso import plan as plan_mod
 
 ATTACHED = netplan.CONTROL_PLANE_NETWORKS
 WORKERS_OPTION = '--ocp-worker-range'
 WORKERS = 'OpenShift workers (%s)'
 
 
-def _fail(message):
+#: ``(first, last)`` addresses, both in.
+Bounds = inputs_mod.Bounds
+
+
+def _fail(message: str) -> NoReturn:
     raise exceptions.RhosoExportError(message)
 
 
-def text(part):
+def text(part: Bounds | None) -> str:
     """``FIRST-LAST`` of a ``(first, last)``, or ``-``."""
     return str(netplan.Range(*part)) if part else '-'
 
 
-def addresses(first, last):
+def addresses(first: netplan.Address,
+              last: netplan.Address) -> Iterator[netplan.Address]:
     ip = first
-    while ip <= last:
+    while ip <= last:  # type: ignore[operator]
         yield ip
         ip += 1
 
 
-def runs(first, last, taken):
+def runs(first: netplan.Address, last: netplan.Address,
+         taken: Iterable[netplan.Address]) -> list[Bounds]:
     """The free ``(first, last)`` runs of ``first..last`` without the
     addresses of ``taken`` (a set), lowest first."""
-    result, start = [], first
-    for ip in sorted(a for a in taken if first <= a <= last):
-        if ip > start:
+    result: list[Bounds] = []
+    start = first
+    inside = sorted(a for a in taken
+                    if first <= a <= last)  # type: ignore[operator]
+    for ip in inside:
+        if ip > start:  # type: ignore[operator]
             result.append((start, ip - 1))
         start = max(start, ip + 1)
-    if start <= last:
+    if start <= last:  # type: ignore[operator]
         result.append((start, last))
     return result
 
@@ -59,25 +73,42 @@ class Split:
     ``workers``' addresses; ``pods``, ``loadbalancers`` are ``(first,
     last)`` or None."""
 
-    def __init__(self, network, workers):
+    def __init__(self, network: netconfig.Network,
+                 workers: Mapping[str, netplan.Address]) -> None:
         self.network = network
         self.subnet = network.subnets[0]
-        self.plan = self.subnet.plan
+        # splits() makes a Split of a planned subnet only.
+        assert self.subnet.plan is not None
+        self.plan: netplan.SubnetPlan = self.subnet.plan
         self.workers = workers
 
-    name = property(lambda self: self.network.name)
-    tripleo = property(lambda self: self.plan.tripleo)
-    attached = property(lambda self: self.network.name in ATTACHED)
+    @property
+    def name(self) -> str:
+        return self.network.name
 
-    def _one(self, part):
+    @property
+    def tripleo(self) -> dict[netplan.Address, str]:
+        return self.plan.tripleo
+
+    @property
+    def attached(self) -> bool:
+        return self.network.name in ATTACHED
+
+    def _one(self, part: str) -> Bounds | None:
         ranges = self.plan.parts[part]
-        return tuple(ranges[0]) if ranges else None
+        return (ranges[0].first, ranges[0].last) if ranges else None
 
-    pods = property(lambda self: self._one(netplan.PODS))
-    loadbalancers = property(lambda self: self._one(netplan.LOADBALANCERS))
+    @property
+    def pods(self) -> Bounds | None:
+        return self._one(netplan.PODS)
+
+    @property
+    def loadbalancers(self) -> Bounds | None:
+        return self._one(netplan.LOADBALANCERS)
 
 
-def _wants(choices_network, name):
+def _wants(choices_network: plan_mod.NetworkChoices,
+           name: str) -> list[netplan.Range]:
     """Every range the operator gave on network ``name``."""
     found = [r.range for r in choices_network.reservations.get(name, ())]
     for want in (choices_network.wants.get(name) or {}).values():
@@ -85,7 +116,8 @@ def _wants(choices_network, name):
     return found
 
 
-def _check(networks, inputs):
+def _check(networks: Sequence[netconfig.Network],
+           inputs: inputs_mod.Inputs) -> None:
     names = [n.name for n in networks]
     for name in sorted(inputs.worker_ranges):
         if name not in names:
@@ -98,12 +130,16 @@ def _check(networks, inputs):
                       WORKERS_OPTION, name, ', '.join(sorted(ATTACHED))))
         rng = netplan.Range(*inputs.worker_ranges[name])
         cidr = network.subnets[0].cidr
-        if rng.first not in cidr or rng.last not in cidr:
+        if rng.first not in cidr or \
+                rng.last not in cidr:
             _fail('%s %s=%s: outside %s\'s subnet %s; give addresses inside '
                   'it' % (WORKERS_OPTION, name, rng, name, cidr))
 
 
-def _place(name, subnet, tripleo, taken, count, given):
+def _place(name: str, subnet: netconfig.Subnet,
+           tripleo: Mapping[netplan.Address, str],
+           taken: set[netplan.Address], count: int,
+           given: Bounds | None) -> netplan.Address:
     """The first address of ``count`` in a row for the workers."""
     if given:
         rng = netplan.Range(*given)
@@ -127,11 +163,15 @@ def _place(name, subnet, tripleo, taken, count, given):
           % (name, subnet.cidr, count, WORKERS_OPTION, name))
 
 
-def workers(networks, inputs, choices_network):
+def workers(networks: Sequence[netconfig.Network], inputs: inputs_mod.Inputs,
+            choices_network: plan_mod.NetworkChoices
+            ) -> tuple[dict[str, dict[str, netplan.Address]],
+                       dict[str, list[netplan.Reservation]]]:
     """``({network: {node: address}}, {network: [Reservation]})``: the
     workers' addresses on every attached network with a VLAN."""
     _check(networks, inputs)
-    found, reservations = {}, {}
+    found: dict[str, dict[str, netplan.Address]] = {}
+    reservations: dict[str, list[netplan.Reservation]] = {}
     if not inputs.workers:
         return found, reservations
     for network in networks:
@@ -154,7 +194,9 @@ def workers(networks, inputs, choices_network):
     return found, reservations
 
 
-def with_workers(choices, reservations):
+def with_workers(choices: plan_mod.Choices,
+                 reservations: Mapping[str, Iterable[netplan.Reservation]]
+                 ) -> plan_mod.Choices:
     """``choices`` whose network plan also reserves ``reservations``."""
     merged = {name: list(found) for name, found in
               choices.network.reservations.items()}
@@ -164,7 +206,9 @@ def with_workers(choices, reservations):
         reservations=merged))
 
 
-def splits(networks, found):
+def splits(networks: Iterable[netconfig.Network],
+           found: Mapping[str, Mapping[str, netplan.Address]]
+           ) -> list[Split]:
     """A :class:`Split` per planned network; ``found`` is :func:`workers`'
     addresses."""
     return [Split(n, found.get(n.name, {})) for n in networks

@@ -10,13 +10,17 @@ everywhere (``enable_internal_tls``), whose CA the operator copies to the
 TripleO's hosts used.
 """
 
+from typing import Any, Iterable, Sequence
+
+from tripleo_ephemeral.rhoso.controlplane import endpoints as endpoints_mod
+from tripleo_ephemeral.rhoso.controlplane import inputs as inputs_mod
 from tripleo_ephemeral.rhoso.controlplane import patch as patch_mod
 
 PAGE = 'proc_deploying-backend-services.adoc'
 SECRET = 'osp-secret'
 GALERA_STORAGE = '5G'
 #: The services the procedure turns off, with the template it gives each.
-OFF = (
+OFF: tuple[tuple[str, dict[str, Any]], ...] = (
     ('barbican', {'barbicanAPI': {}, 'barbicanWorker': {},
                   'barbicanKeystoneListener': {}}),
     ('cinder', {'cinderAPI': {}, 'cinderScheduler': {}, 'cinderBackup': {},
@@ -34,7 +38,7 @@ OFF = (
 TLS_ISSUER = 'rootca-internal'
 
 
-def _tls(enabled):
+def _tls(enabled: bool) -> dict[str, Any]:
     if not enabled:
         return {'podLevel': {'enabled': False}, 'ingress': {'enabled': False}}
     issuer = {'ca': {'customIssuer': TLS_ISSUER}}
@@ -43,7 +47,8 @@ def _tls(enabled):
             'ingress': {'enabled': True, 'ca': {'customIssuer': TLS_ISSUER}}}
 
 
-def ovn(replicas, internal, tenant, enabled=False):
+def ovn(replicas: int, internal: str | None, tenant: str | None,
+        enabled: bool = False) -> dict[str, Any]:
     """The ``ovn`` section: the databases on the internal network."""
     clusters = {}
     for name, db_type in (('ovndbcluster-nb', 'NB'),
@@ -56,15 +61,21 @@ def ovn(replicas, internal, tenant, enabled=False):
         'ovnDBCluster': clusters}}
 
 
-def document(inputs, endpoints, cells, tls, dns_servers):
+def document(inputs: inputs_mod.Inputs,
+             endpoints: endpoints_mod.Endpoints, cells: Iterable[str],
+             tls: bool, dns_servers: Sequence[str] | None
+             ) -> tuple[patch_mod.ControlPlane, list[patch_mod.Value],
+                        list[str]]:
     """``(document, values, operator_inputs)`` of the step."""
-    spec = {'secret': SECRET, 'storageClass': inputs.storage_class}
-    values = [('spec.storageClass', inputs.storage_class,
-               'the operator (--storage-class)')]
+    spec: dict[str, Any] = {'secret': SECRET,
+                            'storageClass': inputs.storage_class}
+    values: list[patch_mod.Value] = [
+        ('spec.storageClass', inputs.storage_class,
+         'the operator (--storage-class)')]
     needed = []
     for name, template in OFF:
         spec[name] = {'enabled': False, 'template': dict(template)}
-    dns = {'replicas': 1}
+    dns: dict[str, Any] = {'replicas': 1}
     if 'dns' in endpoints.addresses:
         dns['override'] = {'service': endpoints.service('dns')}
     if dns_servers:
@@ -80,7 +91,7 @@ def document(inputs, endpoints, cells, tls, dns_servers):
     spec['dns'] = {'template': dns}
     galera = {'openstack': {'secret': SECRET, 'replicas': inputs.replicas,
                             'storageRequest': GALERA_STORAGE}}
-    rabbitmq = {'rabbitmq': {}}
+    rabbitmq: dict[str, dict[str, Any]] = {'rabbitmq': {}}
     for cell in sorted(cells):
         galera['openstack-%s' % cell] = dict(galera['openstack'])
         rabbitmq['rabbitmq-%s' % cell] = {}

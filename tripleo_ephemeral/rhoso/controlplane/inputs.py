@@ -8,11 +8,12 @@ plan's options. :func:`inputs` reads the raw option values once into a
 frozen :class:`Inputs`; a malformed value is one line naming the option.
 """
 
-import collections
 import ipaddress
 import re
+from typing import Any, Iterable, Mapping, NamedTuple, NoReturn
 
 from tripleo_ephemeral import exceptions
+from tripleo_ephemeral.rhoso import netplan
 
 #: The procedure's values where the operator gives nothing.
 DEFAULT_STORAGE_CLASS = 'local-storage'
@@ -21,44 +22,58 @@ _NODE = re.compile(r'^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$')
 _IFACE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.:-]{0,14}$')
 
 
-class Inputs(collections.namedtuple('Inputs', (
-        'workers', 'worker_ranges', 'storage_class', 'replicas',
-        'skip_services'))):
+#: ``(first, last)`` addresses, both in.
+Bounds = tuple[netplan.Address, netplan.Address]
+
+
+class Inputs(NamedTuple):
     """``workers``: ``((node, interface), ...)`` in the order given;
     ``worker_ranges``: ``{network: (first, last)}`` (RHOSO network names);
     ``skip_services``: services the operator leaves out."""
 
+    workers: tuple[tuple[str, str], ...]
+    worker_ranges: dict[str, Bounds]
+    storage_class: str
+    replicas: int
+    skip_services: frozenset[str]
 
-def _fail(message):
+
+def _fail(message: str) -> NoReturn:
     raise exceptions.RhosoExportError(message)
 
 
-def parse_range(option, network, text):
+def parse_range(option: str, network: str, text: object) -> Bounds:
     """``(first, last)`` of ``FIRST-LAST`` (or one address)."""
-    first, _, last = str(text).partition('-')
+    head, _, tail = str(text).partition('-')
     try:
-        first = ipaddress.ip_address(first.strip())
-        last = ipaddress.ip_address((last or str(first)).strip())
+        first = ipaddress.ip_address(head.strip())
+        last = ipaddress.ip_address((tail or str(first)).strip())
     except ValueError:
         _fail('%s %s=%s: not an address range FIRST-LAST (e.g. '
               '172.17.0.100-172.17.0.139)' % (option, network, text))
-    if first.version != last.version or first > last:
+    if first.version != last.version or \
+            first > last:  # type: ignore[operator]
         _fail('%s %s=%s: the range is empty or mixes IPv4 and IPv6; give '
               'FIRST-LAST with FIRST <= LAST' % (option, network, text))
     return first, last
 
 
-def _ranges(option, given):
+def _ranges(option: str,
+            given: Mapping[str, object] | None) -> dict[str, Bounds]:
     return {net: parse_range(option, net, text)
             for net, text in sorted((given or {}).items())}
 
 
-def inputs(workers=None, worker_ranges=None, storage_class=None,
-           replicas=None, skip_services=()):
+def inputs(workers: Mapping[str, str] | Iterable[tuple[str, str]] | None
+           = None,
+           worker_ranges: Mapping[str, object] | None = None,
+           storage_class: str | None = None,
+           replicas: int | str | None = None,
+           skip_services: Iterable[str] | None = ()) -> Inputs:
     """The :class:`Inputs` of the raw option values (``workers``:
     ``{node: interface}`` or pairs)."""
-    pairs = list((workers or {}).items()) if isinstance(workers, dict) \
-        else list(workers or ())
+    pairs: list[Any] = list((workers or {}).items()) if isinstance(
+        workers, dict) else list(workers or ())
     for node, iface in pairs:
         if not _NODE.match(node or ''):
             _fail('--ocp-worker %s=%s: %r is not an OpenShift node name '

@@ -14,6 +14,10 @@ the pods' range, the address pool the load balancers'.
 """
 
 import json
+from typing import Any, Sequence, TypedDict
+
+from tripleo_ephemeral.rhoso.controlplane import addressing
+from tripleo_ephemeral.rhoso import steps
 
 NNCP_API = 'nmstate.io/v1'
 NAD_API = 'k8s.cni.cncf.io/v1'
@@ -24,16 +28,47 @@ CNI_VERSION = '0.3.1'
 IFNAME_MAX = 15
 
 
-def vlan_interface(split):
+#: The OpenShift workers: ``(node, NIC)`` each.
+Workers = Sequence[tuple[str, str]]
+
+
+class OpenShiftObject(TypedDict):
+    """A NodeNetworkConfigurationPolicy, NetworkAttachmentDefinition,
+    IPAddressPool or L2Advertisement (``spec``: its kind's fields)."""
+
+    apiVersion: str
+    kind: str
+    metadata: steps.Metadata
+    spec: dict[str, Any]
+
+
+class Ipam(TypedDict):
+    type: str
+    range: str
+    range_start: str
+    range_end: str
+
+
+class NadConfig(TypedDict):
+    """The CNI configuration a NetworkAttachmentDefinition carries."""
+
+    cniVersion: str
+    name: str
+    type: str
+    master: str
+    ipam: Ipam
+
+
+def vlan_interface(split: addressing.Split) -> str:
     """The worker's interface of ``split``'s VLAN: the network's name, or
     ``vlan<id>`` when the name is no interface name."""
     name = split.name
     if len(name) <= IFNAME_MAX and name.replace('-', '').isalnum():
         return name
-    return 'vlan%d' % split.subnet.vlan
+    return 'vlan%d' % split.subnet.vlan  # type: ignore[str-format]
 
 
-def master(split, workers):
+def master(split: addressing.Split, workers: Workers) -> str | None:
     """The interface the network's pods and load balancers use on every
     worker, or None when there is none (an untagged network on workers
     whose NICs differ)."""
@@ -43,8 +78,10 @@ def master(split, workers):
     return interfaces.pop() if len(interfaces) == 1 else None
 
 
-def _object(api, kind, name, spec, namespace=None, labels=None):
-    metadata = {'name': name}
+def _object(api: str, kind: str, name: str, spec: dict[str, Any],
+            namespace: str | None = None,
+            labels: dict[str, str] | None = None) -> OpenShiftObject:
+    metadata: steps.Metadata = {'name': name}
     if namespace:
         metadata['namespace'] = namespace
     if labels:
@@ -53,15 +90,16 @@ def _object(api, kind, name, spec, namespace=None, labels=None):
             'spec': spec}
 
 
-def policy_name(node, iface):
+def policy_name(node: str, iface: str) -> str:
     return '%s-%s' % (iface.lower().replace('_', '-').replace('.', '-'),
                       node)
 
 
-def nncp(node, iface, splits):
+def nncp(node: str, iface: str,
+         splits: Sequence[addressing.Split]) -> OpenShiftObject:
     """The NodeNetworkConfigurationPolicy of one worker: a VLAN of
     ``iface`` per network where the worker has an address."""
-    interfaces = []
+    interfaces: list[dict[str, Any]] = []
     mtus = []
     for split in splits:
         ip = split.workers.get(node)
@@ -75,7 +113,8 @@ def nncp(node, iface, splits):
             'type': 'vlan',
             'state': 'up',
             'mtu': mtu,
-            'vlan': {'base-iface': iface, 'id': int(split.subnet.vlan)},
+            'vlan': {'base-iface': iface,
+                     'id': int(split.subnet.vlan)},  # type: ignore[arg-type]
             'ipv4' if ip.version == 4 else 'ipv6': {
                 'enabled': True, 'dhcp': False,
                 'address': [{'ip': str(ip),
@@ -94,41 +133,49 @@ def nncp(node, iface, splits):
                            'node-role.kubernetes.io/worker': ''}})
 
 
-def nad_config(split, master_iface):
+def nad_config(split: addressing.Split, master_iface: str) -> NadConfig:
     """The CNI configuration (a dict) of the network's attachment."""
-    ipam = {'type': 'whereabouts', 'range': str(split.subnet.cidr),
-            'range_start': str(split.pods[0]),
-            'range_end': str(split.pods[1])}
+    # documents() makes an attachment of a split with a pods' range only.
+    assert split.pods is not None
+    ipam: Ipam = {'type': 'whereabouts', 'range': str(split.subnet.cidr),
+                  'range_start': str(split.pods[0]),
+                  'range_end': str(split.pods[1])}
     return {'cniVersion': CNI_VERSION, 'name': split.name,
             'type': 'macvlan', 'master': master_iface, 'ipam': ipam}
 
 
-def nad(split, master_iface):
+def nad(split: addressing.Split, master_iface: str) -> OpenShiftObject:
     config = json.dumps(nad_config(split, master_iface), indent=2) + '\n'
     return _object(NAD_API, 'NetworkAttachmentDefinition', split.name,
                    {'config': config}, labels={'osp/net': split.name})
 
 
-def pool(split):
+def pool(split: addressing.Split) -> OpenShiftObject:
+    assert split.loadbalancers is not None
     first, last = split.loadbalancers
     return _object(METALLB_API, 'IPAddressPool', split.name,
                    {'addresses': ['%s-%s' % (first, last)],
                     'autoAssign': True}, namespace=METALLB_NAMESPACE)
 
 
-def advertisement(split, master_iface):
+def advertisement(split: addressing.Split,
+                  master_iface: str) -> OpenShiftObject:
     return _object(METALLB_API, 'L2Advertisement', split.name,
                    {'ipAddressPools': [split.name],
                     'interfaces': [master_iface]},
                    namespace=METALLB_NAMESPACE)
 
 
-def documents(splits, workers):
+def documents(splits: Sequence[addressing.Split], workers: Workers
+              ) -> tuple[list[OpenShiftObject], list[OpenShiftObject],
+                         list[OpenShiftObject], dict[str, str]]:
     """``(policies, attachments, metallb)``: the NNCPs (one per worker),
     the NADs and the pools with their advertisements, and the networks
     left without an attachment ({name: why})."""
     policies = [nncp(node, iface, splits) for node, iface in workers]
-    attachments, metallb, missing = [], [], {}
+    attachments: list[OpenShiftObject] = []
+    metallb: list[OpenShiftObject] = []
+    missing: dict[str, str] = {}
     for split in splits:
         if not split.attached or split.pods is None:
             continue

@@ -14,7 +14,9 @@ the control plane after every patch.
 """
 
 import copy
+from typing import Any, Iterable, Mapping, TypedDict
 
+from tripleo_ephemeral.rhoso.controlplane import ini
 from tripleo_ephemeral.rhoso import steps
 
 KIND = 'OpenStackControlPlane'
@@ -28,7 +30,21 @@ COMMAND = ('oc patch openstackcontrolplane %s --type=merge '
            '--patch-file={path}' % NAME)
 
 
-def source(page):
+#: A value a patch carries: ``(path, value, TripleO source)``.
+Value = tuple[str, Any, str]
+
+
+class ControlPlane(TypedDict):
+    """The OpenStackControlPlane document (core.openstack.org/v1beta1);
+    ``spec``: a service's section each (``keystone``, ``galera``...)."""
+
+    apiVersion: str
+    kind: str
+    metadata: steps.Metadata
+    spec: dict[str, Any]
+
+
+def source(page: str) -> steps.Source:
     """The :class:`~tripleo_ephemeral.rhoso.steps.Source` of an upstream
     page (``proc_...adoc``, under ``docs_user/modules``)."""
     return steps.Source(REPOSITORY, UPSTREAM_COMMIT,
@@ -38,8 +54,12 @@ def source(page):
 class Patch(steps.Patch):
     """One merge patch of the control plane (see the module)."""
 
-    def __init__(self, service, name, spec, page_name, configs=None,
-                 inputs=None, after=None, values=None):
+    def __init__(self, service: str, name: str, spec: dict[str, Any],
+                 page_name: str,
+                 configs: Mapping[str, ini.Config] | None = None,
+                 inputs: Iterable[str] | None = None,
+                 after: Iterable[str] | None = None,
+                 values: Iterable[Value] | None = None) -> None:
         super().__init__('%s.patch' % name, {'spec': spec}, COMMAND,
                          'the OpenStackControlPlane\'s %s' % ', '.join(
                              sorted(spec)))
@@ -57,11 +77,12 @@ class Patch(steps.Patch):
         self.values = list(values or [])
 
 
-def merge(target, patch):
+def merge(target: Any, patch: Any) -> Any:
     """RFC 7386: ``patch`` applied to a copy of ``target``."""
     if not isinstance(patch, dict):
         return copy.deepcopy(patch)
-    result = copy.deepcopy(target) if isinstance(target, dict) else {}
+    result: dict[str, Any] = copy.deepcopy(target) if isinstance(
+        target, dict) else {}
     for key, value in patch.items():
         if value is None:
             result.pop(key, None)
@@ -70,6 +91,6 @@ def merge(target, patch):
     return result
 
 
-def control_plane(spec):
+def control_plane(spec: dict[str, Any]) -> ControlPlane:
     return {'apiVersion': API_VERSION, 'kind': KIND,
             'metadata': {'name': NAME}, 'spec': spec}

@@ -19,7 +19,7 @@ import psutil
 import pytest
 import yaml
 
-from tripleo_ephemeral.adoption import equivalence
+from tripleo_ephemeral.tripleoclient_adoption import equivalence
 from tripleo_ephemeral.archives import install_archives
 from tripleo_ephemeral import heat_launcher
 from tripleo_ephemeral.heat_launcher import state as launcher_state

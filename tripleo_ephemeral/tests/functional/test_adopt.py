@@ -1,6 +1,7 @@
 """`overcloud adopt`: from an installed Heat, from a mysqldump of the pod's
 database and from a Wallaby-era dump; then the next deploy on native Heat
-creates an equivalent stack (:mod:`tripleo_ephemeral.adoption.equivalence`).
+creates an equivalent stack
+(:mod:`tripleo_ephemeral.tripleoclient_adoption.equivalence`).
 """
 
 import gzip
@@ -14,7 +15,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral import heat_launcher
-from tripleo_ephemeral.adoption import dump_import
+from tripleo_ephemeral.tripleoclient_adoption import dump_import
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.heat_launcher import scratch_mariadb

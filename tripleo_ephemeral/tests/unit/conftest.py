@@ -1,6 +1,108 @@
-"""Fixtures shared by the unit tests."""
+"""Fixtures shared by the unit tests, and the fast tier's guard.
+
+A unit test that starts a process (a subprocess, through
+:mod:`tripleo_ephemeral.process` or not, a fork, an exec, a
+multiprocessing child) is marked ``@pytest.mark.starts_process``; the
+others are the fast tier (``python3 tools/dev.py test --fast`` runs them:
+``-m 'not starts_process'``). The guard below keeps it so: in a test
+without the mark, starting a process raises :class:`ProcessStarted` and
+fails the test, even where the code under test catches it.
+"""
+
+import multiprocessing.util
+import os
+import subprocess
 
 import pytest
+
+#: The marker of the unit tests that start a process.
+STARTS_PROCESS = 'starts_process'
+#: Every way a process starts here: subprocess (run, check_output,
+#: os.popen, asyncio's and tripleo_ephemeral.process's all end in
+#: Popen._execute_child), a fork, a spawn, an exec, multiprocessing's
+#: spawn and forkserver.
+GUARDED = ((subprocess.Popen, '_execute_child'), (os, 'fork'),
+           (os, 'forkpty'), (os, 'posix_spawn'), (os, 'posix_spawnp'),
+           (os, 'system'), (os, 'execv'), (os, 'execve'),
+           (multiprocessing.util, 'spawnv_passfds'))
+_STARTED = pytest.StashKey()
+
+# Heat's croniter runs ``file`` on the Python binary when it is first
+# imported (platform.architecture): once, here, before any test's guard.
+try:
+    import croniter  # noqa: F401
+except ImportError:  # pragma: no cover - Heat brings it
+    pass
+
+
+class ProcessStarted(BaseException):
+    """A unit test without the starts_process mark started a process (a
+    BaseException: the code under test does not catch it as an error of
+    its own)."""
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', (
+        '%(mark)s: the test starts a process (subprocess, fork, exec); the '
+        'fast tier (-m "not %(mark)s") leaves it out') % {
+            'mark': STARTS_PROCESS})
+
+
+def _refusal(item, name):
+    def refuse(*args, **kwargs):
+        item.stash.setdefault(_STARTED, []).append(name)
+        raise ProcessStarted(
+            '%s started a process (%s) without @pytest.mark.%s: mark it '
+            '(it leaves the fast tier) or give it a fake runner (fakes.py)'
+            % (item.nodeid, name, STARTS_PROCESS))
+    return refuse
+
+
+def _guarded(item):
+    """Run a phase of ``item`` with every way to start a process refused,
+    unless it is marked."""
+    if item.get_closest_marker(STARTS_PROCESS) is not None:
+        yield
+        return
+    saved = [(owner, name, getattr(owner, name)) for owner, name in GUARDED
+             if hasattr(owner, name)]
+    for owner, name, _ in saved:
+        setattr(owner, name, _refusal(item, '%s.%s' % (
+            getattr(owner, '__name__', owner), name)))
+    try:
+        yield
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    yield from _guarded(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    yield from _guarded(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield from _guarded(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    started = item.stash.get(_STARTED, None)
+    item.stash[_STARTED] = []
+    if started and report.passed:
+        # The code under test swallowed the refusal: the test still fails.
+        report.outcome = 'failed'
+        report.longrepr = '%s started a process (%s) without ' \
+            '@pytest.mark.%s' % (item.nodeid, ', '.join(started),
+                                 STARTS_PROCESS)
 
 
 @pytest.fixture

@@ -501,6 +501,25 @@ def _module_path(name):
     return None
 
 
+@functools.lru_cache(maxsize=None)
+def _direct_imports(path):
+    """The package's modules the module at ``path`` imports itself."""
+    found = []
+    for node in ast.walk(_trees()[path]):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + ['%s.%s' % (node.module, a.name)
+                                     for a in node.names]
+        for name in names:
+            if name.startswith('tripleo_ephemeral'):
+                module = _module_path(name)
+                if module:
+                    found.append(module)
+    return tuple(found)
+
+
 @functools.lru_cache()
 def _imports(path):
     """The package's modules ``path`` imports, transitively."""
@@ -510,31 +529,31 @@ def _imports(path):
         if current in seen or current not in _trees():
             continue
         seen.add(current)
-        for node in ast.walk(_trees()[current]):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module] + ['%s.%s' % (node.module, a.name)
-                                         for a in node.names]
-            for name in names:
-                if name.startswith('tripleo_ephemeral'):
-                    found = _module_path(name)
-                    if found:
-                        todo.append(found)
+        todo.extend(_direct_imports(current))
     return frozenset(seen)
+
+
+@functools.lru_cache(maxsize=None)
+def _module_strings(path):
+    """Every string of a string tuple in the module at ``path``."""
+    return frozenset(value for values in _str_tuples(_trees()[path])
+                     for value in values)
+
+
+@functools.lru_cache()
+def _command_entry_points():
+    return tuple(metadata.entry_points(group=GROUP))
 
 
 def columns_of(command):
     """Every string of a string tuple in the command's module and the
     modules it imports: the columns it may return."""
-    ep = next(e for e in metadata.entry_points(group=GROUP)
+    ep = next(e for e in _command_entry_points()
               if e.name.replace('_', ' ') == command)
     path = _module_path(ep.value.split(':')[0])
     found = set()
     for module in _imports(path):
-        for values in _str_tuples(_trees()[module]):
-            found.update(values)
+        found.update(_module_strings(module))
     return found
 
 
@@ -671,6 +690,7 @@ parameter_defaults:
 """
 
 
+@pytest.mark.starts_process
 def test_servers_file_from_provisioned_nodes(tmp_path):
     """The script of user/from-tripleoclient.rst writes a servers file the
     deploy takes."""

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tripleo_ephemeral import locking
 
 #: A holder that takes the lock, writes a temporary file as atomic_open
@@ -46,6 +48,7 @@ def test_the_holder_is_seen_without_taking_the_lock(tmp_path):
     assert locking.holder(directory) == {}
 
 
+@pytest.mark.starts_process
 def test_a_killed_holders_temporary_files_go_with_the_next_lock(tmp_path):
     directory = str(tmp_path / 'work')
     pid = _held_then_killed(directory)

@@ -14,6 +14,8 @@ import pytest
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import process
 
+pytestmark = pytest.mark.starts_process
+
 
 def _named(marker):
     """Live processes whose command line holds ``marker``."""

@@ -5,7 +5,7 @@ import io
 import logging
 import types
 
-from tripleo_ephemeral.adoption import adopt
+from tripleo_ephemeral.tripleoclient_adoption import adopt
 from tripleo_ephemeral.deploy import deployment
 from tripleo_ephemeral import interruption
 from tripleo_ephemeral import progress

@@ -3,6 +3,8 @@
 import os
 import subprocess
 
+import pytest
+
 from tripleo_ephemeral.ansible import run as ansible_run
 from tripleo_ephemeral.ansible import environment
 from tripleo_ephemeral.ansible import install
@@ -51,6 +53,7 @@ def test_plain_playbooks_get_the_product_s_ansible_core(tmp_path):
     assert values['ANSIBLE_FORKS'] == '3'
 
 
+@pytest.mark.starts_process
 def test_script_exports_the_variables_and_passes_arguments(tmp_path):
     env = environment.PlaybookEnvironment(
         str(tmp_path), _options(limit='a:b', tags='x y',
@@ -80,6 +83,7 @@ def test_which_playbooks_need_tripleo_ansible(tmp_path):
         str(tmp_path / 'common'))
 
 
+@pytest.mark.starts_process
 def test_script_runs_another_playbook_when_named(tmp_path):
     env = environment.PlaybookEnvironment(str(tmp_path), _options())
     script = tmp_path / 'run.sh'
@@ -93,6 +97,7 @@ def test_script_runs_another_playbook_when_named(tmp_path):
                                        '--syntax-check']
 
 
+@pytest.mark.starts_process
 def test_script_finds_a_playbook_whose_path_has_spaces_and_quotes(tmp_path):
     """Issue 36: a work dir "my deploys" left the default playbook quoted
     inside double quotes (the quotes became part of the path)."""

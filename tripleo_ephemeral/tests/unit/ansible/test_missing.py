@@ -79,6 +79,7 @@ def _found(report):
     return {(m['kind'], m['name']): m['uses'] for m in report.missing}
 
 
+@pytest.mark.starts_process
 def test_names_each_missing_module_and_role_with_its_tasks(config_dir):
     report = missing.walk(_env(config_dir), [
         str(config_dir / 'update_steps_playbook.yaml')])
@@ -107,6 +108,7 @@ def test_names_each_missing_module_and_role_with_its_tasks(config_dir):
         search_paths.FALLBACK_MODULES]
 
 
+@pytest.mark.starts_process
 def test_a_compute_only_run_is_not_refused_for_a_controller_s_module(
         config_dir):
     """--limit Compute: the Controller's plays do not run, and the play of
@@ -132,6 +134,7 @@ def test_a_compute_only_run_is_not_refused_for_a_controller_s_module(
         ('role', 'absent_role')]
 
 
+@pytest.mark.starts_process
 def test_tags_judge_as_ansible_does(tmp_path):
     _write(tmp_path / 'tripleo-ansible-inventory.yaml', INVENTORY)
     _write(tmp_path / 'tagged.yaml', [
@@ -176,6 +179,7 @@ def test_tags_judge_as_ansible_does(tmp_path):
     assert names(tags='untagged') == ['always', 'templated', 'untagged']
 
 
+@pytest.mark.starts_process
 def test_extra_vars_and_play_vars_decide_a_when(tmp_path):
     _write(tmp_path / 'tripleo-ansible-inventory.yaml', INVENTORY)
     _write(tmp_path / 'deploy_steps_playbook.yaml', [
@@ -194,6 +198,7 @@ def test_extra_vars_and_play_vars_decide_a_when(tmp_path):
     assert [m['name'] for m in report.missing] == ['m_upgrade']
 
 
+@pytest.mark.starts_process
 def test_tasks_that_cannot_but_fail_are_warned_of(tmp_path):
     """tripleo-ansible 6.0.0's tripleo_nova_migration_target upgrade
     includes a file it does not have; THT 18.0.0's podman upgrade renders
@@ -216,6 +221,7 @@ def test_tasks_that_cannot_but_fail_are_warned_of(tmp_path):
     assert report.problems() == []
 
 
+@pytest.mark.starts_process
 def test_check_fails_with_one_line_per_missing_thing(config_dir):
     with pytest.raises(exceptions.TripleoAnsibleError) as exc:
         missing.check(_env(config_dir), [
@@ -231,6 +237,7 @@ def test_check_fails_with_one_line_per_missing_thing(config_dir):
         'used by Controller/update_tasks_step1.yaml: "Absent"']
 
 
+@pytest.mark.starts_process
 def test_a_file_that_does_not_load_is_named(config_dir):
     report = missing.walk(_env(config_dir), [
         str(config_dir / 'broken_playbook.yaml')])

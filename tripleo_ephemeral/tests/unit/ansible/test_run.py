@@ -20,6 +20,7 @@ def config_dir(tmp_path, tasks):
     return tmp_path
 
 
+@pytest.mark.starts_process
 def test_success_streams_a_line_per_play(tmp_path):
     marker = tmp_path / 'marker'
     cd = config_dir(tmp_path, [
@@ -42,6 +43,7 @@ def test_success_streams_a_line_per_play(tmp_path):
     assert [p for p in (cd / 'artifacts').iterdir()]
 
 
+@pytest.mark.starts_process
 def test_failed_task_is_one_line(tmp_path):
     cd = config_dir(tmp_path, [
         {'name': 'Break it', 'command': 'sh -c "echo nope >&2; exit 4"'}])
@@ -60,6 +62,7 @@ def test_missing_playbook(tmp_path):
             str(tmp_path), ansible_run.AnsibleOptions(), lambda line: None)
 
 
+@pytest.mark.starts_process
 def test_unreachable_hosts_can_be_tolerated(tmp_path):
     """node delete of a dead node: it is reported, the run succeeds."""
     (tmp_path / 'tripleo-ansible-inventory.yaml').write_text(yaml.safe_dump(

@@ -101,6 +101,7 @@ def test_the_operator_s_ansible_cfg_is_ansible_s_own_choice(
         operator / '.ansible.cfg')
 
 
+@pytest.mark.starts_process
 def test_ansible_cfg_and_the_script_say_the_same(tmp_path, operator,
                                                  monkeypatch):
     """The deploy's files: ansible.cfg's [defaults] and the script's
@@ -142,6 +143,7 @@ def test_ansible_cfg_and_the_script_say_the_same(tmp_path, operator,
     assert env.variables()['ANSIBLE_LIBRARY'] == library
 
 
+@pytest.mark.starts_process
 def test_ansible_core_reads_the_generated_ansible_cfg(tmp_path, operator):
     """ansible-config (the product's ansible-core) reads every search
     path of the generated ansible.cfg as written."""

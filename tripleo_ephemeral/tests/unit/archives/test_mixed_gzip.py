@@ -66,6 +66,7 @@ def test_an_error_of_the_block_stops_the_thread():
     assert gz._thread is None
 
 
+@pytest.mark.starts_process
 def test_archive_with_a_dump_reads_back_streamed_and_with_tar(tmp_path):
     root = tmp_path / 'overcloud'
     (root / 'heat-launcher').mkdir(parents=True)

@@ -7,7 +7,7 @@ from osc_lib import exceptions as osc_exceptions
 from osc_lib.test import base as osc_base
 
 from tripleo_ephemeral.commands import overcloud_adopt
-from tripleo_ephemeral.adoption import adopt
+from tripleo_ephemeral.tripleoclient_adoption import adopt
 
 
 class TestAdoptOvercloud(osc_base.TestCommand):

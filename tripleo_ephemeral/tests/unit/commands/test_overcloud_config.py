@@ -56,6 +56,7 @@ class Commands(osc_base.TestCommand):
         return cmd.take_action(parsed)
 
 
+@pytest.mark.starts_process
 def test_diff_from_applied_to_the_last_render(history_dir):
     wd, first, second = history_dir
     commands = Commands()
@@ -75,6 +76,7 @@ def test_diff_from_applied_to_the_last_render(history_dir):
                                                      second[:12]))
 
 
+@pytest.mark.starts_process
 def test_unified_diff_as_text(history_dir):
     wd, first, second = history_dir
     commands = Commands()
@@ -84,6 +86,7 @@ def test_unified_diff_as_text(history_dir):
     assert '-interval: 5\n+interval: 2\n' in commands.app.stdout.getvalue()
 
 
+@pytest.mark.starts_process
 def test_unknown_version_is_one_line(history_dir):
     wd, _, _ = history_dir
     with pytest.raises(exceptions.CommandError) as caught:
@@ -100,6 +103,7 @@ def test_no_history_says_how_to_get_one(tmp_path):
     assert 'has no config-download versions: deploy' in str(caught.value)
 
 
+@pytest.mark.starts_process
 def test_history_lists_versions_and_runs(history_dir):
     wd, first, second = history_dir
     columns, rows = Commands().run(overcloud_config_history.ListConfigVersions,
@@ -130,6 +134,7 @@ def rotated(tmp_path, monkeypatch):
     return wd
 
 
+@pytest.mark.starts_process
 @pytest.mark.parametrize('formatter', ['table', 'json', 'yaml', 'value'])
 def test_diff_masks_secrets_in_every_format(rotated, formatter):
     commands = Commands()
@@ -145,6 +150,7 @@ def test_diff_masks_secrets_in_every_format(rotated, formatter):
     assert 'Hand edits since ' in commands.app.stderr.getvalue()
 
 
+@pytest.mark.starts_process
 def test_status_names_the_hand_edits(rotated):
     columns, [row] = Commands().run(overcloud_status.ShowStatus,
                                     ['--work-dir', rotated.path])
@@ -152,6 +158,7 @@ def test_status_names_the_hand_edits(rotated):
         '1 file(s): group_vars/Controller (modified); the next render ')
 
 
+@pytest.mark.starts_process
 def test_purge_secrets_reports_what_it_did(rotated):
     cd = rotated.config_download_dir
     columns, values = Commands().run(

@@ -11,7 +11,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tripleo_ephemeral import plugin
+
+pytestmark = pytest.mark.starts_process
 
 #: Loaded only by the commands that use them, when they run.
 HEAVY = ('heat', 'oslo_db', 'sqlalchemy', 'yaql', 'jsonschema', 'jinja2',
@@ -19,7 +23,8 @@ HEAVY = ('heat', 'oslo_db', 'sqlalchemy', 'yaql', 'jsonschema', 'jinja2',
          'heatclient.common.template_utils',
          'tripleo_ephemeral.deploy.pipeline',
          'tripleo_ephemeral.deploy.inputs',
-         'tripleo_ephemeral.adoption.adopt', 'tripleo_ephemeral.rhoso.export',
+         'tripleo_ephemeral.tripleoclient_adoption.adopt',
+         'tripleo_ephemeral.rhoso.export',
          'tripleo_ephemeral.lifecycle.run')
 
 _LOAD = '''

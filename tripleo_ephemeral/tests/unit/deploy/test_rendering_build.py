@@ -10,6 +10,8 @@ from tripleo_ephemeral.deploy import rendering
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import workdir
 
+pytestmark = pytest.mark.starts_process
+
 
 def _render_files(monkeypatch, gate=None):
     def render(outputs, dest, stack, **kw):

@@ -36,6 +36,7 @@ def test_fingerprints_match_the_installed_libraries():
             '%s: %s' % item for item in sorted(stale.items())))
 
 
+@pytest.mark.starts_process
 def test_the_launcher_side_imports_no_heat():
     code = ('import sys\n'
             'from tripleo_ephemeral.engine_tuning import registry\n'
@@ -484,6 +485,7 @@ def _sample_fingerprint(python):
                           capture_output=True, check=True).stdout.strip()
 
 
+@pytest.mark.starts_process
 def test_the_same_code_has_the_same_fingerprint_on_every_python():
     """The fingerprint of code that this Python and 3.10 to 3.13 unparse
     differently is the same on each admitted Python this machine has

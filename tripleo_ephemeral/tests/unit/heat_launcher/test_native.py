@@ -13,6 +13,8 @@ import pytest
 from tripleo_ephemeral.heat_launcher import native
 from tripleo_ephemeral.heat_launcher import readiness
 
+pytestmark = pytest.mark.starts_process
+
 SERVE = ('import http.server, sys; http.server.HTTPServer(("127.0.0.1", '
          'int(sys.argv[1])), http.server.SimpleHTTPRequestHandler)'
          '.serve_forever()')

@@ -21,6 +21,7 @@ def test_find_process_checks_identity():
     assert state.find_process(None, None, marker) is None
 
 
+@pytest.mark.starts_process
 def test_find_process_of_exited_pid():
     proc = subprocess.Popen([sys.executable, '-c', 'pass'])
     proc.wait()
@@ -48,6 +49,7 @@ def test_second_lock_names_the_holder(tmp_path):
         pass
 
 
+@pytest.mark.starts_process
 def test_lock_is_dropped_when_holder_dies(tmp_path):
     code = ('import sys, os; from tripleo_ephemeral import locking; '
             'locking.DirLock(sys.argv[1]).acquire(); os._exit(0)')

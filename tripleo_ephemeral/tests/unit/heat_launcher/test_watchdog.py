@@ -36,6 +36,7 @@ def _state(heat_dir, **values):
     return st
 
 
+@pytest.mark.starts_process
 def test_acts_only_for_its_launch(tmp_path, dead_pid):
     clock = fakes.FakeClock()
     _state(tmp_path, owner_pid=dead_pid)
@@ -63,6 +64,7 @@ def test_waits_while_the_owner_lives(tmp_path, monkeypatch):
     assert clock.now > 20
 
 
+@pytest.mark.starts_process
 def test_stops_an_abandoned_heat(tmp_path, dead_pid, monkeypatch):
     monkeypatch.setattr(readiness, 'check_port_free', lambda h, p: None)
     monkeypatch.setattr(readiness, 'http_answers', lambda url: True)
@@ -79,6 +81,7 @@ def test_stops_an_abandoned_heat(tmp_path, dead_pid, monkeypatch):
     assert note['owner_pid'] == dead_pid and not launcher.is_running()
 
 
+@pytest.mark.starts_process
 def test_a_command_holding_the_lock_takes_over(tmp_path, dead_pid):
     _state(tmp_path, owner_pid=dead_pid)
     with locking.DirLock(str(tmp_path), purpose='overcloud deploy'):
@@ -87,6 +90,7 @@ def test_a_command_holding_the_lock_takes_over(tmp_path, dead_pid):
         str(tmp_path)).load()
 
 
+@pytest.mark.starts_process
 def test_owner_gone(dead_pid):
     import os
     assert watchdog.owner_gone({'owner_pid': dead_pid})

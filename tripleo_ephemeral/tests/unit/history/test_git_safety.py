@@ -39,6 +39,7 @@ def _untouched(home):
     assert not (home / '.git' / 'refs' / 'notes').exists()
 
 
+@pytest.mark.starts_process
 def test_a_damaged_git_in_a_dotfiles_home(home, monkeypatch):
     wd = deployment.make(home / 'overcloud-deploy' / 'overcloud')
     cd = wd.config_download_dir
@@ -84,6 +85,7 @@ def test_a_damaged_git_in_a_dotfiles_home(home, monkeypatch):
         assert f.read().strip() == first
 
 
+@pytest.mark.starts_process
 def test_a_users_git_configuration_changes_nothing(home, monkeypatch):
     hooks_dir = home / 'hooks'
     hooks_dir.mkdir()
@@ -107,6 +109,7 @@ def test_a_users_git_configuration_changes_nothing(home, monkeypatch):
         'tripleo-ephemeral\n'
 
 
+@pytest.mark.starts_process
 def test_a_truncated_object_keeps_the_render(home):
     wd = deployment.make(home / 'work')
     cd = wd.config_download_dir
@@ -130,6 +133,7 @@ def test_a_truncated_object_keeps_the_render(home):
     assert git(cd, 'fsck').returncode == 0
 
 
+@pytest.mark.starts_process
 def test_a_corrupt_index_is_made_again(home):
     wd = deployment.make(home / 'work')
     cd = wd.config_download_dir
@@ -154,6 +158,7 @@ def test_a_failing_git_command_is_named():
         'notes'
 
 
+@pytest.mark.starts_process
 def test_the_failure_names_the_subcommand(tmp_path, home):
     repo = git_mod.Git(str(tmp_path))
     repo.run('init', '-q', str(tmp_path))

@@ -12,6 +12,8 @@ from tripleo_ephemeral.history import hooks
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral.tests.unit.history import deployment
 
+pytestmark = pytest.mark.starts_process
+
 git = deployment.git
 
 

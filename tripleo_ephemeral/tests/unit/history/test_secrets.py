@@ -69,6 +69,7 @@ def test_the_filter_speaks_gits_protocol():
         b'')
 
 
+@pytest.mark.starts_process
 def test_a_render_keeps_its_secrets_out_of_git(tmp_path):
     wd = deployment.make(tmp_path / 'work')
     cd = wd.config_download_dir
@@ -100,6 +101,7 @@ def test_a_render_keeps_its_secrets_out_of_git(tmp_path):
     assert stat.S_IMODE(os.stat(store).st_mode) == 0o600
 
 
+@pytest.mark.starts_process
 def test_a_rotation_is_a_changed_placeholder(tmp_path):
     wd = deployment.make(tmp_path / 'work')
     cd = wd.config_download_dir
@@ -140,6 +142,7 @@ def _old_style_history(wd):
     return history
 
 
+@pytest.mark.starts_process
 def test_an_old_history_is_purged(tmp_path):
     wd = deployment.make(tmp_path / 'work')
     cd = wd.config_download_dir
@@ -205,6 +208,7 @@ def _forms(text):
     return [f for f in secret_forms.forms(text) if len(f) >= 4]
 
 
+@pytest.mark.starts_process
 @pytest.mark.parametrize('admin', ODD_PASSWORDS)
 def test_any_password_is_masked_in_every_form(tmp_path, admin):
     """Whatever a password holds (the placeholder syntax too), in every
@@ -235,6 +239,7 @@ def test_any_password_is_masked_in_every_form(tmp_path, admin):
                                        % admin)
 
 
+@pytest.mark.starts_process
 def test_purge_finds_what_the_filter_masks(tmp_path):
     """A history written in clear (a base64 Secret and a password holding
     "<secret:" among it): purge-secrets counts them, and none is left."""

@@ -58,6 +58,7 @@ def git(cd, *args):
                           capture_output=True, text=True).stdout
 
 
+@pytest.mark.starts_process
 def test_one_commit_per_render_and_none_when_unchanged(tmp_path):
     cd = tmp_path / 'oc'
     render(cd)
@@ -80,6 +81,7 @@ def test_one_commit_per_render_and_none_when_unchanged(tmp_path):
         'tripleo-ephemeral <tripleo-ephemeral@localhost>'
 
 
+@pytest.mark.starts_process
 def test_runs_move_the_applied_version(tmp_path):
     cd = tmp_path / 'oc'
     render(cd)
@@ -112,6 +114,7 @@ def test_runs_move_the_applied_version(tmp_path):
     assert len(runs.runs(history)) == 3
 
 
+@pytest.mark.starts_process
 def test_diff_per_role_and_host_with_noise_apart(tmp_path):
     cd = tmp_path / 'oc'
     render(cd, identifier='100')
@@ -146,6 +149,7 @@ def test_diff_per_role_and_host_with_noise_apart(tmp_path):
     assert '-interval: 5\n+interval: 2\n' in settings.diff
 
 
+@pytest.mark.starts_process
 def test_pending_until_applied(tmp_path):
     cd = tmp_path / 'oc'
     render(cd)
@@ -163,6 +167,7 @@ def test_pending_until_applied(tmp_path):
     assert not hooks.pending(str(cd)).undeployed
 
 
+@pytest.mark.starts_process
 def test_the_history_survives_a_swapped_in_render(tmp_path):
     from tripleo_ephemeral import fileutil
     cd = tmp_path / 'oc'
@@ -176,6 +181,7 @@ def test_the_history_survives_a_swapped_in_render(tmp_path):
     assert os.path.isdir(cd / '.git')
 
 
+@pytest.mark.starts_process
 def test_a_render_without_ansible_says_what_the_next_run_changes(tmp_path):
     class WorkDir:
         config_download_dir = str(tmp_path / 'oc')

@@ -90,6 +90,7 @@ def test_ssh_admin_initial_inventory():
     assert plays[1]['vars']['ansible_user'] == 'tripleo-admin'
 
 
+@pytest.mark.starts_process
 def test_renders_keep_the_deploys_settings(tmp_path, monkeypatch):
     from tripleo_ephemeral.deploy import rendering
 

@@ -6,7 +6,11 @@ import stat
 import subprocess
 import sys
 
+import pytest
+
 from tripleo_ephemeral.overcloud import deployment_tasks
+
+pytestmark = pytest.mark.starts_process
 
 
 def apply(tmp_path, deployment):

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.adoption import servers as adopted_servers
+from tripleo_ephemeral.tripleoclient_adoption import servers as adopted_servers
 from tripleo_ephemeral.overcloud import stored_environment as adoption
 
 OLD = 'file:///home/stack/overcloud-deploy/overcloud/tripleo-heat-templates'

@@ -67,6 +67,26 @@ def test_load_is_a_hint(tmp_path):
     assert stat.S_IMODE(os.stat(wd.deploy_inputs_file).st_mode) == 0o600
 
 
+def test_what_the_last_deploy_saved_read_back(tmp_path):
+    wd = workdir.WorkDir(str(tmp_path), 'oc')
+    with pytest.raises(exceptions.StackOutputsError, match='No saved outputs'):
+        wd.saved_outputs()
+    with pytest.raises(exceptions.DeployError, match='No inventory .*oc'):
+        wd.inventory()
+    os.makedirs(wd.outputs_dir)
+    wd.save(wd.outputs_file, {'KeystoneURL': 'http://x'})
+    assert wd.saved_outputs() == {'KeystoneURL': 'http://x'}
+    assert wd.saved_outputs_and_deployments() == (
+        {'KeystoneURL': 'http://x'}, [])
+    wd.save(wd.deployments_file, [{'id': 'd1'}])
+    assert wd.saved_outputs_and_deployments()[1] == [{'id': 'd1'}]
+    os.makedirs(wd.config_download_dir)
+    wd.save(wd.inventory_file, {'Compute': {'hosts': {'c-0': {}}}})
+    assert wd.inventory_file == os.path.join(
+        wd.config_download_dir, 'tripleo-ansible-inventory.yaml')
+    assert wd.inventory() == {'Compute': {'hosts': {'c-0': {}}}}
+
+
 @pytest.mark.parametrize('name', ['overcloud', 'a', 'site-1.b_c',
                                   'x' * 255])
 def test_stack_names_heat_takes(name):

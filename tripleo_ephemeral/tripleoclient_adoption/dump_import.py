@@ -16,8 +16,8 @@ import sqlite3
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.heat_db import crossdb
-from tripleo_ephemeral.adoption import dump_input
-from tripleo_ephemeral.adoption import schema_version
+from tripleo_ephemeral.tripleoclient_adoption import dump_input
+from tripleo_ephemeral.tripleoclient_adoption import schema_version
 from tripleo_ephemeral.heat_db import sqlite_schema
 
 LOG = logging.getLogger(__name__)

@@ -26,15 +26,15 @@ import time
 
 from heatclient import exc as heat_exc
 
-from tripleo_ephemeral.adoption import files as adopt_files
-from tripleo_ephemeral.adoption import equivalence
+from tripleo_ephemeral.tripleoclient_adoption import files as adopt_files
+from tripleo_ephemeral.tripleoclient_adoption import equivalence
 from tripleo_ephemeral.deploy import heat_client
 from tripleo_ephemeral.deploy import stack_progress
 from tripleo_ephemeral.deploy import stack_operation
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_db import database
-from tripleo_ephemeral.adoption import dump_import
+from tripleo_ephemeral.tripleoclient_adoption import dump_import
 from tripleo_ephemeral.heat_db import generations
 from tripleo_ephemeral import locking
 from tripleo_ephemeral.overcloud import stored_environment as stored_env

@@ -16,7 +16,8 @@ REMOTE_CONFIG = '/etc/os-collect-config.conf'
 DEFAULT_RESTART = 'systemctl restart os-collect-config'
 
 
-def ssh_argv(host, user=None, key=None, known_hosts=None):
+def ssh_argv(host: str, user: str | None = None, key: str | None = None,
+             known_hosts: str | None = None) -> list[str]:
     argv = ['ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10',
             '-o', 'StrictHostKeyChecking=accept-new']
     if known_hosts:
@@ -26,7 +27,8 @@ def ssh_argv(host, user=None, key=None, known_hosts=None):
     return argv + ['%s@%s' % (user, host) if user else host]
 
 
-def remote_script(remote_path=REMOTE_CONFIG, restart=DEFAULT_RESTART):
+def remote_script(remote_path: str = REMOTE_CONFIG,
+                  restart: str | None = DEFAULT_RESTART) -> str:
     """Shell run on the server: stdin becomes ``remote_path``."""
     path = shlex.quote(remote_path)
     tmp = shlex.quote(remote_path + '.new')
@@ -39,8 +41,11 @@ def remote_script(remote_path=REMOTE_CONFIG, restart=DEFAULT_RESTART):
     return '; '.join(steps)
 
 
-def push(host, conf_text, user=None, key=None, known_hosts=None,
-         remote_path=REMOTE_CONFIG, restart=DEFAULT_RESTART, runner=None):
+def push(host: str, conf_text: str, user: str | None = None,
+         key: str | None = None, known_hosts: str | None = None,
+         remote_path: str = REMOTE_CONFIG,
+         restart: str | None = DEFAULT_RESTART,
+         runner: process.ProcessRunner | None = None) -> None:
     """Write ``conf_text`` to ``remote_path`` on ``host``; run ``restart``."""
     runner = runner or process.ProcessRunner()
     argv = ssh_argv(host, user, key, known_hosts) + [

@@ -4,7 +4,7 @@ import copy
 
 import yaml
 
-from tripleo_ephemeral.adoption import equivalence
+from tripleo_ephemeral.tripleoclient_adoption import equivalence
 
 FSID = '4b5c8c0a-ff60-454b-a1b4-9747aa737d19'
 U1, U2, U3, U4 = ('%08d-0000-4000-8000-%012d' % (i, i) for i in range(1, 5))

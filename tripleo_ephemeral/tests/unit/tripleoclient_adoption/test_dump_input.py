@@ -9,7 +9,7 @@ import tarfile
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.adoption import dump_input
+from tripleo_ephemeral.tripleoclient_adoption import dump_input
 
 HEADER = (b'/*M!999999\\- enable the sandbox mode */ \n'
           b'-- MariaDB dump 10.19  Distrib 10.11.18-MariaDB\n'

@@ -1,4 +1,4 @@
-"""os-collect-config for deployed servers polling a long-lived Heat.
+"""The stack's deployed servers and the URL each one's agent polls.
 
 The deployed-server guide's "Configuring Deployed Servers to poll Heat":
 each ``OS::Heat::DeployedServer`` resource's metadata names the URL its
@@ -11,9 +11,9 @@ metadata API URL on the Heat endpoint is used instead, which the request
 collector can poll when that endpoint needs no token (the ephemeral Heat).
 """
 
-import configparser
-import io
+import dataclasses
 import logging
+from typing import Any, Mapping, Protocol, Sequence, TypeVar
 
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import inventory as inventory_mod
@@ -21,30 +21,27 @@ from tripleo_ephemeral.overcloud import inventory as inventory_mod
 LOG = logging.getLogger(__name__)
 
 DEPLOYED_SERVER_TYPE = 'OS::Heat::DeployedServer'
-DEFAULT_POLLING_INTERVAL = 30
-DEFAULT_AGENT_COMMAND = 'os-refresh-config'
 #: Where the URL came from.
 FROM_METADATA = 'resource metadata'
 FROM_HEAT_API = 'heat api'
 
 
+@dataclasses.dataclass
 class Server:
     """One deployed server of the stack and what its agent polls."""
 
-    def __init__(self, role, index, hostname, server_id, stack_name,
-                 stack_id, resource_name, metadata_url=None, source=None):
-        self.role = role
-        self.index = index
-        self.hostname = hostname
-        self.server_id = server_id
-        self.stack_name = stack_name
-        self.stack_id = stack_id
-        self.resource_name = resource_name
-        self.metadata_url = metadata_url
-        self.source = source
+    role: str
+    index: int
+    hostname: str | None
+    server_id: str
+    stack_name: str | None
+    stack_id: str | None
+    resource_name: str
+    metadata_url: str | None = None
+    source: str | None = None
 
 
-def _output(client, stack, key):
+def _output(client: Any, stack: str, key: str) -> Any:
     try:
         value = client.stacks.output_show(stack, key)
     except Exception as exc:  # heatclient raises several HTTP types
@@ -53,7 +50,8 @@ def _output(client, stack, key):
     return ((value or {}).get('output') or {}).get('output_value') or {}
 
 
-def _nested_stack(link_or_stack_name, resource):
+def _nested_stack(link_or_stack_name: str | None,
+                  resource: Any) -> tuple[str | None, str | None]:
     """Return ``(name, id)`` of the stack holding ``resource``."""
     for link in getattr(resource, 'links', None) or []:
         if link.get('rel') == 'stack':
@@ -62,11 +60,11 @@ def _nested_stack(link_or_stack_name, resource):
     return link_or_stack_name, None
 
 
-def deployed_servers(client, stack):
+def deployed_servers(client: Any, stack: str) -> list[Server]:
     """Return the :class:`Server` list of ``stack``, by role and index."""
     ids = _output(client, stack, 'ServerIdData').get('server_ids') or {}
     names = _output(client, stack, 'RoleNetHostnameMap')
-    by_id = {}
+    by_id: dict[str, tuple[str, int, str | None]] = {}
     for role, role_ids in ids.items():
         fqdns = ((names.get(role) or {}).get(inventory_mod.HOST_NETWORK)
                  or [])
@@ -74,7 +72,7 @@ def deployed_servers(client, stack):
             hostname = (inventory_mod.short_name(fqdns[index])
                         if index < len(fqdns) else None)
             by_id[server_id] = (role, index, hostname)
-    servers = []
+    servers: list[Server] = []
     for res in client.resources.list(stack, nested_depth=5):
         if res.resource_type != DEPLOYED_SERVER_TYPE:
             continue
@@ -95,20 +93,21 @@ def deployed_servers(client, stack):
     return sorted(servers, key=lambda s: (s.role, s.index))
 
 
-def heat_api_metadata_url(endpoint, server):
+def heat_api_metadata_url(endpoint: str, server: Server) -> str:
     """The resource metadata URL of ``server`` on the Heat ``endpoint``."""
     return '%s/stacks/%s/%s/resources/%s/metadata' % (
         endpoint.rstrip('/'), server.stack_name, server.stack_id,
         server.resource_name)
 
 
-def request_url(metadata):
+def request_url(metadata: Mapping[str, Any] | None) -> str | None:
     """Return ``os-collect-config.request.metadata_url`` or None."""
     occ = (metadata or {}).get('os-collect-config') or {}
     return (occ.get('request') or {}).get('metadata_url')
 
 
-def resolve_urls(client, servers, endpoint):
+def resolve_urls(client: Any, servers: list[Server],
+                 endpoint: str) -> list[Server]:
     """Fill in each server's ``metadata_url`` and ``source``."""
     for server in servers:
         metadata = client.resources.metadata(
@@ -124,28 +123,29 @@ def resolve_urls(client, servers, endpoint):
     return servers
 
 
-def render_conf(metadata_url, polling_interval=DEFAULT_POLLING_INTERVAL,
-                command=DEFAULT_AGENT_COMMAND):
-    """Return the text of ``os-collect-config.conf``."""
-    conf = configparser.ConfigParser(interpolation=None)
-    conf['DEFAULT'] = {'collectors': 'request', 'command': command,
-                       'polling_interval': str(polling_interval)}
-    conf['request'] = {'metadata_url': metadata_url}
-    out = io.StringIO()
-    conf.write(out)
-    return out.getvalue()
+class Placed(Protocol):
+    """A server by its role and index in it (:class:`Server` and what
+    is made of one)."""
+
+    role: str
+    index: int
 
 
-def assign_hosts(servers, role_hosts):
+PlacedT = TypeVar('PlacedT', bound=Placed)
+
+
+def assign_hosts(servers: Sequence[PlacedT],
+                 role_hosts: Mapping[str, Sequence[str]]
+                 ) -> list[tuple[PlacedT, str]]:
     """Return ``[(server, host)]``: the n-th host of a role is index n.
 
     ``role_hosts`` maps role -> list of addresses, like the guide's
     ``OVERCLOUD_ROLES`` and ``<role>_hosts``.
     """
-    by_role = {}
+    by_role: dict[str, list[PlacedT]] = {}
     for server in servers:
         by_role.setdefault(server.role, []).append(server)
-    pairs = []
+    pairs: list[tuple[PlacedT, str]] = []
     for role, hosts in role_hosts.items():
         members = sorted(by_role.get(role, []), key=lambda s: s.index)
         if role not in by_role:

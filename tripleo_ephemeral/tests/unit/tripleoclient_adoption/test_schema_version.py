@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from tripleo_ephemeral import exceptions
-from tripleo_ephemeral.adoption import dump_import
-from tripleo_ephemeral.adoption import schema_version
+from tripleo_ephemeral.tripleoclient_adoption import dump_import
+from tripleo_ephemeral.tripleoclient_adoption import schema_version
 from tripleo_ephemeral import process
 from tripleo_ephemeral.tests import heat_sqlite
 
@@ -74,6 +74,7 @@ def _stack_rows(path):
     conn.close()
 
 
+@pytest.mark.starts_process
 def test_a_legacy_sqlite_dump_is_stamped_and_brought_to_the_head(tmp_path):
     legacy = heat_sqlite.legacy_heat_db(tmp_path / 'legacy.sqlite')
     _stack_rows(legacy)

@@ -19,7 +19,7 @@ import yaml
 from tripleo_ephemeral.deploy import checks
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.history import hooks as history
-from tripleo_ephemeral.adoption import servers as adopted_servers
+from tripleo_ephemeral.tripleoclient_adoption import servers as adopted_servers
 from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import config_download
 from tripleo_ephemeral.overcloud import inventory

@@ -35,7 +35,6 @@ import yaml
 from tripleo_ephemeral import exceptions
 from tripleo_ephemeral.overcloud import stored_environment as stored_env
 from tripleo_ephemeral.overcloud import config_download
-from tripleo_ephemeral.overcloud import outputs as stack_outputs
 from tripleo_ephemeral.overcloud import passwords as passwords_mod
 from tripleo_ephemeral.overcloud import yamlfile
 from tripleo_ephemeral.heat_db import dump_reader
@@ -74,8 +73,7 @@ class Side:
     def capture(cls, work_dir, stack, copy_to=None):
         """Read the work dir; copy its config-download to ``copy_to``."""
         wd = workdir_mod.WorkDir(work_dir, stack)
-        outputs, deployments = stack_outputs.load(wd.outputs_file,
-                                                  wd.deployments_file)
+        outputs, deployments = wd.saved_outputs_and_deployments()
         saved = dump_reader.SavedDatabase.from_dump(wd.heat_dump)
         _template, environment, files = saved.stored(saved.root_stack(stack))
         config = wd.config_download_dir

@@ -113,6 +113,7 @@ def test_script_finds_a_playbook_whose_path_has_spaces_and_quotes(tmp_path):
     assert out[2] == str(config_dir / 'tripleo-ansible-inventory.yaml')
 
 
+@pytest.mark.starts_process
 def test_script_keeps_ssh_masters_where_the_next_command_sweeps(tmp_path):
     """A HOME long enough made ~/.ansible/cp/<hash>.<random> longer than a
     socket path may be (the docs' hand re-run failed): the script's masters

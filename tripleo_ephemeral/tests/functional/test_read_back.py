@@ -25,7 +25,6 @@ import signal
 import stat
 import subprocess
 import tempfile
-import time
 
 import psutil
 import pytest

@@ -149,7 +149,8 @@ def add_options(parser: argparse.ArgumentParser,
                'it with "openstack tripleo launch heat --work-dir '
                '<work-dir> --kill"'))
 
-    add_long_option(mode)
+    output.add_long_option(mode, _(
+        'phase_seconds, engine_tunings and undeployed_changes'))
 
     ANSIBLE.add(
         parser, parser.add_argument_group(_('Ansible (config-download)')),
@@ -164,16 +165,6 @@ def add_options(parser: argparse.ArgumentParser,
     options.add_container_options(parser)
     deploy_compat.add_options(parser)
     tripleoclient.add_deploy_options(parser)
-
-
-def add_long_option(group: argparse._ActionsContainer) -> None:
-    """``--long``: the result's table shows every value whole."""
-    group.add_argument(
-        '--long', action='store_true',
-        help=_('Show every value of the result whole in the table '
-               '(phase_seconds, engine_tunings, undeployed_changes are '
-               'summarised without it; -f json and -f yaml give them '
-               'whole)'))
 
 
 def read(parsed_args: argparse.Namespace,

@@ -13,6 +13,7 @@ value whole, and so does a table with ``--long``. No module below
 ``commands/`` imports cliff or osc-lib's output.
 """
 
+import argparse
 import textwrap
 from collections.abc import Callable
 from collections.abc import Mapping
@@ -21,6 +22,8 @@ from typing import Any
 
 from cliff import columns as cliff_columns
 from osc_lib.cli import format_columns
+
+from tripleo_ephemeral._i18n import _
 
 #: What makes a value's formatter: a FormattableColumn class, or a
 #: function of the value (``functools.partial(TuningsColumn, long=True)``).
@@ -52,6 +55,33 @@ class _Summarised(cliff_columns.FormattableColumn):
 
     def summary(self) -> str:
         return shorten(self.whole())
+
+
+def add_long_option(group: argparse._ActionsContainer, what: str) -> None:
+    """``--long``: the table shows ``what`` (summarised without it) whole,
+    and a list its other columns (python-openstackclient's ``--long``)."""
+    group.add_argument(
+        '--long', action='store_true',
+        help=_('Show %s whole in the table, and every column (a table '
+               'summarises them to read in 80-100 columns; -f json and '
+               '-f yaml give them whole)') % what)
+
+
+def whole(parsed_args: argparse.Namespace) -> bool:
+    """Whether a command shows its values whole and every column:
+    ``--long``, or a format other than a table (json, yaml, csv,
+    value)."""
+    return bool(getattr(parsed_args, 'long', False) or
+                getattr(parsed_args, 'formatter', 'table') != 'table')
+
+
+def summarised(value: Any, long: bool,
+               width: int = SUMMARY_WIDTH) -> Any:
+    """``value`` as a column: a :class:`Summarised` of it at ``width``
+    unless ``long`` (:func:`whole`), when it is the value itself."""
+    if value is None or long:
+        return value
+    return Summarised(value, width=width)
 
 
 def shorten(text: object, width: int = SUMMARY_WIDTH) -> str:
@@ -109,6 +139,18 @@ class PhasesColumn(_Summarised):
 
 class ChangesColumn(_Summarised):
     """What the render changes against the applied version."""
+
+
+class Summarised(_Summarised):
+    """Any text, cut at a word to ``width`` in a table."""
+
+    def __init__(self, value: Any, long: bool = False,
+                 width: int = SUMMARY_WIDTH) -> None:
+        super().__init__(value, long=long)
+        self.width = width
+
+    def summary(self) -> str:
+        return shorten(self.whole(), self.width)
 
 
 def item_row(item: object, columns: Sequence[str],

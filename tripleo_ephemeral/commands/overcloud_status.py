@@ -8,9 +8,17 @@ from osc_lib import exceptions as osc_exceptions
 from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import locking
 from tripleo_ephemeral import workdir
+
+
+#: The columns a table summarises without --long, and to how wide; with
+#: those it shows, it reads in 100 columns.
+SUMMARISED = {'Applied Version': 20, 'Undeployed Changes': 40}
+#: The columns only --long (or -f json/yaml...) shows.
+LONG_ONLY = ('Config Version', 'Undeployed Since', 'Hand Edits')
 
 
 class ShowStatus(base.DeploymentCommand, command.Lister):
@@ -24,6 +32,7 @@ class ShowStatus(base.DeploymentCommand, command.Lister):
             '--plan', dest='stack', metavar='<stack>', type=options.name,
             default=argparse.SUPPRESS,
             help=_('Same as --stack (tripleoclient\'s name)'))
+        output.add_long_option(parser, _('Undeployed Changes'))
         return parser
 
     def take_action(self, parsed_args):
@@ -39,5 +48,11 @@ class ShowStatus(base.DeploymentCommand, command.Lister):
             # Its command holds the work dir while it runs: it was killed.
             status = workdir.DEPLOY_INTERRUPTED
         columns, values = history.status_values(wd)
-        return (('Stack Name', 'Deployment Status') + columns,
-                [(wd.stack, status) + values])
+        long = output.whole(parsed_args)
+        row = dict(zip(columns, values))
+        for column, width in SUMMARISED.items():
+            row[column] = output.summarised(row[column], long, width)
+        shown = columns if long else tuple(
+            c for c in columns if c not in LONG_ONLY)
+        return (('Stack Name', 'Deployment Status') + shown,
+                [(wd.stack, status) + tuple(row[c] for c in shown)])

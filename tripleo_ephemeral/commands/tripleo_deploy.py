@@ -13,6 +13,7 @@ from tripleo_ephemeral.commands import confirm
 from tripleo_ephemeral.commands import deploy_request
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.commands.tripleoclient import (
     standalone as tripleoclient)
 from tripleo_ephemeral import heat_launcher
@@ -103,7 +104,8 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
             help=_('Create the stack and render the Ansible project, but do '
                    'not run it'))
         confirm.add_yes_option(group)
-        deploy_request.add_long_option(group)
+        output.add_long_option(group, _(
+            'phase_seconds, engine_tunings and undeployed_changes'))
         ANSIBLE.add(parser, group)
         group.add_argument(
             '--keep-running', action='store_true',

@@ -2,6 +2,7 @@
 actions on a small history."""
 
 import io
+import json
 
 from osc_lib import exceptions
 from osc_lib.test import base as osc_base
@@ -55,6 +56,13 @@ class Commands(osc_base.TestCommand):
         parsed = self.check_parser(cmd, args, list(verify))
         return cmd.take_action(parsed)
 
+    def output(self, cls, args):
+        """What the command prints on stdout (cliff's formatters)."""
+        self.app.stdout = io.StringIO()
+        cmd = cls(self.app, None)
+        cmd.run(self.check_parser(cmd, args, []))
+        return self.app.stdout.getvalue()
+
 
 @pytest.mark.starts_process
 def test_diff_from_applied_to_the_last_render(history_dir):
@@ -107,7 +115,7 @@ def test_no_history_says_how_to_get_one(tmp_path):
 def test_history_lists_versions_and_runs(history_dir):
     wd, first, second = history_dir
     columns, rows = Commands().run(overcloud_config_history.ListConfigVersions,
-                                   ['--work-dir', str(wd), 'oc'])
+                                   ['--work-dir', str(wd), 'oc', '--long'])
     rows = [dict(zip(columns, r)) for r in rows]
     assert [(r['Version'], r['Applied'], r['Command']) for r in rows] == [
         (second[:12], False, 'deploy --stack-only'),
@@ -153,7 +161,7 @@ def test_diff_masks_secrets_in_every_format(rotated, formatter):
 @pytest.mark.starts_process
 def test_status_names_the_hand_edits(rotated):
     columns, [row] = Commands().run(overcloud_status.ShowStatus,
-                                    ['--work-dir', rotated.path])
+                                    ['--work-dir', rotated.path, '--long'])
     assert dict(zip(columns, row))['Hand Edits'].startswith(
         '1 file(s): group_vars/Controller (modified); the next render ')
 
@@ -169,3 +177,18 @@ def test_purge_secrets_reports_what_it_did(rotated):
             done['config_download']) == (2, 0, cd)
     assert done['head_after'] == versions.ConfigHistory(cd).head()
     assert deployment.found_in(deployment.everything(cd)) == []
+
+
+@pytest.mark.starts_process
+def test_tables_read_in_100_columns_and_long_shows_all(history_dir):
+    """Issue 48: a table summarises the long values and leaves out the
+    columns --long adds; -f json gives every column whole."""
+    wd = history_dir[0]
+    table = Commands().output(overcloud_config_history.ListConfigVersions,
+                              ['--work-dir', str(wd), 'oc'])
+    assert 'Deploy Identifier' not in table
+    assert max(len(line) for line in table.splitlines()) <= 100, table
+    whole = json.loads(Commands().output(
+        overcloud_config_history.ListConfigVersions,
+        ['--work-dir', str(wd), 'oc', '-f', 'json']))
+    assert 'Deploy Identifier' in whole[0]

@@ -6,7 +6,8 @@ they are told to exit, the directory is removed, and any master still
 running (or starting meanwhile) is terminated by its pid, so nothing is left
 running. A command killed outright (SIGKILL) cannot do that: the next run
 does it for it (:func:`sweep_stale`), for the directories of this user
-whose command is gone.
+whose command is gone, and stops the ansible-playbook that command left
+running (found by its ``ANSIBLE_SSH_CONTROL_PATH_DIR``).
 """
 
 import contextlib
@@ -68,6 +69,7 @@ def sweep_stale(runner=None, parent=None):
             continue
         LOG.debug('Closing the ssh masters of a command that is gone: %s',
                   path)
+        _stop_orphans(path)
         close_ssh_masters(path, runner)
         removed.append(path)
     return removed
@@ -82,6 +84,28 @@ def _alive_since(pid, made):
                 proc.create_time() <= made + 1)
     except psutil.Error:
         return False
+
+
+def _stop_orphans(control_dir):
+    """End the ansible-playbook (and its workers) a killed command left
+    running: this user's processes whose ``ANSIBLE_SSH_CONTROL_PATH_DIR``
+    is ``control_dir``, the run's own directory."""
+    found = []
+    for proc in psutil.process_iter(['uids']):
+        with contextlib.suppress(psutil.Error):
+            if proc.info['uids'] and proc.info['uids'].real == os.getuid() \
+                    and proc.environ().get(
+                        'ANSIBLE_SSH_CONTROL_PATH_DIR') == control_dir:
+                found.append(proc)
+    for proc in found:
+        LOG.warning('Stopping ansible-playbook %d of a command that was '
+                    'killed (its run: %s)', proc.pid, control_dir)
+        with contextlib.suppress(psutil.Error):
+            proc.terminate()
+    _gone, alive = psutil.wait_procs(found, timeout=MASTER_EXIT_WAIT)
+    for proc in alive:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
 
 
 def close_ssh_masters(control_dir, runner=None):

@@ -32,6 +32,19 @@ def _ssh_masters():
             if '/te-ssh-' in ' '.join(p.info['cmdline'] or ())]
 
 
+def _playbooks_of(dirs):
+    """The processes of the runs whose te-ssh-<dir> are ``dirs`` (by
+    their ANSIBLE_SSH_CONTROL_PATH_DIR)."""
+    found = []
+    for proc in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            path = proc.environ().get('ANSIBLE_SSH_CONTROL_PATH_DIR', '')
+            if os.path.basename(path).startswith('te-ssh-') and \
+                    os.path.basename(path)[len('te-ssh-'):] in dirs:
+                found.append(proc)
+    return found
+
+
 def _control_dirs(pids):
     """The te-ssh-* directories the masters ``pids`` serve (those still
     running)."""
@@ -107,7 +120,12 @@ def test_a_kill_during_ansible_is_swept_by_the_next_run(cli, work_dir, hosts,
     run.proc.wait(timeout=60)
     time.sleep(1)
     assert _control_dirs(_ssh_masters()) & dirs  # nobody closed them
+    orphans = _playbooks_of(dirs)
     again = cli.run(*argv, '-f', 'json', timeout=900)
     assert json.loads(again.stdout)['status'] == 'DEPLOY_SUCCESS'
     assert not _control_dirs(_ssh_masters()) & dirs
+    # The ansible-playbook the kill left running was stopped by the next
+    # run (or had finished before it).
+    assert not [p for p in orphans if p.is_running() and
+                p.status() != psutil.STATUS_ZOMBIE]
     assert not [d for d in dirs if os.path.exists('/tmp/te-ssh-' + d)]

@@ -1,8 +1,10 @@
 """Closing the ssh ControlPersist masters of an Ansible run."""
 
 import os
+import subprocess
 
 import psutil
+import pytest
 
 from tripleo_ephemeral.ansible import ssh_masters
 from tripleo_ephemeral.tests.unit import fakes
@@ -67,3 +69,23 @@ def test_a_run_directory_names_its_command(tmp_path):
         assert len(os.path.join(path, 'x' * 40)) < 100  # a socket's path
     finally:
         os.rmdir(path)
+
+
+@pytest.mark.starts_process
+def test_the_playbook_a_killed_command_left_is_stopped(tmp_path):
+    """The ansible-playbook of a command killed outright runs on: the next
+    run stops it (by its ANSIBLE_SSH_CONTROL_PATH_DIR), and no other."""
+    gone = tmp_path / ('te-ssh-%d-abc' % _dead_pid())
+    gone.mkdir()
+    orphan = subprocess.Popen(['sleep', '600'], env=dict(
+        os.environ, ANSIBLE_SSH_CONTROL_PATH_DIR=str(gone)))
+    other = subprocess.Popen(['sleep', '600'], env=dict(
+        os.environ, ANSIBLE_SSH_CONTROL_PATH_DIR=str(tmp_path / 'x')))
+    try:
+        ssh_masters.sweep_stale(fakes.FakeRunner(), parent=str(tmp_path))
+        orphan.wait(timeout=30)  # ended (its 600 s are not over)
+        assert other.poll() is None
+    finally:
+        for proc in (orphan, other):
+            proc.kill()
+            proc.wait()

@@ -249,6 +249,7 @@ def _snapshot(work_dir):
     return found
 
 
+@helpers.LONG_OPT_IN
 def test_bad_input_changes_nothing(cli, work_dir, tmp_path):
     """Each bad input: a one-line error before Heat naming it and the fix;
     the work dir of the last good deploy is left exactly as it was (its

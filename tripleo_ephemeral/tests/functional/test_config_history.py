@@ -32,6 +32,7 @@ def status(cli, work_dir):
     return cli.json('overcloud', 'status', '--work-dir', str(work_dir))[0]
 
 
+@helpers.LONG_OPT_IN
 def test_config_history_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
     servers = helpers.host_servers_file(tmp_path, 'servers.yaml', hosts,
                                         ['ctrl-0'], ['cmp-0'])

@@ -64,6 +64,7 @@ def check_configured(host, role, all_hosts, identifier):
     assert host.read('/etc/puppet/hieradata/service_configs.json')
 
 
+@helpers.LONG_OPT_IN
 def test_deploy_onto_test_hosts(cli, work_dir, port, hosts, tmp_path):
     ctrl, cmp0, cmp1 = (hosts.hosts[n] for n in ('ctrl-0', 'cmp-0',
                                                  'cmp-1'))

@@ -114,6 +114,7 @@ def _check_equal_and_updatable(cli, tmp_path, port, deploy_args, stack,
     helpers.assert_no_heat_left(helpers.Layout(fast).heat_dir, port)
 
 
+@helpers.LONG_OPT_IN
 def test_bundled_templates_fast_create_equals_stock(cli, tmp_path, port):
     servers = compare.servers_file(tmp_path)
     _check_equal_and_updatable(

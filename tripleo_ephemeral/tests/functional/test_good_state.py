@@ -71,6 +71,7 @@ def _interrupted(cli, work_dir, port, args):
     assert running.proc.wait(timeout=180) != 0
 
 
+@helpers.LONG_OPT_IN
 def test_failed_deploys_never_push_out_the_good_one(cli, work_dir, port,
                                                     tmp_path):
     wd = helpers.Layout(work_dir)

@@ -59,6 +59,7 @@ def identifier(cd):
         'deploy_identifier'])
 
 
+@helpers.LONG_OPT_IN
 def test_lifecycle_on_test_hosts(cli, work_dir, port, hosts, tmp_path):
     ctrl, cmp0, cmp1 = (hosts.hosts[n] for n in ('ctrl-0', 'cmp-0',
                                                  'cmp-1'))

@@ -24,6 +24,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 
 import psutil
@@ -170,12 +171,15 @@ def test_under_umask_000_nobody_else_can_write(cli, tmp_path, shared):
     assert writable == []
     # ~/.cache and openstackclient's entry point cache in it, made 0777
     # before the plugin runs: closed by the command.
+    # (stevedore makes none for a Python under /tmp: a CI clone's venv.)
     entry_points = os.path.join(cache, usercache.ENTRY_POINTS)
-    assert os.listdir(entry_points)
-    for path in [cache, entry_points] + [
-            os.path.join(entry_points, n) for n in os.listdir(entry_points)]:
+    cached = sys.executable[:4] != '/tmp'
+    assert os.path.isdir(entry_points) == cached
+    for path in [cache] + ([entry_points] + [
+            os.path.join(entry_points, n) for n in os.listdir(entry_points)]
+            if cached else []):
         assert not os.lstat(path).st_mode & 0o022, path
-    assert 'Closed to other users' in done.progress
+    assert 'Closed to other users' in done.progress or not cached
     # Opened again: another user renames the plugin's cache away and
     # plants their own.
     os.chmod(cache, 0o777)

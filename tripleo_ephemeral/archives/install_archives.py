@@ -2,7 +2,7 @@
 
 ``<stack>-install-<UTC time>.tar.gz`` (``-failed.tar.gz`` when the deploy
 did not succeed) beside the work dir's files, the newest
-:data:`ARCHIVES_KEPT` kept: ``Archives(wd)`` of a
+:data:`ARCHIVES_KEPT` kept: ``Archives(workdir)`` of a
 :class:`~tripleo_ephemeral.workdir.WorkDir`.
 """
 
@@ -108,12 +108,12 @@ class Archives:
         deploy that succeeded.
         """
         now = now or datetime.datetime.now(datetime.timezone.utc)
-        wd = self.workdir
-        path = dest or wd.join('%s%s%s%s.tar.gz' % (
-            wd.stack, ARCHIVE_INFIX, now.strftime('%Y%m%d-%H%M%S'),
+        workdir = self.workdir
+        path = dest or workdir.join('%s%s%s%s.tar.gz' % (
+            workdir.stack, ARCHIVE_INFIX, now.strftime('%Y%m%d-%H%M%S'),
             '' if succeeded else FAILED_SUFFIX))
 
-        write_tar(path, wd.path, self.members()[0])
+        write_tar(path, workdir.path, self.members()[0])
         if dest is None:
             self._prune()
         return path
@@ -130,8 +130,8 @@ class Archives:
 
     def all(self):
         """The rotated archives of the stack, newest first."""
-        wd = self.workdir
-        return sorted((wd.join(n) for n in os.listdir(wd.path)
+        workdir = self.workdir
+        return sorted((workdir.join(n) for n in os.listdir(workdir.path)
                        if self.is_archive(n)), reverse=True)
 
     def _prune(self):

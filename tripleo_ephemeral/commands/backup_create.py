@@ -28,11 +28,11 @@ class CreateBackup(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        wd = self.work_dir(parsed_args)
+        workdir = self.work_dir(parsed_args)
         with errors.user_errors('--work-dir'):
-            path, manifest = backup.create(wd.path, parsed_args.output,
-                                           stack=wd.stack)
+            path, manifest = backup.create(workdir.path, parsed_args.output,
+                                           stack=workdir.stack)
         return (('backup', 'work_dir', 'files', 'bytes', 'left_out'),
-                (path, wd.path, len(manifest['files']),
+                (path, workdir.path, len(manifest['files']),
                  os.path.getsize(path),
                  format_columns.ListColumn(manifest['left_out'])))

@@ -28,7 +28,7 @@ from tripleo_ephemeral.heat_launcher import base
 from tripleo_ephemeral.heat_launcher import podman
 from tripleo_ephemeral.heat_launcher import spec as launcher_spec_mod
 from tripleo_ephemeral.history import versions
-from tripleo_ephemeral import workdir
+from tripleo_ephemeral import workdir as workdir_mod
 from tripleo_ephemeral.workdir import ownership
 
 
@@ -97,7 +97,7 @@ class WorkDirOptions:
     stack: bool = True
     positional_stack: bool = False
     required: bool = False
-    default_stack: str = workdir.DEFAULT_STACK
+    default_stack: str = workdir_mod.DEFAULT_STACK
     title: str | None = None
     work_dir_help: str | None = None
     stack_argument: str | None = None
@@ -127,8 +127,8 @@ class WorkDirOptions:
         if not self.required:
             what = _('%(what)s (default: %(default)s)') % {
                 'what': what, 'default': self.default_help or
-                workdir.default_path(
-                    '<stack>' if self.stack else workdir.DEFAULT_STACK)}
+                workdir_mod.default_path(
+                    '<stack>' if self.stack else workdir_mod.DEFAULT_STACK)}
         group.add_argument(
             '--work-dir', '--working-dir', metavar='<work-dir>',
             dest='work_dir', type=abs_path, required=self.required,
@@ -136,7 +136,7 @@ class WorkDirOptions:
         return group
 
     def read(self, parsed_args: argparse.Namespace,
-             existing: bool = False) -> workdir.WorkDir:
+             existing: bool = False) -> workdir_mod.WorkDir:
         """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
         name; a stack name Heat would refuse is an error, and so is a
         directory that is not the product's to use (another tool's work
@@ -148,17 +148,17 @@ class WorkDirOptions:
             ['stack'] if self.stack else
             [self.stack_argument] if self.stack_argument else [])
         stack = next((values[n] for n in names if values[n] is not None),
-                     workdir.DEFAULT_STACK)
+                     workdir_mod.DEFAULT_STACK)
         try:
-            wd = ownership.checked_work_dir(values['work_dir'], stack)
+            workdir = ownership.checked_work_dir(values['work_dir'], stack)
         except exceptions.TripleoEphemeralError as exc:
             raise osc_exceptions.CommandError(str(exc))
-        if existing and not os.path.isdir(wd.path):
+        if existing and not os.path.isdir(workdir.path):
             raise osc_exceptions.CommandError(
                 _('No deployment was found for %(stack)s in %(dir)s: deploy '
                   'it first, or check --stack/--work-dir') % {
-                      'stack': wd.stack, 'dir': wd.path})
-        return wd
+                      'stack': workdir.stack, 'dir': workdir.path})
+        return workdir
 
     def given(self, parsed_args: argparse.Namespace
               ) -> tuple[str | None, str | None]:
@@ -169,9 +169,9 @@ class WorkDirOptions:
                 values['stack'] if self.stack else None)
 
 
-def config_history(wd: workdir.WorkDir) -> versions.ConfigHistory:
-    """The config-download versions of ``wd``, which must have one."""
-    history = versions.ConfigHistory(wd.config_download_dir)
+def config_history(workdir: workdir_mod.WorkDir) -> versions.ConfigHistory:
+    """The config-download versions of ``workdir``, which must have one."""
+    history = versions.ConfigHistory(workdir.config_download_dir)
     try:
         history.check_sound()
     except exceptions.HistoryError as exc:
@@ -180,7 +180,7 @@ def config_history(wd: workdir.WorkDir) -> versions.ConfigHistory:
         raise osc_exceptions.CommandError(
             _('%(dir)s has no config-download versions: deploy the stack '
               '(--stack-only renders without running Ansible)') % {
-                  'dir': wd.config_download_dir})
+                  'dir': workdir.config_download_dir})
     return history
 
 

@@ -49,19 +49,19 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
 
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient.check_ssh_network(parsed_args)
-        wd = self.work_dir(parsed_args)
+        workdir = self.work_dir(parsed_args)
         ansible = ANSIBLE.read(parsed_args, ssh_user=False)
         confirm.confirm(parsed_args, confirm.AUTHORIZE_PROMPT % {
-            'stack': wd.stack, 'hosts': confirm.hosts(ansible.limit)},
+            'stack': workdir.stack, 'hosts': confirm.hosts(ansible.limit)},
             'admin authorize')
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('admin authorize')):
             run, key = ssh_admin.authorize(
-                wd, wd.inventory(), ansible,
+                workdir, workdir.inventory(), ansible,
                 progress.channel(self.app.stderr),
                 ssh_user=parsed_args.overcloud_ssh_user,
                 wait_timeout=parsed_args.overcloud_ssh_port_timeout)
         self.app.stderr.write(_('Enabling ssh admin - COMPLETE.\n'))
         columns = ('stack', 'user', 'ssh_key', 'limit', 'ansible_seconds')
-        return columns, (wd.stack, ssh_admin.ADMIN_USER, key,
+        return columns, (workdir.stack, ssh_admin.ADMIN_USER, key,
                          ansible.limit or 'all', round(run.seconds, 1))

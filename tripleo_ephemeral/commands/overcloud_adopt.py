@@ -82,10 +82,10 @@ class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
             raise osc_exceptions.CommandError(_(
                 'Name exactly one source: --heat-type installed (the Heat '
                 'of OS_CLOUD) or --heat-db-dump <file>'))
-        wd = self.work_dir(parsed_args)
+        workdir = self.work_dir(parsed_args)
         spec = options.launcher_spec(parsed_args)
         say = progress.channel(self.app.stderr)
-        adoption = adopt.Adoption(parsed_args.stack, wd.path,
+        adoption = adopt.Adoption(parsed_args.stack, workdir.path,
                                   overwrite=parsed_args.overwrite,
                                   out=self.app.stderr)
         with errors.user_errors('--work-dir', fixes=_FIXES), \
@@ -93,17 +93,17 @@ class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
             if installed:
                 # The stack is re-created once on native Heat, for the dump.
                 adopted = adoption.from_installed(
-                    heat_launcher.get_launcher('installed', wd.heat_dir),
+                    heat_launcher.get_launcher('installed', workdir.heat_dir),
                     options.build_launcher(spec.replace(heat_type='native'),
-                                           wd.heat_dir, say=say))
+                                           workdir.heat_dir, say=say))
             else:
                 runner = process.ProcessRunner()
                 reader = scratch_mariadb.ScratchMariadb(
-                    podman_cli.Podman(runner), spec.images, wd.path,
+                    podman_cli.Podman(runner), spec.images, workdir.path,
                     pull=spec.pull)
                 adopted = adoption.from_dump(
                     parsed_args.heat_db_dump,
-                    options.build_launcher(spec, wd.heat_dir, say=say),
+                    options.build_launcher(spec, workdir.heat_dir, say=say),
                     runner, mysql_reader=reader,
                     key_file=parsed_args.heat_db_auth_encryption_key)
         return output.item_row(adopted, COLUMNS)

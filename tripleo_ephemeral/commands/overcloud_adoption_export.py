@@ -67,14 +67,14 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
         from tripleo_ephemeral.rhoso import writing
 
         self.log.debug('take_action(%s)', parsed_args)
-        wd = self.work_dir(parsed_args, existing=True)
+        workdir = self.work_dir(parsed_args, existing=True)
         choices = rhoso_options.choices(parsed_args)
         inputs = rhoso_options.controlplane_inputs(parsed_args)
-        dest = parsed_args.output_dir or wd.rhoso_export_dir
-        with errors.user_errors('--output-dir'), locking.DirLock(wd.path):
-            destination.check(dest, wd, parsed_args.overwrite)
+        dest = parsed_args.output_dir or workdir.rhoso_export_dir
+        with errors.user_errors('--output-dir'), locking.DirLock(workdir.path):
+            destination.check(dest, workdir, parsed_args.overwrite)
             try:
-                built = export.build(wd, choices, inputs)
+                built = export.build(workdir, choices, inputs)
             except exceptions.RhosoInvalidError as exc:
                 for problem in exc.problems[1:]:
                     LOG.warning('%s', problems.line(problem))
@@ -87,7 +87,7 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
                    'secrets', 'nic_templates', 'validation', 'control_plane',
                    'report')
         values = (
-            dest, wd.stack, choices.version,
+            dest, workdir.stack, choices.version,
             format_columns.DictListColumn(
                 {g.name: [h.name for h in g.hosts] for g in built.groups}),
             format_columns.DictColumn(built.skipped),

@@ -115,11 +115,11 @@ class DiffConfig(base.DeploymentCommand, command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = self.work_dir(parsed_args, existing=True)
+        workdir = self.work_dir(parsed_args, existing=True)
         unified = parsed_args.unified
         show_noise = parsed_args.show_noise
         with errors.user_errors('--work-dir'):
-            history = options.config_history(wd)
+            history = options.config_history(workdir)
             new = _resolve(history, parsed_args.new, '--to')
             old = None
             if parsed_args.old != 'applied' or history.resolve('applied'):

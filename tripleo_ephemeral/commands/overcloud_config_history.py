@@ -34,9 +34,9 @@ class ListConfigVersions(base.DeploymentCommand, command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = self.work_dir(parsed_args, existing=True)
+        workdir = self.work_dir(parsed_args, existing=True)
         with errors.user_errors('--work-dir'):
-            history = options.config_history(wd)
+            history = options.config_history(workdir)
             found = history.versions(limit=parsed_args.limit)
             recorded = runs.runs(history)
             applied = history.resolve('applied')

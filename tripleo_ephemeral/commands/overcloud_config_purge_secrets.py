@@ -31,11 +31,11 @@ class PurgeConfigSecrets(base.DeploymentCommand, command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = self.work_dir(parsed_args, existing=True)
+        workdir = self.work_dir(parsed_args, existing=True)
         with errors.user_errors('--work-dir'):
-            options.config_history(wd)
-            with locking.DirLock(wd.path):
-                done = history.purge_secrets(wd)
+            options.config_history(workdir)
+            with locking.DirLock(workdir.path):
+                done = history.purge_secrets(workdir)
         if done.damaged_copies:
             self.app.stderr.write(
                 'Histories set aside as damaged keep their secrets: %s; '

@@ -40,23 +40,24 @@ class ShowCredentials(base.DeploymentCommand, command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = self.work_dir(parsed_args, existing=True)
+        workdir = self.work_dir(parsed_args, existing=True)
         with errors.user_errors('--directory'):
-            outputs = wd.saved_outputs()
+            outputs = workdir.saved_outputs()
             rc, clouds = credentials.write(
-                wd.stack, outputs, wd.rc_file, wd.clouds_file,
+                workdir.stack, outputs, workdir.rc_file, workdir.clouds_file,
                 no_proxy=parsed_args.no_proxy)
             files = [rc]
             if parsed_args.directory:
                 fileutil.make_private_dirs(parsed_args.directory)
                 files.append(credentials.write(
-                    wd.stack, outputs,
+                    workdir.stack, outputs,
                     os.path.join(parsed_args.directory,
                                  os.path.basename(rc)),
                     clouds, no_proxy=parsed_args.no_proxy)[0])
         entry = credentials.clouds_entry(outputs)
         columns = ('stack', 'rc_files', 'clouds_yaml', 'cloud', 'auth_url',
                    'region')
-        return columns, (wd.stack, format_columns.ListColumn(files), clouds,
-                         wd.stack, entry['auth']['auth_url'],
+        return columns, (workdir.stack, format_columns.ListColumn(files),
+                         clouds,
+                         workdir.stack, entry['auth']['auth_url'],
                          entry['region_name'])

@@ -56,28 +56,28 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
 
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient.check(parsed_args, tripleoclient.DELETE)
-        wd = self.work_dir(parsed_args, existing=True)
+        workdir = self.work_dir(parsed_args, existing=True)
         confirm.confirm(parsed_args, confirm.DELETE_PROMPT,
                         _('Overcloud delete'))
         with errors.user_errors('--work-dir'):
             installed = None
             if parsed_args.heat_type == 'installed':
                 installed = heat_launcher.get_launcher('installed',
-                                                       wd.heat_dir)
-            done = teardown.delete(wd, installed=installed,
+                                                       workdir.heat_dir)
+            done = teardown.delete(workdir, installed=installed,
                                    archive=not parsed_args.no_archive)
         if done['kept']:
             self.app.stderr.write(_(
                 'Kept in %(dir)s what is not this stack\'s: %(kept)s\n') % {
-                    'dir': wd.path, 'kept': ', '.join(done['kept'])})
+                    'dir': workdir.path, 'kept': ', '.join(done['kept'])})
         self.app.stderr.write(_(
             'Overcloud %(stack)s deleted: nothing on its servers was stopped '
             'or unconfigured. Power them off, save the data you need from '
             'them and reprovision them before reusing them.\n') % {
-                'stack': wd.stack})
+                'stack': workdir.stack})
         columns = ('stack', 'work_dir', 'archive', 'heat_stopped',
                    'installed_stack_deleted', 'removed', 'kept',
                    'work_dir_removed')
-        return columns, (wd.stack,) + tuple(
+        return columns, (workdir.stack,) + tuple(
             format_columns.ListColumn(done[c]) if c == 'kept' else done.get(c)
             for c in columns[1:])

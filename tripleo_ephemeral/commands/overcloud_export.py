@@ -43,19 +43,21 @@ class ExportOvercloud(base.DeploymentCommand, command.Command):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = self.work_dir(parsed_args, existing=True)
-        path = parsed_args.output_file or wd.export_file()
+        workdir = self.work_dir(parsed_args, existing=True)
+        path = parsed_args.output_file or workdir.export_file()
         if os.path.exists(path) and not parsed_args.force_overwrite:
             raise osc_exceptions.CommandError(
                 _("File '%s' already exists, not exporting; pass "
                   "--force-overwrite to replace it") % path)
-        config_dir = (os.path.join(parsed_args.config_download_dir, wd.stack)
+        config_dir = (os.path.join(parsed_args.config_download_dir,
+                                   workdir.stack)
                       if parsed_args.config_download_dir
-                      else wd.config_download_dir)
+                      else workdir.config_download_dir)
         with errors.user_errors('--output-file'):
             data = export.export_data(
-                wd.stack, wd.saved_outputs(),
-                passwords.load(wd.passwords_file), passwords.PASSWORD_NAMES,
+                workdir.stack, workdir.saved_outputs(),
+                passwords.load(workdir.passwords_file),
+                passwords.PASSWORD_NAMES,
                 all_nodes_data=all_nodes.load(config_dir),
                 excludes=not parsed_args.no_password_excludes)
             yamlfile.write(path, data, mode=0o600)

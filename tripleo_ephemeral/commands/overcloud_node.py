@@ -53,11 +53,11 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
             raise osc_exceptions.CommandError(
                 _('Name the hosts to delete: openstack overcloud node delete '
                   '<host> [<host> ...]'))
-        wd = self.work_dir(parsed_args)
+        workdir = self.work_dir(parsed_args)
         say = progress.channel(self.app.stderr)
         with errors.user_errors('--work-dir'):
             found = node_delete.check_hosts(
-                wd.inventory(), parsed_args.nodes, wd.stack)
+                workdir.inventory(), parsed_args.nodes, workdir.stack)
         for host, role, ip in found:
             say('%s (%s, %s)' % (host, role, ip))
         confirm.confirm(parsed_args, confirm.NODE_DELETE_PROMPT,
@@ -69,11 +69,11 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
                 parsed_args.overcloud_ssh_user, parsed_args.overcloud_ssh_key))
         with errors.user_errors('--work-dir'), \
                 interrupts.stop_in_order(_('the node delete')):
-            run = node_delete.delete(wd, found, ansible, say)
+            run = node_delete.delete(workdir, found, ansible, say)
         columns = ('stack', 'deleted', 'unreachable', 'ansible_seconds',
                    'deleted_hosts_file', 'config_download')
-        return columns, (wd.stack,
+        return columns, (workdir.stack,
                          format_columns.ListColumn([f[0] for f in found]),
                          format_columns.ListColumn(run.unreachable),
-                         round(run.seconds, 1), wd.deleted_hosts_file,
-                         wd.config_download_dir)
+                         round(run.seconds, 1), workdir.deleted_hosts_file,
+                         workdir.config_download_dir)

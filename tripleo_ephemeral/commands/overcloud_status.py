@@ -11,7 +11,7 @@ from tripleo_ephemeral.commands import options
 from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.history import hooks as history
 from tripleo_ephemeral import locking
-from tripleo_ephemeral import workdir
+from tripleo_ephemeral import workdir as workdir_mod
 
 
 #: The columns a table summarises without --long, and to how wide; with
@@ -37,17 +37,18 @@ class ShowStatus(base.DeploymentCommand, command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        wd = self.work_dir(parsed_args, existing=True)
-        status = wd.status()
+        workdir = self.work_dir(parsed_args, existing=True)
+        status = workdir.status()
         if not status:
             raise osc_exceptions.CommandError(
                 _('No deployment was found for %(stack)s: %(file)s is '
-                  'missing; deploy it first') % {'stack': wd.stack,
-                                                 'file': wd.status_file})
-        if status == workdir.DEPLOYING and locking.holder(wd.path) == {}:
+                  'missing; deploy it first') % {'stack': workdir.stack,
+                                                 'file': workdir.status_file})
+        if status == workdir_mod.DEPLOYING and \
+                locking.holder(workdir.path) == {}:
             # Its command holds the work dir while it runs: it was killed.
-            status = workdir.DEPLOY_INTERRUPTED
-        columns, values = history.status_values(wd)
+            status = workdir_mod.DEPLOY_INTERRUPTED
+        columns, values = history.status_values(workdir)
         long = output.whole(parsed_args)
         row = dict(zip(columns, values))
         for column, width in SUMMARISED.items():
@@ -55,4 +56,4 @@ class ShowStatus(base.DeploymentCommand, command.Lister):
         shown = columns if long else tuple(
             c for c in columns if c not in LONG_ONLY)
         return (('Stack Name', 'Deployment Status') + shown,
-                [(wd.stack, status) + tuple(row[c] for c in shown)])
+                [(workdir.stack, status) + tuple(row[c] for c in shown)])

@@ -72,24 +72,24 @@ class Deployment:
         Only a deploy that gets as far as launching Heat records a status
         and an archive: until then any error undoes what preparing wrote.
         """
-        wd = self.workdir
+        workdir = self.workdir
         phases = self.phases
         preparing = preparation.Preparation(self.inputs, self.say, phases)
         existed, new_heat_dir = preparing.check(
             launcher, ansible if run_ansible else None)
         phases.lap('checks')
-        values = {'work_dir': wd.path}
+        values = {'work_dir': workdir.path}
         spawn = (launcher.spawner.undone_on_failure() if launcher.ephemeral
                  else contextlib.nullcontext())
-        with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir), \
-                spawn:
+        with locking.DirLock(workdir.path), \
+                locking.DirLock(launcher.heat_dir), spawn:
             self._report_unfinished()
             # Heat may start ahead where the rollback undoes what it writes
             # (its heat dir is the work dir's, and its logs are copied).
             early = os.path.dirname(launcher.heat_dir) == os.path.abspath(
-                wd.path)
+                workdir.path)
             with rollback.Rollback(
-                    wd.path, dirs=[wd.templates_dir] + (
+                    workdir.path, dirs=[workdir.templates_dir] + (
                         [launcher.heat_dir] if early else []),
                     say=self.say, existed=existed, created=new_heat_dir,
                     copied=[launcher.files.log_dir]), \
@@ -98,11 +98,11 @@ class Deployment:
                 prepared = preparing.while_heat_starts(
                     launcher, ansible if run_ansible else None, early)
             status = workdir_mod.DEPLOY_FAILED
-            previous = wd.status()
-            wd.set_status(workdir_mod.DEPLOYING)
+            previous = workdir.status()
+            workdir.set_status(workdir_mod.DEPLOYING)
             phases.lap('inputs')
             self._heat = heat_phase.HeatPhase(
-                self.stack, wd, self.say,
+                self.stack, workdir, self.say,
                 verbose_events=self.request.verbose_events,
                 phases=phases)
             ssh_user = ansible.ssh_user if ansible is not None else None
@@ -112,7 +112,7 @@ class Deployment:
 
             def start_render(outputs, deployments):
                 builds.append(rendering.Build(
-                    wd, outputs, deployments, render_settings).start())
+                    workdir, outputs, deployments, render_settings).start())
             try:
                 created, outputs, deployments, values['dump'] = (
                     self._heat.run(launcher, prepared, keep_running,
@@ -126,8 +126,9 @@ class Deployment:
                 phases.lap('rc_file')
                 with interruption.activity('rendering config-download'):
                     values['config_download'] = rendering.render(
-                        wd, outputs, deployments, render_settings, self.say,
-                        phases=phases, build=builds[0] if builds else None)
+                        workdir, outputs, deployments, render_settings,
+                        self.say, phases=phases,
+                        build=builds[0] if builds else None)
                 rendering.copy_project(values['config_download'],
                                        self.request.config_copies,
                                        self.stack, self.say)
@@ -143,10 +144,10 @@ class Deployment:
                     phases.lap('ansible_files')
                 status = workdir_mod.DEPLOY_SUCCESS
                 values.update(history.result_values(
-                    wd, None if run_ansible else self.say))
+                    workdir, None if run_ansible else self.say))
                 phases.lap('changes')
-                wd.save(wd.last_success_file, prepared.snapshot)
-                wd.save(wd.stack_size_file, {
+                workdir.save(workdir.last_success_file, prepared.snapshot)
+                workdir.save(workdir.stack_size_file, {
                     'request': prepared.digest,
                     'resources': created.resources,
                     'stack_seconds': values['stack_seconds']})
@@ -155,7 +156,7 @@ class Deployment:
                     build.discard()
                 if self._heat.stage.changed() or \
                         status == workdir_mod.DEPLOY_SUCCESS:
-                    wd.set_status(status)
+                    workdir.set_status(status)
                     outcome.record(launcher, values.get('dump'),
                                    status == workdir_mod.DEPLOY_SUCCESS)
                     phases.lap('status')
@@ -163,7 +164,7 @@ class Deployment:
                         status == workdir_mod.DEPLOY_SUCCESS)
                     phases.lap('archive')
                 else:
-                    outcome.unchanged(wd, previous, self.say, launcher)
+                    outcome.unchanged(workdir, previous, self.say, launcher)
         values['phase_seconds'] = phases.values()
         return result.Result(self.stack, status, **values)
 
@@ -172,23 +173,24 @@ class Deployment:
         keep what preparing wrote into the work dir (``keep``,
         --setup-only) or undo it all (--dry-run). Status CHECKED or
         PREPARED; the work dir's deployment status is not touched."""
-        wd = self.workdir
+        workdir = self.workdir
         preparing = preparation.Preparation(self.inputs, self.say)
         existed, new_heat_dir = preparing.check(launcher, ansible)
         # An existing heat dir is locked as a deploy locks it (the check may
         # stop a Heat left running there); none is made for this.
         heat_lock = (contextlib.nullcontext() if new_heat_dir else
                      locking.DirLock(launcher.heat_dir))
-        with locking.DirLock(wd.path), heat_lock, rollback.Rollback(
-                wd.path, dirs=[wd.templates_dir], say=self.say,
+        with locking.DirLock(workdir.path), heat_lock, rollback.Rollback(
+                workdir.path, dirs=[workdir.templates_dir], say=self.say,
                 existed=existed, undo=not keep), \
                 interruption.activity('checking the inputs'):
             preparing.prepare(launcher, ansible)
         self.say('%s: stopped before Heat, as asked' % (
-            'Inputs prepared in %s' % wd.path if keep else
+            'Inputs prepared in %s' % workdir.path if keep else
             'Every input checked; the work dir is as it was'))
         return result.Result(self.stack, 'PREPARED' if keep else 'CHECKED',
-                             work_dir=wd.path if keep or existed else None)
+                             work_dir=(workdir.path if keep or existed
+                                       else None))
 
     def _report_unfinished(self):
         if self.workdir.status() == workdir_mod.DEPLOYING:
@@ -244,16 +246,16 @@ class Deployment:
     def render_saved(self, ansible=None):
         """--config-download-only: no Heat; render again from the outputs
         saved last time, then run the deploy playbook (``ansible``)."""
-        wd = self.workdir
-        values = {'work_dir': wd.path}
+        workdir = self.workdir
+        values = {'work_dir': workdir.path}
         status = workdir_mod.DEPLOY_FAILED
-        with locking.DirLock(wd.path):
-            wd.set_status(workdir_mod.DEPLOYING)
+        with locking.DirLock(workdir.path):
+            workdir.set_status(workdir_mod.DEPLOYING)
             given = choices.given(self.request)
-            _keep_choices(wd, wd.deploy_inputs_file, given)
+            _keep_choices(workdir, workdir.deploy_inputs_file, given)
             try:
                 values['config_download'], outputs = rendering.render_saved(
-                    wd, self.say, self.inputs.previous_servers(),
+                    workdir, self.say, self.inputs.previous_servers(),
                     ssh_user=ansible.ssh_user if ansible else None,
                     python_interpreter=self.request.python_interpreter)
                 rendering.copy_project(values['config_download'],
@@ -263,11 +265,11 @@ class Deployment:
                     values['ansible_seconds'] = self._ansible(
                         values['config_download'], ansible, outputs)
                 status = workdir_mod.DEPLOY_SUCCESS
-                _keep_choices(wd, wd.last_success_file, given)
+                _keep_choices(workdir, workdir.last_success_file, given)
                 values.update(history.result_values(
-                    wd, self.say if ansible is None else None))
+                    workdir, self.say if ansible is None else None))
             finally:
-                wd.set_status(status)
+                workdir.set_status(status)
                 values['archive'] = self._archive(
                     status == workdir_mod.DEPLOY_SUCCESS)
         return result.Result(self.stack, status, **values)

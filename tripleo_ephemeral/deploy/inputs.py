@@ -200,11 +200,11 @@ class Inputs:
         """
         phases = phases if phases is not None else lap_clock.Phases()
         checked = self.check(say)
-        wd = self.workdir
+        workdir = self.workdir
         roles, servers = checked.roles, checked.servers
         with template_cache.compiled_templates() as compiled:
             tdir = template_processing.prepare_templates(
-                self.templates, wd.templates_dir, roles, checked.networks,
+                self.templates, workdir.templates_dir, roles, checked.networks,
                 bytecode_cache=compiled)
         phases.lap('templates')
         env_files = checked.environment_files
@@ -221,36 +221,38 @@ class Inputs:
                 self.stack, templates_dir=tdir, cloud_domain=self.cloud_domain)
             self.adjust_environment(environment, checked, env_files)
             generated.append(deployed_environment.write(
-                environment, wd.deployed_servers_file))
-            wd.save(wd.ip_allocations_file, checked.addresses.record())
+                environment, workdir.deployed_servers_file))
+            workdir.save(workdir.ip_allocations_file,
+                         checked.addresses.record())
             removed = self._removed_hosts(servers)
             if checked.addresses.new:  # said once every input passed
                 new = checked.addresses.describe_new()
                 removed.insert(0, (
                     'Would allocate %s (--dry-run keeps nothing)' % new
                     if self.request.stop == 'dry-run' else
-                    'Allocated %s (kept in %s)' % (new,
-                                                   wd.ip_allocations_file)))
+                    'Allocated %s (kept in %s)' % (
+                        new, workdir.ip_allocations_file)))
         if self.request.generate_passwords:
-            generated.append(passwords.ensure_passwords(wd.passwords_file)[0])
-        elif os.path.exists(wd.passwords_file):
-            generated.append(wd.passwords_file)  # used as it is
+            generated.append(passwords.ensure_passwords(
+                workdir.passwords_file)[0])
+        elif os.path.exists(workdir.passwords_file):
+            generated.append(workdir.passwords_file)  # used as it is
         generated.append(self._write_deploy_parameters())
         # <Role>Services and container images, as tripleoclient computed
         # them; read from every environment, before the user's win.
         generated.append(tht_parameters.prepare_environment(
-            roles, wd.tht_parameters_file,
+            roles, workdir.tht_parameters_file,
             template_processing.resource_registry(tdir) + generated +
             env_files,
             disable_container_prepare=self.request.disable_container_prepare))
         # Generated environments first: the user's -e files win.
         all_envs = generated + env_files
-        if os.path.exists(wd.passwords_file):
-            taken = passwords.take_given(wd.passwords_file, all_envs)
+        if os.path.exists(workdir.passwords_file):
+            taken = passwords.take_given(workdir.passwords_file, all_envs)
             if taken:
                 say('The passwords file %s holds %s as your environment '
                     'files give them (they win in the stack)' % (
-                        wd.passwords_file, ', '.join(taken)))
+                        workdir.passwords_file, ', '.join(taken)))
         phases.lap('parameters')
         with template_cache.ParsedTemplates().installed():
             create_args = template_processing.stack_create_args(
@@ -261,7 +263,8 @@ class Inputs:
         self._save(roles, checked.networks, all_envs, servers)
         return prepared.PreparedInputs(
             create_args, servers, snapshot, prepared.request_digest(
-                create_args, volatile=[wd.deploy_parameters_file]), removed)
+                create_args, volatile=[workdir.deploy_parameters_file]),
+            removed)
 
     def _check_against_last_success(self, env_files, roles, servers, say):
         """Stop before Heat on a change that would break the overcloud."""

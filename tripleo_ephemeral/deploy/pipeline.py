@@ -57,9 +57,9 @@ def run(request: request_mod.DeployRequest, out: TextIO | None = None,
 def with_kept_choices(request):
     """``request`` with the per-deployment choices it leaves out taken
     from the last successful deploy (:mod:`.choices`)."""
-    wd = request.workdir
+    workdir = request.workdir
     request, kept = choices.resolve(
-        request, choices.saved(wd.load(wd.last_success_file)))
+        request, choices.saved(workdir.load(workdir.last_success_file)))
     return request.replace(kept_choices=tuple(kept.items()))
 
 

@@ -74,18 +74,18 @@ class Build:
 
     def _run(self):
         started = time.monotonic()
-        wd = self.workdir
+        workdir = self.workdir
         try:
             stack_environment = stack_outputs.load_environment(
-                wd.stack_environment_file)
-            excluded = deleted_hosts.names(wd)
-            parent, name = os.path.split(wd.config_download_dir)
+                workdir.stack_environment_file)
+            excluded = deleted_hosts.names(workdir)
+            parent, name = os.path.split(workdir.config_download_dir)
             fileutil.make_private_dirs(parent)
             # replace_dir's own prefix: the same clean-up applies.
             self._staged = tempfile.mkdtemp(dir=parent,
                                             prefix='.%s.new-' % name)
             config_download.render(
-                self.outputs, self._staged, wd.stack,
+                self.outputs, self._staged, workdir.stack,
                 deployments=self.deployments,
                 stack_environment=stack_environment, excluded_hosts=excluded,
                 **self.render_settings)

@@ -20,7 +20,7 @@ from tripleo_ephemeral import exceptions
 from tripleo_ephemeral import fileutil
 from tripleo_ephemeral.heat_launcher import installed
 from tripleo_ephemeral import process
-from tripleo_ephemeral import workdir
+from tripleo_ephemeral import workdir as workdir_mod
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,7 +29,7 @@ class AgentConfigRequest:
     ``cloud`` (None: ``OS_CLOUD``); ``role_hosts`` (role -> the addresses
     of its servers in index order; empty: write the files only)."""
 
-    work_dir: workdir.WorkDir
+    work_dir: workdir_mod.WorkDir
     cloud: str | None = None
     polling_interval: int = conf.DEFAULT_POLLING_INTERVAL
     agent_command: str = conf.DEFAULT_AGENT_COMMAND
@@ -79,12 +79,12 @@ def find_servers(request: AgentConfigRequest) -> list[servers_mod.Server]:
 def write(request: AgentConfigRequest,
           servers: Sequence[servers_mod.Server]) -> list[ConfiguredServer]:
     """Write each server's configuration file into the work dir."""
-    wd = request.work_dir
-    wd.create()
-    fileutil.ensure_private_dir(wd.agent_config_dir)
+    workdir = request.work_dir
+    workdir.create()
+    fileutil.ensure_private_dir(workdir.agent_config_dir)
     written = []
     for server in servers:
-        path = wd.agent_config_file(server.role, server.index)
+        path = workdir.agent_config_file(server.role, server.index)
         url = server.metadata_url or ''
         fileutil.write_atomic(path, conf.render_conf(
             url, request.polling_interval, request.agent_command))

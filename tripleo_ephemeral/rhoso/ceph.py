@@ -37,7 +37,7 @@ def client_vars(deployment):
     ``(None, None)``."""
     for name in CLIENT_VARS:
         base = deployment.config_dir if os.sep in name else \
-            deployment.wd.path
+            deployment.workdir.path
         path = os.path.join(base, name)
         if os.path.isfile(path):
             data = yamlfile.load(path, 'Ceph client configuration',

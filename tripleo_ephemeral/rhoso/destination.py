@@ -99,16 +99,16 @@ def _foreign(path, data, name):
     return None
 
 
-def check(dest, wd, overwrite):
+def check(dest, workdir, overwrite):
     """RhosoExportError when the export may not write directory ``dest``
-    for work dir ``wd``; return whether it replaces an earlier export."""
+    for work dir ``workdir``; return whether it replaces an earlier export."""
     real = os.path.realpath(dest)
-    work = os.path.realpath(wd.path)
-    default = os.path.realpath(wd.rhoso_export_dir)
+    work = os.path.realpath(workdir.path)
+    default = os.path.realpath(workdir.rhoso_export_dir)
     if _inside(work, real):
         _fail('--output-dir %s is the work dir or holds it: an export never '
               'writes over the deployment\'s memory; choose a directory of '
-              'its own (default: %s)' % (dest, wd.rhoso_export_dir))
+              'its own (default: %s)' % (dest, workdir.rhoso_export_dir))
     if CONFIG_DOWNLOAD in real.split(os.sep):
         _fail('--output-dir %s is inside a config-download directory, whose '
               'history would commit the Secrets as a hand edit: choose a '

@@ -75,7 +75,7 @@ def ssh_key(deployment):
     parser = configparser.ConfigParser(interpolation=None)
     parser.read(os.path.join(deployment.config_dir, 'ansible.cfg'))
     candidates = [parser.get('defaults', 'private_key_file', fallback=None),
-                  deployment.wd.ssh_admin_key]
+                  deployment.workdir.ssh_admin_key]
     for path in candidates:
         if path and os.path.isfile(path):
             try:
@@ -187,12 +187,12 @@ def documents(export):
             for path, doc in export.kit.documents()]
 
 
-def build(wd, choices, controlplane_inputs=None):
-    """The validated :class:`Export` of work dir ``wd``, with the control
+def build(workdir, choices, controlplane_inputs=None):
+    """The validated :class:`Export` of work dir ``workdir``, with the control
     plane's steps when ``controlplane_inputs`` (its
     :class:`~.controlplane.inputs.Inputs`) are given; RhosoExportError (or
     RhosoInvalidError with the problems) when it cannot be made."""
-    deployment = source.read(wd)
+    deployment = source.read(workdir)
     export = Export(deployment, choices, controlplane_inputs)
     export.groups, export.skipped = plan.classify(deployment, choices)
     _networks(export)

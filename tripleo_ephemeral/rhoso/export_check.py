@@ -21,7 +21,7 @@ from tripleo_ephemeral.rhoso import problems as problems_mod
 from tripleo_ephemeral.rhoso import schema
 from tripleo_ephemeral.rhoso import source
 from tripleo_ephemeral.rhoso import validate
-from tripleo_ephemeral import workdir
+from tripleo_ephemeral import workdir as workdir_mod
 from tripleo_ephemeral.workdir import ownership
 
 
@@ -83,7 +83,7 @@ def check(request: ValidateRequest) -> ValidateResult:
     return ValidateResult(
         problems=list(found) + list(result.problems) + list(cp_problems),
         version=version, documents=result.documents,
-        work_dir=deployment.wd.path if deployment else None,
+        work_dir=deployment.workdir.path if deployment else None,
         proofs=list(result.proofs),
         control_plane_states=cp_states if cp_found else None)
 
@@ -102,7 +102,7 @@ def _deployment(request: ValidateRequest,
             '--work-dir, or --no-work-dir to check the documents alone'
             % path)
     stack = str(request.stack or manifest.get('stack') or
-                workdir.DEFAULT_STACK)
+                workdir_mod.DEFAULT_STACK)
     deployment: source.Deployment = source.read(
         ownership.checked_work_dir(str(path), stack))
     return deployment

@@ -33,7 +33,7 @@ def manifest(export, files, now=None):
         'written': now.strftime('%Y-%m-%dT%H:%M:%SZ'),
         'by': destination.BY,
         'stack': export.deployment.stack,
-        'work_dir': export.deployment.wd.path,
+        'work_dir': export.deployment.workdir.path,
         'rhoso_version': choices.version,
         'network_map': {n.lower: n.name for n in export.networks},
         'netconfig': {'merged_into': export.merged_into,
@@ -58,7 +58,7 @@ def files(export):
     deployment = export.deployment
     header = ('Written by "openstack overcloud adoption export" from %s '
               '(stack %s)\nfor RHOSO %s; report.md says where every value '
-              'came from.' % (deployment.wd.path, deployment.stack,
+              'came from.' % (deployment.workdir.path, deployment.stack,
                               export.choices.version))
     result = []
     for step in export.kit.steps():

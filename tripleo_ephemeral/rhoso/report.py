@@ -181,7 +181,7 @@ def text(export):
     lines = ['# Adopting stack %s into RHOSO %s' % (
         deployment.stack, export.choices.version), '',
         'From the work dir %s%s; nothing was contacted.' % (
-            deployment.wd.path, ' (adopted from an undercloud\'s Heat)'
+            deployment.workdir.path, ' (adopted from an undercloud\'s Heat)'
             if deployment.adopted else ''), '']
     for part in (report_steps.steps, _roles, _nodes, report_steps.networks,
                  report_steps.procedure_lines, _variables, _templates,

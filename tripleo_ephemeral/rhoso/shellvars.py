@@ -39,7 +39,7 @@ def passwords_script(deployment, tls):
     variables."""
     passwords = deployment.passwords
     lines = ['# The source cloud\'s passwords (%s); keep this file '
-             'private.' % deployment.wd.passwords_file]
+             'private.' % deployment.workdir.passwords_file]
     for name, _, variable in secret_docs.PASSWORDS:
         if variable and passwords.get(name) not in (None, ''):
             lines.append('%s=%s' % (variable, _q(passwords[name])))
@@ -61,8 +61,8 @@ def _mysql_vip(deployment):
 def variables_script(deployment, groups, choices, key_path, embedded=None):
     """``adoption-vars.sh``; ``embedded`` is the passwords script to
     include instead of sourcing ``secrets/passwords.sh``."""
-    wd = deployment.wd
-    lines = [HEADER % (wd.path, deployment.stack, 'adoption-vars.sh')]
+    workdir = deployment.workdir
+    lines = [HEADER % (workdir.path, deployment.stack, 'adoption-vars.sh')]
     lines.append('EDPM_PRIVATEKEY_PATH=%s' % _q(key_path or
                                                 '<path to SSH key>'))
     controllers = [h for role in deployment.roles.values()
@@ -78,7 +78,8 @@ def variables_script(deployment, groups, choices, key_path, embedded=None):
     lines.append('DEFAULT_CELL_NAME=%s' % _q(choices.default_cell))
     lines.append('RENAMED_CELLS=%s' % _q(' '.join(cells or [
         choices.default_cell])))
-    lines += _assoc('TRIPLEO_PASSWORDS', [(SOURCE_CELL, wd.passwords_file)])
+    lines += _assoc('TRIPLEO_PASSWORDS',
+                    [(SOURCE_CELL, workdir.passwords_file)])
     vip, net = _mysql_vip(deployment)
     lines += _assoc('SOURCE_MARIADB_IP', [(SOURCE_CELL, vip or '')],
                     'the Galera VIP on %s' % net)

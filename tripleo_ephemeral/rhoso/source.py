@@ -113,12 +113,12 @@ class Role:
 class Deployment:
     """A deployed (or adopted) stack as its work dir has it."""
 
-    def __init__(self, wd, outputs, inventory, global_vars, networks,
+    def __init__(self, workdir, outputs, inventory, global_vars, networks,
                  roles_data, roles, passwords, selinux_mode=None):
-        self.wd = wd
+        self.workdir = workdir
         #: ``enforcing``, ``permissive``... (None: not in config-download)
         self.selinux_mode = selinux_mode
-        self.stack = wd.stack
+        self.stack = workdir.stack
         self.outputs = outputs
         self.inventory = inventory
         self.global_vars = global_vars or {}
@@ -129,11 +129,11 @@ class Deployment:
 
     @property
     def adopted(self):
-        return os.path.exists(self.wd.adoption_file)
+        return os.path.exists(self.workdir.adoption_file)
 
     @property
     def config_dir(self):
-        return self.wd.config_download_dir
+        return self.workdir.config_download_dir
 
     @property
     def vips(self):
@@ -218,26 +218,27 @@ def _selinux(config_dir):
     return None
 
 
-def _check_status(wd):
-    status = wd.status()
+def _check_status(workdir):
+    status = workdir.status()
     if status is None:
         _fail('%s holds no deployment of stack %s (no %s): deploy it '
               '("openstack overcloud deploy") or adopt it ("openstack '
               'overcloud adopt") first, or check --stack/--work-dir'
-              % (wd.path, wd.stack, os.path.basename(wd.status_file)))
+              % (workdir.path, workdir.stack,
+                 os.path.basename(workdir.status_file)))
     if status != 'DEPLOY_SUCCESS':
         _fail('The last deploy of stack %s in %s ended %s: deploy it '
               'successfully first; an export reads what a successful '
-              'deploy left' % (wd.stack, wd.path, status))
+              'deploy left' % (workdir.stack, workdir.path, status))
 
 
-def read(wd):
-    """The :class:`Deployment` of the work dir ``wd`` (a
+def read(workdir):
+    """The :class:`Deployment` of the work dir ``workdir`` (a
     :class:`~tripleo_ephemeral.workdir.WorkDir`); RhosoExportError naming
     what is missing."""
-    _check_status(wd)
+    _check_status(workdir)
     try:
-        outputs = wd.saved_outputs()
+        outputs = workdir.saved_outputs()
     except exceptions.StackOutputsError as exc:
         _fail(str(exc))
     sources = outputs.get(DATA_SOURCES)
@@ -245,19 +246,19 @@ def read(wd):
         _fail('Stack %s has no roles and networks data (its outputs lack '
               '%s, which tripleo-heat-templates give): only an overcloud '
               'of tripleo-heat-templates can be exported to RHOSO'
-              % (wd.stack, DATA_SOURCES))
+              % (workdir.stack, DATA_SOURCES))
     try:
         networks = network_data.validate_networks(
-            sources.get('networks_data') or [], wd.outputs_file)
+            sources.get('networks_data') or [], workdir.outputs_file)
     except exceptions.RolesDataError as exc:
         _fail(str(exc))
-    config_dir = wd.config_download_dir
-    inventory_path = wd.inventory_file
+    config_dir = workdir.config_download_dir
+    inventory_path = workdir.inventory_file
     inventory = _load(inventory_path, 'Ansible inventory')
     if not isinstance(inventory, dict):
         _fail('%s is missing: render config-download again with '
               '"openstack overcloud deploy --config-download-only '
-              '--stack %s"' % (inventory_path, wd.stack))
+              '--stack %s"' % (inventory_path, workdir.stack))
     global_vars = _load(os.path.join(config_dir, 'global_vars.yaml'),
                         'config-download global_vars')
     roles = {}
@@ -271,14 +272,14 @@ def read(wd):
         if not isinstance(group_vars, dict):
             _fail('%s has no group_vars/%s: render config-download again '
                   'with "openstack overcloud deploy --config-download-only '
-                  '--stack %s"' % (config_dir, name, wd.stack))
+                  '--stack %s"' % (config_dir, name, workdir.stack))
         missing = [k for k in REQUIRED_GROUP_VARS if k not in group_vars]
         if missing:
             _fail('Stack %s lacks what an export reads: group_vars/%s has '
                   'no %s (tripleo-heat-templates render them, these '
                   'templates do not): only an overcloud of '
                   'tripleo-heat-templates can be exported to RHOSO'
-                  % (wd.stack, name, ', '.join(missing)))
+                  % (workdir.stack, name, ', '.join(missing)))
         hosts = [Host(host, name, host_vars, _load(
                     os.path.join(config_dir, 'host_vars', host),
                     'config-download host_vars'))
@@ -289,9 +290,9 @@ def read(wd):
         _fail('The inventory %s has no hosts: there is nothing to adopt'
               % inventory_path)
     try:
-        passwords = passwords_mod.load(wd.passwords_file)
+        passwords = passwords_mod.load(workdir.passwords_file)
     except exceptions.PasswordsError as exc:
         _fail(str(exc))
-    return Deployment(wd, outputs, inventory, global_vars, networks,
+    return Deployment(workdir, outputs, inventory, global_vars, networks,
                       sources['roles_data'], roles, passwords or {},
                       _selinux(config_dir))

@@ -100,15 +100,15 @@ class Adoption:
         :class:`Adopted`."""
         started = time.monotonic()
         self._refuse_existing()
-        wd = self.workdir.create()
-        with locking.DirLock(wd.path), locking.DirLock(launcher.heat_dir):
+        workdir = self.workdir.create()
+        with locking.DirLock(workdir.path), locking.DirLock(launcher.heat_dir):
             self._refuse_existing()
-            source, record, values = read(wd)
-            values.update(adopt_files.write(wd, source, record))
+            source, record, values = read(workdir)
+            values.update(adopt_files.write(workdir, source, record))
         self.say('Adopted stack %s (%s) into %s' % (
-            self.stack, source.status, wd.path))
+            self.stack, source.status, workdir.path))
         values.update(stack=self.stack, stack_id=source.stack_id,
-                      stack_status=source.status, work_dir=wd.path,
+                      stack_status=source.status, work_dir=workdir.path,
                       seconds=round(time.monotonic() - started, 1))
         return Adopted(**values)
 
@@ -117,7 +117,7 @@ class Adoption:
     def from_installed(self, installed, launcher):
         """``installed``: the installed Heat's launcher; ``launcher``: the
         ephemeral one the stack is re-created on for the heat dir's dump."""
-        def read(wd):
+        def read(workdir):
             installed.start()
             source, recovered = read_installed(
                 heat_client.make_client(installed.session()), self.stack)
@@ -185,9 +185,9 @@ class Adoption:
         """``launcher``: the ephemeral Heat that reads the adopted copy."""
         path = os.path.abspath(path)
 
-        def read(wd):
+        def read(workdir):
             scratch = tempfile.mkdtemp(prefix='.adopt.', suffix='.tmp',
-                                       dir=wd.path)
+                                       dir=workdir.path)
             try:
                 copy = os.path.join(scratch, 'heat.sqlite')
                 imported = dump_import.import_dump(path, copy, scratch,

@@ -72,16 +72,16 @@ class Side:
     @classmethod
     def capture(cls, work_dir, stack, copy_to=None):
         """Read the work dir; copy its config-download to ``copy_to``."""
-        wd = workdir_mod.WorkDir(work_dir, stack)
-        outputs, deployments = wd.saved_outputs_and_deployments()
-        saved = dump_reader.SavedDatabase.from_dump(wd.heat_dump)
+        workdir = workdir_mod.WorkDir(work_dir, stack)
+        outputs, deployments = workdir.saved_outputs_and_deployments()
+        saved = dump_reader.SavedDatabase.from_dump(workdir.heat_dump)
         _template, environment, files = saved.stored(saved.root_stack(stack))
-        config = wd.config_download_dir
+        config = workdir.config_download_dir
         if copy_to:
             config = os.path.join(copy_to, 'config-download')
-            shutil.copytree(wd.config_download_dir, config, symlinks=True)
-        return cls(wd.path, outputs, deployments, config, environment,
-                   files, passwords_mod.load(wd.passwords_file))
+            shutil.copytree(workdir.config_download_dir, config, symlinks=True)
+        return cls(workdir.path, outputs, deployments, config, environment,
+                   files, passwords_mod.load(workdir.passwords_file))
 
     def parameters(self):
         merged = {}

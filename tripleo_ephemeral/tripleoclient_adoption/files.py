@@ -54,24 +54,27 @@ class Source:
         return merged
 
 
-def existing(wd):
-    """The files showing ``wd`` already holds a deployment of its stack."""
-    return [p for p in (wd.passwords_file, wd.outputs_file, wd.heat_dump,
-                        wd.adoption_file) if os.path.exists(p)]
+def existing(workdir):
+    """The files showing ``workdir`` already holds a deployment of its
+    stack."""
+    return [p for p in (workdir.passwords_file, workdir.outputs_file,
+                        workdir.heat_dump,
+                        workdir.adoption_file) if os.path.exists(p)]
 
 
-def next_deploy(wd, roles_written):
+def next_deploy(workdir, roles_written):
     """The command the README tells the operator to type next."""
-    argv = ['openstack', 'overcloud', 'deploy', '--stack', wd.stack,
-            '--work-dir', wd.path, '--templates', '<the same templates>']
+    argv = ['openstack', 'overcloud', 'deploy', '--stack', workdir.stack,
+            '--work-dir', workdir.path, '--templates', '<the same templates>']
     if roles_written:
-        argv += ['-r', wd.roles_data_file, '-n', wd.network_data_file]
-    argv += ['--deployed-servers', wd.adopted_servers_file,
-             '-e', wd.adopted_environment_file]
+        argv += ['-r', workdir.roles_data_file,
+                 '-n', workdir.network_data_file]
+    argv += ['--deployed-servers', workdir.adopted_servers_file,
+             '-e', workdir.adopted_environment_file]
     return ' '.join(argv)
 
 
-def write(wd, source, record):
+def write(workdir, source, record):
     """Write the work dir; return the result values (counts and paths).
 
     ``record`` (the adoption record so far) is completed and saved.
@@ -82,52 +85,54 @@ def write(wd, source, record):
 
     pw, pw_counts = stored_env.passwords(source.environment, source.files,
                                          passwords_mod.PASSWORD_NAMES)
-    yamlfile.write_text(wd.passwords_file, header % 'The stack\'s passwords.'
-                        + yamlfile.dump({'parameter_defaults': pw}))
+    yamlfile.write_text(workdir.passwords_file,
+                        header % 'The stack\'s passwords.' +
+                        yamlfile.dump({'parameter_defaults': pw}))
 
     root = stored_env.templates_root(source.files, source.stack)
     env, custom = stored_env.adopted_environment(
         source.environment, source.files, root, password_names=pw,
         templates_dir=workdir_mod.TEMPLATES_DIR,
         custom_dir=os.path.join(workdir_mod.ADOPTED_DIR, 'files'))
-    yamlfile.write_text(wd.adopted_environment_file, header % (
+    yamlfile.write_text(workdir.adopted_environment_file, header % (
         'Its merged environment; pass it last with -e.') +
         yamlfile.dump(env))
-    if os.path.isdir(os.path.join(wd.adopted_dir, 'files')):
-        shutil.rmtree(os.path.join(wd.adopted_dir, 'files'))
+    if os.path.isdir(os.path.join(workdir.adopted_dir, 'files')):
+        shutil.rmtree(os.path.join(workdir.adopted_dir, 'files'))
     for rel, text in sorted(custom.items()):
-        yamlfile.write_text(wd.join(rel), text, mode=0o644)
+        yamlfile.write_text(workdir.join(rel), text, mode=0o644)
 
     servers = adopted_servers.servers(source.outputs, source.parameters(),
                                       source.stack)
-    yamlfile.write_text(wd.adopted_servers_file, header % (
+    yamlfile.write_text(workdir.adopted_servers_file, header % (
         'Its servers; pass it with --deployed-servers.') +
         yamlfile.dump(servers))
 
     roles, networks = stored_env.roles_and_networks(source.outputs)
     if roles is not None:
-        yamlfile.write(wd.roles_data_file, roles, mode=0o644)
-        yamlfile.write(wd.network_data_file, networks, mode=0o644)
+        yamlfile.write(workdir.roles_data_file, roles, mode=0o644)
+        yamlfile.write(workdir.network_data_file, networks, mode=0o644)
     for name, data in (('environment', source.environment),
                        ('files', source.files),
                        ('template', source.template)):
-        fileutil.ensure_private_dir(wd.adopted_dir)
+        fileutil.ensure_private_dir(workdir.adopted_dir)
         fileutil.write_atomic(
-            os.path.join(wd.adopted_dir, '%s-%s.json' % (source.stack, name)),
+            os.path.join(workdir.adopted_dir, '%s-%s.json' %
+                         (source.stack, name)),
             json.dumps(data, indent=1, sort_keys=True) + '\n')
 
-    stack_outputs.save(wd.outputs_file, wd.deployments_file, source.outputs,
-                       source.deployments)
+    stack_outputs.save(workdir.outputs_file, workdir.deployments_file,
+                       source.outputs, source.deployments)
     defaults = source.environment.get('parameter_defaults') or {}
     stack_environment = {name: defaults[name] for name in
                          inventory.STACK_ENVIRONMENT_PARAMETERS
                          if name in defaults}
-    yamlfile.write(wd.stack_environment_file, stack_environment)
+    yamlfile.write(workdir.stack_environment_file, stack_environment)
     # The hidden parameters (secrets) a read through the API unmasked.
-    yamlfile.write(wd.hidden_parameters_file, sorted(
+    yamlfile.write(workdir.hidden_parameters_file, sorted(
         record.get('hidden_parameters_recovered_from_files') or []))
-    history.keep_hand_edits(wd)
-    fileutil.replace_dir(wd.config_download_dir, lambda path:
+    history.keep_hand_edits(workdir)
+    fileutil.replace_dir(workdir.config_download_dir, lambda path:
                          config_download.render(
                              source.outputs, path, source.stack,
                              deployments=source.deployments,
@@ -136,26 +141,26 @@ def write(wd, source, record):
                          keep=history.KEEP)
 
     complete = str(source.status).endswith('_COMPLETE')
-    wd.set_status(workdir_mod.DEPLOY_SUCCESS if complete
-                  else workdir_mod.DEPLOY_FAILED)
-    env_files = [wd.adopted_environment_file]
+    workdir.set_status(workdir_mod.DEPLOY_SUCCESS if complete
+                       else workdir_mod.DEPLOY_FAILED)
+    env_files = [workdir.adopted_environment_file]
     role_list = roles or [{'name': role} for role in sorted(servers)]
-    wd.save(wd.deploy_inputs_file, {
+    workdir.save(workdir.deploy_inputs_file, {
         'stack': source.stack, 'templates': None,
-        'roles_file': wd.roles_data_file if roles is not None else None,
-        'networks_file': (wd.network_data_file if roles is not None
+        'roles_file': workdir.roles_data_file if roles is not None else None,
+        'networks_file': (workdir.network_data_file if roles is not None
                           else None),
-        'deployed_servers': wd.adopted_servers_file,
+        'deployed_servers': workdir.adopted_servers_file,
         'deployed_servers_data': servers,
         'environment_files': env_files, 'roles': role_list,
         'networks': networks or [], 'saved_at': now.isoformat(),
         'adopted': True})
-    history.commit_render(wd, adopted=complete)
+    history.commit_render(workdir, adopted=complete)
     if complete:
-        wd.save(wd.last_success_file, checks.snapshot(
-            [wd.passwords_file] + env_files, role_list, servers))
+        workdir.save(workdir.last_success_file, checks.snapshot(
+            [workdir.passwords_file] + env_files, role_list, servers))
 
-    command = next_deploy(wd, roles is not None)
+    command = next_deploy(workdir, roles is not None)
     record.update({
         'stack': source.stack, 'adopted_at': now.isoformat(),
         'stack_id': source.stack_id, 'stack_status': source.status,
@@ -163,7 +168,7 @@ def write(wd, source, record):
         'passwords': dict(pw_counts, total=len(pw)),
         'templates_copied': sorted(custom),
         'next_deploy': command})
-    yamlfile.write_text(wd.adoption_file, '# The adoption record of %s.\n'
+    yamlfile.write_text(workdir.adoption_file, '# The adoption record of %s.\n'
                         % source.stack + yaml.safe_dump(
                             record, default_flow_style=False))
     return {
@@ -172,5 +177,5 @@ def write(wd, source, record):
         'servers': sum(len(h) for h in servers.values()),
         'outputs': len(source.outputs),
         'deployments': len(source.deployments),
-        'config_download': wd.config_download_dir,
+        'config_download': workdir.config_download_dir,
         'next_deploy': command}

@@ -83,17 +83,18 @@ class Layout:
 
     @property
     def shared(self):
-        wd = self.workdir
-        names = {os.path.basename(getattr(wd, p)) for p in SHARED_PATHS}
-        names.add(os.path.basename(os.path.dirname(wd.config_download_dir)))
-        names.add(os.path.basename(wd.ssh_admin_key) + '.pub')
+        workdir = self.workdir
+        names = {os.path.basename(getattr(workdir, p)) for p in SHARED_PATHS}
+        names.add(os.path.basename(
+            os.path.dirname(workdir.config_download_dir)))
+        names.add(os.path.basename(workdir.ssh_admin_key) + '.pub')
         return names | set(SHARED_NAMES)
 
     def stack_names(self, stack):
         """The top-level names of ``stack``'s own files."""
-        wd = self._of(stack)
-        names = {os.path.basename(getattr(wd, p)) for p in STACK_FILES}
-        names.update(os.path.basename(wd.export_file(cell)) for cell in
+        workdir = self._of(stack)
+        names = {os.path.basename(getattr(workdir, p)) for p in STACK_FILES}
+        names.update(os.path.basename(workdir.export_file(cell)) for cell in
                      (False, True))
         return names
 
@@ -123,13 +124,13 @@ class Layout:
         shared = self.shared
         found = [os.path.join(self.path, n) for n in os.listdir(self.path)
                  if n not in shared and self.owns(n, [stack])]
-        wd = self._of(stack)
-        parent = os.path.dirname(wd.config_download_dir)
+        workdir = self._of(stack)
+        parent = os.path.dirname(workdir.config_download_dir)
         if os.path.isdir(parent):
             found += [os.path.join(parent, n) for n in os.listdir(parent)
                       if n == stack or leftover_of(n, {stack})]
-        if os.path.isdir(wd.outputs_dir):
-            found += [os.path.join(wd.outputs_dir, n)
-                      for n in os.listdir(wd.outputs_dir)
+        if os.path.isdir(workdir.outputs_dir):
+            found += [os.path.join(workdir.outputs_dir, n)
+                      for n in os.listdir(workdir.outputs_dir)
                       if n.startswith(stack + '-')]
         return sorted(found)

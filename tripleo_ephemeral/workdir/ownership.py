@@ -30,13 +30,13 @@ HEAT_DIR_SIGNS = ('launcher-state.json', 'api_secret', 'dumps.json',
                   locking.LOCK_NAME)
 
 
-def made_by_us(wd):
-    """Whether the product wrote the work dir ``wd``: its claim, its lock,
+def made_by_us(workdir):
+    """Whether the product wrote the work dir ``workdir``: its claim, its lock,
     or a file only the product writes."""
-    return claim.read(wd.path) is not None or any(
-        os.path.exists(getattr(wd, p)) for p in OUR_SIGNS) or \
-        os.path.exists(wd.join(locking.LOCK_NAME)) or \
-        heat_dir_made_by_us(wd.heat_dir)
+    return claim.read(workdir.path) is not None or any(
+        os.path.exists(getattr(workdir, p)) for p in OUR_SIGNS) or \
+        os.path.exists(workdir.join(locking.LOCK_NAME)) or \
+        heat_dir_made_by_us(workdir.heat_dir)
 
 
 def heat_dir_made_by_us(heat_dir):
@@ -44,24 +44,24 @@ def heat_dir_made_by_us(heat_dir):
                for n in HEAT_DIR_SIGNS)
 
 
-def check(wd):
-    """Raise ForeignWorkDirError unless the work dir ``wd`` (a WorkDir) is
+def check(workdir):
+    """Raise ForeignWorkDirError unless the work dir ``workdir`` (a WorkDir) is
     the product's to use, as the module says; then check its status file
     (:meth:`~tripleo_ephemeral.workdir.WorkDir.status`)."""
     try:
-        names = os.listdir(wd.path)
+        names = os.listdir(workdir.path)
     except FileNotFoundError:
         return
     except NotADirectoryError:
         raise exceptions.ForeignWorkDirError(
             '%s is a file, not a work dir: choose another --work-dir'
-            % wd.path)
+            % workdir.path)
     if not names:
         return
-    if not made_by_us(wd):
-        _refuse_unclaimed(wd, names)
-    if os.path.exists(wd.status_file):
-        wd.status()
+    if not made_by_us(workdir):
+        _refuse_unclaimed(workdir, names)
+    if os.path.exists(workdir.status_file):
+        workdir.status()
 
 
 def checked_work_dir(path: str | None, stack: str) -> 'work_dir_mod.WorkDir':
@@ -71,20 +71,20 @@ def checked_work_dir(path: str | None, stack: str) -> 'work_dir_mod.WorkDir':
     is the product's to use (:func:`check`): how every command opens the
     work dir it is given."""
     work_dir_mod.check_stack_name(stack)
-    wd = work_dir_mod.WorkDir(path, stack)
-    check(wd)
-    return wd
+    workdir = work_dir_mod.WorkDir(path, stack)
+    check(workdir)
+    return workdir
 
 
-def _refuse_unclaimed(wd, names):
-    refuse_tripleoclient(wd.path, wd.stack, '--work-dir')
-    ours = layout.Layout(wd, [wd.stack])
+def _refuse_unclaimed(workdir, names):
+    refuse_tripleoclient(workdir.path, workdir.stack, '--work-dir')
+    ours = layout.Layout(workdir, [workdir.stack])
     taken = [n for n in sorted(names) if ours.owns(n)]
     if taken:
         raise exceptions.ForeignWorkDirError(
             '%s holds %s, which this product did not write and would '
             'overwrite: move %s away, or choose another --work-dir' % (
-                wd.path, ', '.join(taken[:3]),
+                workdir.path, ', '.join(taken[:3]),
                 'them' if len(taken) > 1 else 'it'))
 
 
@@ -124,11 +124,11 @@ def check_heat_dir(heat_dir, stack):
             heat_dir, ', '.join(names[:3])))
 
 
-def stacks(wd):
-    """The stacks the work dir ``wd`` holds for the product: its claim's,
-    else (an earlier version wrote it) ``wd.stack`` if it is the
+def stacks(workdir):
+    """The stacks the work dir ``workdir`` holds for the product: its claim's,
+    else (an earlier version wrote it) ``workdir.stack`` if it is the
     product's."""
-    found = claim.stacks(wd.path)
-    if not found and made_by_us(wd):
-        found = [wd.stack]
+    found = claim.stacks(workdir.path)
+    if not found and made_by_us(workdir):
+        found = [workdir.stack]
     return found

@@ -48,10 +48,10 @@ def controllers(deployment):
 
 def script(deployment, inputs, cells, key_path, internal):
     """The text of ``migration-vars.sh``."""
-    wd = deployment.wd
+    workdir = deployment.workdir
     lines = ['#!/bin/bash',
              '# Written by "openstack overcloud adoption export" from %s '
-             '(stack %s).' % (wd.path, deployment.stack),
+             '(stack %s).' % (workdir.path, deployment.stack),
              '# The variables of the database and OVN migration steps, '
              'named as data-plane-adoption names them; source it: '
              '. %s' % FILE,
@@ -74,7 +74,7 @@ def script(deployment, inputs, cells, key_path, internal):
               'RENAMED_CELLS=%s' % _q(' '.join(sorted(cells)) or 'cell1'),
               'declare -A TRIPLEO_PASSWORDS',
               'TRIPLEO_PASSWORDS[%s]=%s' % (
-                  SOURCE_CELL, _q(wd.passwords_file)),
+                  SOURCE_CELL, _q(workdir.passwords_file)),
               'PASSWORD_FILE="${TRIPLEO_PASSWORDS[%s]}"' % SOURCE_CELL,
               'declare -A SOURCE_DB_ROOT_PASSWORD',
               'for CELL in $(echo $CELLS); do',

@@ -28,7 +28,7 @@ class CreateBackup(base.DeploymentCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        workdir = self.work_dir(parsed_args)
+        workdir = self.workdir(parsed_args)
         with errors.user_errors('--work-dir'):
             path, manifest = backup.create(workdir.path, parsed_args.output,
                                            stack=workdir.stack)

@@ -13,7 +13,7 @@ base.DeploymentCommand, command.ShowOne)``):
 * :class:`DeploymentCommand`: a command that works on a deployment takes
   ``--stack``/``--work-dir`` as its :attr:`~DeploymentCommand.
   work_dir_options` say, and reads them with :meth:`~DeploymentCommand.
-  work_dir`.
+  workdir`.
 * :func:`deploy_started`: the first call of a deploy command's
   ``take_action``.
 """
@@ -68,7 +68,7 @@ class DeploymentCommand(LocalCommand):
         self.work_dir_group = self.work_dir_options.add(parser)
         return parser
 
-    def work_dir(self, parsed_args, existing=False):
+    def workdir(self, parsed_args, existing=False):
         """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
         name; with ``existing``, it must hold a deployment already."""
         return self.work_dir_options.read(parsed_args, existing=existing)

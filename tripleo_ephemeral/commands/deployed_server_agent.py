@@ -92,7 +92,7 @@ class ConfigDeployedServerAgent(base.DeploymentCommand, command.Lister):
         self.log.debug('take_action(%s)', parsed_args)
         from tripleo_ephemeral.deployed_server_agent import configure
         request = configure.AgentConfigRequest(
-            work_dir=self.work_dir(parsed_args),
+            workdir=self.workdir(parsed_args),
             cloud=getattr(self.app.options, 'cloud', None) or None,
             polling_interval=parsed_args.polling_interval,
             agent_command=parsed_args.agent_command,

@@ -49,7 +49,7 @@ class AuthorizeAdmin(base.DeploymentCommand, command.ShowOne):
 
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient.check_ssh_network(parsed_args)
-        workdir = self.work_dir(parsed_args)
+        workdir = self.workdir(parsed_args)
         ansible = ANSIBLE.read(parsed_args, ssh_user=False)
         confirm.confirm(parsed_args, confirm.AUTHORIZE_PROMPT % {
             'stack': workdir.stack, 'hosts': confirm.hosts(ansible.limit)},

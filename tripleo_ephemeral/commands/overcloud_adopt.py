@@ -82,7 +82,7 @@ class AdoptOvercloud(base.DeploymentCommand, command.ShowOne):
             raise osc_exceptions.CommandError(_(
                 'Name exactly one source: --heat-type installed (the Heat '
                 'of OS_CLOUD) or --heat-db-dump <file>'))
-        workdir = self.work_dir(parsed_args)
+        workdir = self.workdir(parsed_args)
         spec = options.launcher_spec(parsed_args)
         say = progress.channel(self.app.stderr)
         adoption = adopt.Adoption(parsed_args.stack, workdir.path,

@@ -67,7 +67,7 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
         from tripleo_ephemeral.rhoso import writing
 
         self.log.debug('take_action(%s)', parsed_args)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         choices = rhoso_options.choices(parsed_args)
         inputs = rhoso_options.controlplane_inputs(parsed_args)
         dest = parsed_args.output_dir or workdir.rhoso_export_dir

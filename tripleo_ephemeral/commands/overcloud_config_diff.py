@@ -115,7 +115,7 @@ class DiffConfig(base.DeploymentCommand, command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         unified = parsed_args.unified
         show_noise = parsed_args.show_noise
         with errors.user_errors('--work-dir'):

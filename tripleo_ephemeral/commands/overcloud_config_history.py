@@ -34,7 +34,7 @@ class ListConfigVersions(base.DeploymentCommand, command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         with errors.user_errors('--work-dir'):
             history = options.config_history(workdir)
             found = history.versions(limit=parsed_args.limit)

@@ -31,7 +31,7 @@ class PurgeConfigSecrets(base.DeploymentCommand, command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         with errors.user_errors('--work-dir'):
             options.config_history(workdir)
             with locking.DirLock(workdir.path):

@@ -40,7 +40,7 @@ class ShowCredentials(base.DeploymentCommand, command.ShowOne):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         with errors.user_errors('--directory'):
             outputs = workdir.saved_outputs()
             rc, clouds = credentials.write(

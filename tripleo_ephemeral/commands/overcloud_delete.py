@@ -56,7 +56,7 @@ class DeleteOvercloud(base.DeploymentCommand, command.ShowOne):
 
         self.log.debug('take_action(%s)', parsed_args)
         tripleoclient.check(parsed_args, tripleoclient.DELETE)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         confirm.confirm(parsed_args, confirm.DELETE_PROMPT,
                         _('Overcloud delete'))
         with errors.user_errors('--work-dir'):

@@ -33,7 +33,7 @@ class DeployOvercloud(base.DeploymentCommand, command.ShowOne):
         phases = base.deploy_started()  # startup: until here
         self.log.debug('take_action(%s)', parsed_args)
         request = deploy_request.read(parsed_args,
-                                      self.work_dir(parsed_args))
+                                      self.workdir(parsed_args))
         if not request.stack_only and not request.stop:
             confirm.confirm(parsed_args, confirm.DEPLOY_PROMPT % {
                 'stack': request.stack,

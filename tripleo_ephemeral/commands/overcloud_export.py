@@ -43,7 +43,7 @@ class ExportOvercloud(base.DeploymentCommand, command.Command):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         path = parsed_args.output_file or workdir.export_file()
         if os.path.exists(path) and not parsed_args.force_overwrite:
             raise osc_exceptions.CommandError(

@@ -53,7 +53,7 @@ class DeleteNode(base.DeploymentCommand, command.ShowOne):
             raise osc_exceptions.CommandError(
                 _('Name the hosts to delete: openstack overcloud node delete '
                   '<host> [<host> ...]'))
-        workdir = self.work_dir(parsed_args)
+        workdir = self.workdir(parsed_args)
         say = progress.channel(self.app.stderr)
         with errors.user_errors('--work-dir'):
             found = node_delete.check_hosts(

@@ -31,7 +31,7 @@ class _Prepare(base.DeploymentCommand, command.ShowOne):
                 _('%s prepare creates a stack: drop --config-download-only')
                 % self.kind)
         request = deploy_request.read(parsed_args,
-                                      self.work_dir(parsed_args))
+                                      self.workdir(parsed_args))
         with errors.user_errors('--templates'):
             prepare = request.to_prepare(self.kind)
         result = deploy_request.run(prepare, self.app.stderr, phases=phases)

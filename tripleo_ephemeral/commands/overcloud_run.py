@@ -77,7 +77,7 @@ class _Run(base.DeploymentCommand, command.ShowOne):
             ansible = self.ansible_arguments.read(
                 parsed_args, ssh_user=False, extravars=extravars)
             result = lifecycle.run(
-                self.work_dir(parsed_args), self.kind, ansible,
+                self.workdir(parsed_args), self.kind, ansible,
                 progress.channel(self.app.stderr),
                 playbooks=None if self.external else parsed_args.playbook)
         return output.item_row(result, COLUMNS, {

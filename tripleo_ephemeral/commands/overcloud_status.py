@@ -37,7 +37,7 @@ class ShowStatus(base.DeploymentCommand, command.Lister):
 
     def take_action(self, parsed_args):
         self.log.debug('take_action(%s)', parsed_args)
-        workdir = self.work_dir(parsed_args, existing=True)
+        workdir = self.workdir(parsed_args, existing=True)
         status = workdir.status()
         if not status:
             raise osc_exceptions.CommandError(

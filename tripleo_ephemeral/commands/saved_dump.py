@@ -14,6 +14,6 @@ class ListSavedDump(saved_source.SavedCommand, command.Lister):
     def take_action(self, parsed_args):
         columns = ('id', 'origin', 'time', 'stacks', 'kept', 'path')
         headings = ('ID', 'Origin', 'Time', 'Stacks', 'Kept', 'Path')
-        store = dumps.DumpStore(self.work_dir(parsed_args).heat_dir)
+        store = dumps.DumpStore(self.workdir(parsed_args).heat_dir)
         return headings, [tuple(g.get(c) for c in columns)
                           for g in store.generations()]

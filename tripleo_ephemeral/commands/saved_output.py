@@ -20,7 +20,7 @@ class ShowSavedOutput(saved_source.SavedCommand, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        work_dir = self.work_dir(parsed_args)
+        work_dir = self.workdir(parsed_args)
         with errors.user_errors('--work-dir'):
             outputs = work_dir.saved_outputs()
         if parsed_args.output:

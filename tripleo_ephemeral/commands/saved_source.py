@@ -58,7 +58,7 @@ class SavedSource:
         if parsed_args.dump and os.path.exists(parsed_args.dump):
             path = os.path.abspath(parsed_args.dump)
         else:
-            heat_dir = self.work_dir(parsed_args).heat_dir
+            heat_dir = self.workdir(parsed_args).heat_dir
             with errors.user_errors('--work-dir'):
                 path = dumps.DumpStore(heat_dir).resolve(parsed_args.dump) \
                     if parsed_args.dump else os.path.join(heat_dir,

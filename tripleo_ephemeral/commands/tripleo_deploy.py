@@ -121,7 +121,7 @@ class DeployStandalone(base.DeploymentCommand, command.ShowOne):
     def take_action(self, parsed_args):
         phases = base.deploy_started()  # startup: until here
         self.log.debug('take_action(%s)', parsed_args)
-        request = _request(parsed_args, self.work_dir(parsed_args))
+        request = _request(parsed_args, self.workdir(parsed_args))
         if not request.stack_only:
             confirm.confirm(parsed_args, confirm.STANDALONE_PROMPT % {
                 'stack': request.stack,

@@ -25,11 +25,11 @@ from tripleo_ephemeral import workdir as workdir_mod
 
 @dataclasses.dataclass(frozen=True)
 class AgentConfigRequest:
-    """What to configure: the stack of ``work_dir`` on the Heat of
+    """What to configure: the stack of ``workdir`` on the Heat of
     ``cloud`` (None: ``OS_CLOUD``); ``role_hosts`` (role -> the addresses
     of its servers in index order; empty: write the files only)."""
 
-    work_dir: workdir_mod.WorkDir
+    workdir: workdir_mod.WorkDir
     cloud: str | None = None
     polling_interval: int = conf.DEFAULT_POLLING_INTERVAL
     agent_command: str = conf.DEFAULT_AGENT_COMMAND
@@ -69,17 +69,17 @@ class AgentConfigResult:
 
 def find_servers(request: AgentConfigRequest) -> list[servers_mod.Server]:
     """The stack's deployed servers and their URLs, from its Heat."""
-    heat = installed.InstalledHeatLauncher(request.work_dir.heat_dir,
+    heat = installed.InstalledHeatLauncher(request.workdir.heat_dir,
                                            cloud=request.cloud)
     client = heat_client.make_client(heat.session())
-    found = servers_mod.deployed_servers(client, request.work_dir.stack)
+    found = servers_mod.deployed_servers(client, request.workdir.stack)
     return servers_mod.resolve_urls(client, found, heat.endpoint)
 
 
 def write(request: AgentConfigRequest,
           servers: Sequence[servers_mod.Server]) -> list[ConfiguredServer]:
     """Write each server's configuration file into the work dir."""
-    workdir = request.work_dir
+    workdir = request.workdir
     workdir.create()
     fileutil.ensure_private_dir(workdir.agent_config_dir)
     written = []
@@ -107,7 +107,7 @@ def push(request: AgentConfigRequest,
         try:
             push_mod.push(host, text, user=request.ssh_user,
                           key=request.ssh_key,
-                          known_hosts=request.work_dir.agent_known_hosts,
+                          known_hosts=request.workdir.agent_known_hosts,
                           remote_path=request.config_path,
                           restart=request.restart_command, runner=runner)
         except exceptions.AgentPushError as exc:

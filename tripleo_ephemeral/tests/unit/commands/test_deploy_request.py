@@ -30,7 +30,7 @@ class TestDeployRequest(osc_base.TestCommand):
             '--limit', 'a, b', '--heat-type', 'auto',
             '--heat-config-override', 'DEFAULT.debug=true'], [])
         before = copy.deepcopy(vars(parsed))
-        request = deploy_request.read(parsed, cmd.work_dir(parsed))
+        request = deploy_request.read(parsed, cmd.workdir(parsed))
         self.assertEqual(before, vars(parsed))
         self.assertEqual(('oc', '/w'), (request.stack, request.workdir.path))
         self.assertEqual(('/e.yaml',), request.environment_files)
@@ -66,7 +66,7 @@ class TestDeployRequest(osc_base.TestCommand):
     def test_prepare_derives_a_request(self):
         cmd = overcloud_prepare.PrepareUpdate(self.app, None)
         parsed = self.check_parser(cmd, ['-y'], [])
-        request = deploy_request.read(parsed, cmd.work_dir(parsed))
+        request = deploy_request.read(parsed, cmd.workdir(parsed))
         changed = request.replace(stack_only=True)
         self.assertFalse(request.stack_only)
         self.assertTrue(changed.stack_only)

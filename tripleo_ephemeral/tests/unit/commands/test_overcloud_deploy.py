@@ -40,7 +40,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             ('heat_config_override', []), ('heat_debug', False),
             ('heat_container_image', None), ('heat_engine_workers', None),
             ('skip_heat_pull', False)])
-        work_dir = self.cmd.work_dir(parsed)
+        work_dir = self.cmd.workdir(parsed)
         self.assertEqual(os.path.expanduser('~/overcloud-deploy/overcloud'),
                          work_dir.path)
 
@@ -68,7 +68,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             ('disable_validations', True), ('skip_checks', ['x', 'y']),
             ('disable_container_prepare', True),
             ('verbose_events', True)])
-        self.assertTrue(self.cmd.work_dir(parsed).path.endswith(
+        self.assertTrue(self.cmd.workdir(parsed).path.endswith(
             '/overcloud-deploy/oc'))
         # --templates without a value: the installed THT (found later);
         # without the option: the bundled sample.
@@ -81,7 +81,7 @@ class TestDeployOvercloudParser(osc_base.TestCommand):
             parsed = self.check_parser(self.cmd, [option, '~/w'], [
                 ('work_dir', os.path.expanduser('~/w'))])
             self.assertEqual(os.path.expanduser('~/w'),
-                             self.cmd.work_dir(parsed).path)
+                             self.cmd.workdir(parsed).path)
 
     def test_what_to_run_group(self):
         self.check_parser(self.cmd, ['--stack-only', '--keep-running'], [

@@ -16,7 +16,7 @@ def _server(role, index, url=None):
 def test_write_then_push_each_server_to_its_host(tmp_path):
     wd = workdir.WorkDir(str(tmp_path / 'wd'), 'overcloud')
     request = configure.AgentConfigRequest(
-        work_dir=wd, polling_interval=5, ssh_user='admin',
+        workdir=wd, polling_interval=5, ssh_user='admin',
         role_hosts={'Compute': ['10.0.0.7', '10.0.0.8']})
     written = configure.write(request, [
         _server('Compute', 0, 'http://h/0'),

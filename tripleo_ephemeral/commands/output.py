@@ -84,6 +84,27 @@ def summarised(value: Any, long: bool,
     return Summarised(value, width=width)
 
 
+def summarised_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]],
+                    widths: Mapping[str, int], long: bool
+                    ) -> list[tuple[Any, ...]]:
+    """``rows`` of a list with the values of ``widths``' columns
+    summarised to their width (a list or dict as its table text), unless
+    ``long`` (:func:`whole`)."""
+    if long:
+        return [tuple(row) for row in rows]
+    at = {columns.index(c): w for c, w in widths.items() if c in columns}
+    return [tuple(
+        Summarised(_text(v), width=at[i]) if i in at and v is not None
+        else v for i, v in enumerate(row)) for row in rows]
+
+
+def _text(value: Any) -> Any:
+    """A FormattableColumn's table text; any other value as it is."""
+    if isinstance(value, cliff_columns.FormattableColumn):
+        return value.human_readable()
+    return value
+
+
 def shorten(text: object, width: int = SUMMARY_WIDTH) -> str:
     """``text`` cut at a word to ``width``, saying where the rest is."""
     return textwrap.shorten(' '.join(str(text).split()), width,
@@ -139,6 +160,26 @@ class PhasesColumn(_Summarised):
 
 class ChangesColumn(_Summarised):
     """What the render changes against the applied version."""
+
+
+class CountColumn(_Summarised):
+    """A list a table shows as its one item, or as how many there are
+    (``3 hosts``); the list itself in ``-f json``/``-f yaml``."""
+
+    noun = 'items'
+
+    def whole(self) -> str:
+        return ', '.join(str(v) for v in self._value or ())
+
+    def summary(self) -> str:
+        items = list(self._value or ())
+        if len(items) == 1:
+            return shorten(items[0])
+        return '%d %s' % (len(items), self.noun) if items else ''
+
+
+class HostsColumn(CountColumn):
+    noun = 'hosts'
 
 
 class Summarised(_Summarised):

@@ -12,11 +12,15 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.history import changes
 from tripleo_ephemeral.history import edits
 from tripleo_ephemeral.history import secrets
 
 
+#: The columns a table summarises without --long, and to how wide.
+#: (Hosts: the one host, or how many.)
+SUMMARISED = {'Detail': 30}
 DIFF_COLUMNS = ('Kind', 'Change', 'Name', 'Role', 'Hosts', 'Added',
                 'Removed', 'Detail')
 HAND_EDIT = 'hand edit'
@@ -111,6 +115,7 @@ class DiffConfig(base.DeploymentCommand, command.Lister):
         parser.add_argument(
             '--context', metavar='<lines>', type=int, default=3,
             help=_('Lines of context of the unified diff (default: 3)'))
+        output.add_long_option(parser, _('the Hosts and Detail'))
         return parser
 
     def take_action(self, parsed_args):
@@ -146,4 +151,11 @@ class DiffConfig(base.DeploymentCommand, command.Lister):
         if unified and parsed_args.formatter == 'table':
             self.app.stdout.write(''.join(row[-1] for row in rows))
             return DIFF_COLUMNS, []
-        return DIFF_COLUMNS + (('Diff',) if unified else ()), rows
+        columns = DIFF_COLUMNS + (('Diff',) if unified else ())
+        long = output.whole(parsed_args)
+        hosts = columns.index('Hosts')
+        rows = [row[:hosts] + (output.HostsColumn(
+            row[hosts].machine_readable(), long=long),) + row[hosts + 1:]
+            for row in rows]
+        return columns, output.summarised_rows(columns, rows, SUMMARISED,
+                                               long)

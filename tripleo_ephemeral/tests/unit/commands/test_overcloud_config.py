@@ -12,6 +12,7 @@ from tripleo_ephemeral.commands import overcloud_config_diff
 from tripleo_ephemeral.commands import overcloud_config_history
 from tripleo_ephemeral.commands import overcloud_config_purge_secrets
 from tripleo_ephemeral.commands import overcloud_status
+from tripleo_ephemeral.commands.output import HostsColumn
 from tripleo_ephemeral.history import hooks
 from tripleo_ephemeral.history import versions
 from tripleo_ephemeral.tests.unit.history import deployment
@@ -70,7 +71,7 @@ def test_diff_from_applied_to_the_last_render(history_dir):
     commands = Commands()
     columns, rows = commands.run(
         overcloud_config_diff.DiffConfig,
-        ['--work-dir', str(wd), '--stack', 'oc'],
+        ['--work-dir', str(wd), '--stack', 'oc', '--long'],
         [('old', 'applied'), ('new', 'HEAD'), ('unified', False)])
     rows = [dict(zip(columns, r)) for r in rows]
     assert [(r['Kind'], r['Name']) for r in rows] == [
@@ -192,3 +193,13 @@ def test_tables_read_in_100_columns_and_long_shows_all(history_dir):
         overcloud_config_history.ListConfigVersions,
         ['--work-dir', str(wd), 'oc', '-f', 'json']))
     assert 'Deploy Identifier' in whole[0]
+
+
+@pytest.mark.starts_process
+def test_a_diff_table_counts_hosts_and_long_names_them(history_dir):
+    wd = history_dir[0]
+    table = Commands().output(overcloud_config_diff.DiffConfig,
+                              ['--work-dir', str(wd), '--stack', 'oc'])
+    assert '| ctrl-0 ' in table
+    assert HostsColumn(['a', 'b']).human_readable() == '2 hosts'
+    assert HostsColumn(['a', 'b'], long=True).human_readable() == 'a, b'

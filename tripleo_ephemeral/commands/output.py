@@ -94,7 +94,7 @@ def summarised_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]],
         return [tuple(row) for row in rows]
     at = {columns.index(c): w for c, w in widths.items() if c in columns}
     return [tuple(
-        Summarised(_text(v), width=at[i]) if i in at and v is not None
+        Summarised(v, width=at[i]) if i in at and v is not None
         else v for i, v in enumerate(row)) for row in rows]
 
 
@@ -189,6 +189,14 @@ class Summarised(_Summarised):
                  width: int = SUMMARY_WIDTH) -> None:
         super().__init__(value, long=long)
         self.width = width
+
+    def whole(self) -> str:
+        return str(_text(self._value))
+
+    def machine_readable(self) -> Any:
+        if isinstance(self._value, cliff_columns.FormattableColumn):
+            return self._value.machine_readable()
+        return self._value
 
     def summary(self) -> str:
         return shorten(self.whole(), self.width)

@@ -10,10 +10,15 @@ from tripleo_ephemeral._i18n import _
 from tripleo_ephemeral.commands import base
 from tripleo_ephemeral.commands import errors
 from tripleo_ephemeral.commands import options
+from tripleo_ephemeral.commands import output
 from tripleo_ephemeral.commands import rhoso_options
 from tripleo_ephemeral import exceptions
 
 LOG = logging.getLogger(__name__)
+
+
+#: The values a table summarises without --long.
+SUMMARISED = ('nodesets', 'skipped_roles', 'steps', 'secrets')
 
 
 def _control_plane(built):
@@ -56,6 +61,8 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
                    'whose files are all as that export wrote them)'))
         rhoso_options.add_export_options(parser)
         rhoso_options.add_controlplane_options(parser)
+        output.add_long_option(parser, _(
+            'the nodesets, skipped_roles, steps and secrets'))
         return parser
 
     def take_action(self, parsed_args):
@@ -104,4 +111,7 @@ class ExportAdoption(base.DeploymentCommand, command.ShowOne):
                 'n': built.result.documents, 'v': choices.version},
             _control_plane(built),
             os.path.join(dest, export_files.REPORT))
-        return columns, values
+        long = output.whole(parsed_args)
+        return columns, tuple(
+            output.summarised(v, long) if c in SUMMARISED else v
+            for c, v in zip(columns, values))

@@ -156,7 +156,8 @@ def _wallaby_undercloud_backup(tmp_path, image, rows_url, path):
     return str(path)
 
 
-@pytest.mark.parametrize('database', ['sqlite', 'mariadb'])
+@pytest.mark.parametrize('database', [
+    'sqlite', pytest.param('mariadb', marks=helpers.LONG_OPT_IN)])
 def test_adopt_a_wallaby_era_dump(cli, tmp_path, work_dir, port, adopted_dir,
                                   request, database):
     """A legacy (sqlalchemy-migrate version 86) database holding the

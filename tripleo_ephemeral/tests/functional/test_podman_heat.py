@@ -167,6 +167,7 @@ def test_container_create_kill_restore(cli, launch, heat_dir, port,
     assert podman_env.leftovers_of(heat_dir) == []
 
 
+@helpers.LONG_OPT_IN
 def test_native_dump_restores_into_pod(cli, launch, heat_dir, port,
                                        demo_templates):
     launch('--heat-type', 'native', '--heat-api-port', str(port))

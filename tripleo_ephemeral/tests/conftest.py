@@ -36,6 +36,9 @@ def pytest_collection_modifyitems(config, items):
     known = _durations()
 
     def cost(item):
+        if any(m.args and m.args[0] is True
+               for m in item.iter_markers('skipif')):
+            return 0.0  # opt-in, not asked for
         return known.get(item.nodeid, FUNCTIONAL_GUESS if '/functional/'
                          in item.nodeid else UNIT_GUESS)
 

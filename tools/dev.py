@@ -249,10 +249,10 @@ PARALLEL = ['-n', str(max(3, min(6, 2 * (os.cpu_count() or 2) - 1))),
 
 #: The fast tier: the unit tests that start no process (no Heat, git, ssh,
 #: podman, no subprocess at all; tests/unit/conftest.py fails a test that
-#: does without the mark), in this one process: every worker of
-#: pytest-xdist would import Heat again (2 workers took 70 s of CPU where
-#: one takes 45 s).
-FAST_MARK = 'not starts_process'
+#: does without the mark) and do not read all of THT's real templates (4
+#: tests, 17 s), in this one process: every worker of pytest-xdist would
+#: import Heat again (2 workers took 70 s of CPU where one takes 45 s).
+FAST_MARK = 'not starts_process and not real_templates'
 FAST_PATH = 'tripleo_ephemeral/tests/unit'
 
 

@@ -17,6 +17,9 @@ import pytest
 
 #: The marker of the unit tests that start a process.
 STARTS_PROCESS = 'starts_process'
+#: The marker of the unit tests that read all of THT's real templates
+#: (seconds each): the fast tier leaves them out too.
+REAL_TEMPLATES = 'real_templates'
 #: Every way a process starts here: subprocess (run, check_output,
 #: os.popen, asyncio's and tripleo_ephemeral.process's all end in
 #: Popen._execute_child), a fork, a spawn, an exec, multiprocessing's
@@ -46,6 +49,9 @@ def pytest_configure(config):
         '%(mark)s: the test starts a process (subprocess, fork, exec); the '
         'fast tier (-m "not %(mark)s") leaves it out') % {
             'mark': STARTS_PROCESS})
+    config.addinivalue_line('markers', (
+        '%s: the test reads every real template of tripleo-heat-templates '
+        '(seconds); the fast tier leaves it out') % REAL_TEMPLATES)
 
 
 def _refusal(item, name):

@@ -3,6 +3,8 @@ give, on every real template (results and errors alike)."""
 
 import collections
 
+import pytest
+
 from tripleo_ephemeral.tests.unit.engine_tuning.tunings import stacks
 
 SHIM = 'fast_snippet_walks'
@@ -79,6 +81,7 @@ def test_the_walks_equal_heats_on_plain_and_other_types(install_shim):
     assert _walks([snippet], ['a']) == stock
 
 
+@pytest.mark.real_templates
 def test_the_walks_equal_heats_on_real_templates(install_shim, tht_dir):
     templates = []
     for path, doc in stacks.real_templates(tht_dir):

@@ -70,6 +70,7 @@ def test_fast_parse_gives_the_same_error_path():
     assert 'x.a[1].list_join' in errors[0]
 
 
+@pytest.mark.real_templates
 def test_fast_parse_on_real_templates(tht_dir):
     from heat.engine import template as heat_template
     fast_parse = fast_template_parse.fast_parser()

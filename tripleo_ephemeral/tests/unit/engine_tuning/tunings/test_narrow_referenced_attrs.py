@@ -90,6 +90,7 @@ def test_narrow_referenced_attrs_parse_only_the_readers(narrow, lazy):
     assert sorted(defn.__dict__.get('_lazy_defns', {})) == ['c', 'd']
 
 
+@pytest.mark.real_templates
 @pytest.mark.parametrize('kwargs', [{'in_outputs': False},
                                     {'in_resources': False}])
 def test_narrow_referenced_attrs_on_real_templates(narrow, lazy, tht_dir,

@@ -41,7 +41,7 @@ def json_escaped(text, ensure_ascii=True):
 def json_for_yaml(data, **kwargs):
     """``json.dumps(data, **kwargs)`` that a YAML reader takes too: ASCII
     but for astral characters, written as they are (JSON escapes them as
-    a surrogate pair, ``\ud83d\udd11``, which YAML refuses). How
+    a surrogate pair, ``\\ud83d\\udd11``, which YAML refuses). How
     :mod:`tripleo_ephemeral.overcloud.deployment_files` writes a
     deployment's JSON config into its YAML file."""
     return _ASTRAL_PAIR.sub(_pair_to_char, json.dumps(data, **kwargs))

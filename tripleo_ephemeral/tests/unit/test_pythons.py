@@ -35,3 +35,30 @@ def test_python_requires_admits_exactly_the_tested_pythons():
         assert '%d.%d.0' % (major, minor) in requires
     assert '3.9.18' not in requires and '3.14.0' not in requires
     assert pythons.parse('3.10, 3.13') == [(3, 10), (3, 13)]
+
+
+@pytest.mark.starts_process
+def test_every_module_compiles_on_every_admitted_python():
+    """Each Python this machine has compiles every module as a plain pip
+    install imports it (3.13 refused a docstring holding a lone surrogate,
+    ``\\ud83d``, that 3.11 took: CI's smoke found it)."""
+    import subprocess
+
+    script = (
+        'import pathlib, sys\n'
+        'bad = []\n'
+        'for p in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):\n'
+        '    try:\n'
+        '        compile(p.read_bytes(), str(p), "exec")\n'
+        '    except (SyntaxError, ValueError) as exc:\n'
+        '        bad.append("%s: %s" % (p, exc))\n'
+        'print("\\n".join(bad))\n')
+    package = os.path.join(_ROOT, 'tripleo_ephemeral')
+    found = _pythons_tool().found()
+    if not found:
+        pytest.skip('no other Python here')
+    for version, (python, _full) in sorted(found.items()):
+        proc = subprocess.run([python, '-c', script, package],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0 and not proc.stdout.strip(), (
+            version, proc.stdout, proc.stderr)

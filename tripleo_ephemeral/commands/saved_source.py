@@ -47,7 +47,7 @@ class SavedSource:
                    'list" ("last-success": the last successful deploy\'s)')
             % workdir.HEAT_DIR)
 
-    def work_dir(self, parsed_args):
+    def workdir(self, parsed_args):
         """The :class:`~tripleo_ephemeral.workdir.WorkDir` the options
         name."""
         return self.work_dir_options.read(parsed_args)

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from tripleo_ephemeral.heat_launcher import readiness
 from tripleo_ephemeral.tests.functional import helpers
 from tripleo_ephemeral.tests.functional import podman_env
 
@@ -25,7 +26,7 @@ def test_lost_deploy_then_signal(cli, work_dir, heat_image, heat_type):
             str(work_dir), '--heat-type', heat_type,
             '--heat-container-image', heat_image)
     # 1. The deploy is killed: its watchdog removes the container or pod.
-    run = cli.running(*args)
+    run = cli.running(*args, '--heat-api-port', str(readiness.free_port()))
     run.wait_for(r'^Creating stack', timeout=400)
     assert podman_env.leftovers_of(wd.heat_dir)
     run.send(signal.SIGKILL)
@@ -37,7 +38,7 @@ def test_lost_deploy_then_signal(cli, work_dir, heat_image, heat_type):
     assert helpers.processes_naming(wd.path) == []
     assert wd.heat_dump.exists()
     # 2. The next deploy says so, and a SIGTERM stops it in order.
-    run = cli.running(*args)
+    run = cli.running(*args, '--heat-api-port', str(readiness.free_port()))
     run.wait_for(r'^Creating stack', timeout=400)
     run.send(signal.SIGTERM)
     rc, out = run.finish('%s, stack create' % heat_type)
